@@ -1,0 +1,255 @@
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Timestamps are stored as epoch milliseconds. */
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+const ms = (name: string) => integer(name, { mode: "timestamp_ms" });
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    emailVerifiedAt: ms("email_verified_at"),
+    passwordHash: text("password_hash"),
+    googleSub: text("google_sub"),
+    fullName: text("full_name").notNull().default("New User"),
+    role: text("role", { enum: ["user", "admin"] })
+      .notNull()
+      .default("user"),
+    plan: text("plan", { enum: ["Free", "Basic", "Advanced", "Pro", "Plugin"] })
+      .notNull()
+      .default("Free"),
+    credits: integer("credits").notNull().default(0),
+    status: text("status", { enum: ["online", "offline", "Banned"] })
+      .notNull()
+      .default("offline"),
+    planPeriodStart: ms("plan_period_start"),
+    planPeriodEnd: ms("plan_period_end"),
+    pendingPlan: text("pending_plan", { enum: ["Free", "Basic", "Advanced", "Pro"] }),
+    lowCreditAlerts: integer("low_credit_alerts", { mode: "boolean" }).notNull().default(true),
+    timeZone: text("time_zone"),
+    createdAt: createdAt(),
+    updatedAt: ms("updated_at"),
+    lastSeen: ms("last_seen"),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_google_sub_unique").on(t.googleSub),
+    index("users_created_at_idx").on(t.createdAt),
+    index("users_full_name_idx").on(t.fullName),
+    index("users_plan_idx").on(t.plan),
+    index("users_status_idx").on(t.status),
+    index("users_last_seen_idx").on(t.lastSeen),
+    index("users_plan_period_end_idx").on(t.planPeriodEnd),
+  ],
+);
+
+/** Server-side sessions. The id is the SHA-256 of the cookie's random value, so a database leak yields no cookies. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: ms("expires_at").notNull(),
+    lastActiveAt: ms("last_active_at"),
+    userAgent: text("user_agent"),
+    ip: text("ip"),
+    showMaintenanceNotification: integer("show_maintenance_notification", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+/** Extension tokens: stored hashed, revocable, tied to the browser session that issued them. */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id"),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ms("last_used_at"),
+    expiresAt: ms("expires_at").notNull(),
+    revokedAt: ms("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_token_hash_unique").on(t.tokenHash),
+    index("api_tokens_user_id_idx").on(t.userId),
+    index("api_tokens_session_id_idx").on(t.sessionId),
+  ],
+);
+
+/** E-mail verification and password reset links: hashed, single use, expiring. */
+export const emailTokens = sqliteTable(
+  "email_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["verify", "reset"] }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    expiresAt: ms("expires_at").notNull(),
+    usedAt: ms("used_at"),
+  },
+  (t) => [
+    uniqueIndex("email_tokens_token_hash_unique").on(t.tokenHash),
+    index("email_tokens_user_id_idx").on(t.userId),
+  ],
+);
+
+export const clips = sqliteTable(
+  "clips",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    videoUrl: text("video_url").notNull(),
+    startTimeSeconds: real("start_time_seconds").notNull(),
+    endTimeSeconds: real("end_time_seconds").notNull(),
+    format: text("format").notNull().default("mp4"),
+    quality: text("quality").notNull().default("720p"),
+    cost: integer("cost").notNull(),
+    status: text("status").notNull().default("Completed"),
+    source: text("source", { enum: ["admin", "api", "extension", "seed"] })
+      .notNull()
+      .default("api"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("clips_user_created_idx").on(t.userId, t.createdAt), index("clips_created_at_idx").on(t.createdAt)],
+);
+
+/** Immutable ledger: users.credits always equals the sum of a user's deltas. */
+export const creditLedger = sqliteTable(
+  "credit_ledger",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    kind: text("kind", {
+      enum: ["signup", "plan_grant", "renewal", "plugin_connect", "adjust", "clip", "refund", "starter_reset"],
+    }).notNull(),
+    description: text("description").notNull(),
+    clipId: text("clip_id"),
+    holdId: text("hold_id"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** Fingerprint of the request that used the key: the same key with another request is a conflict. */
+    requestHash: text("request_hash").notNull(),
+    actorId: text("actor_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("credit_ledger_user_key_unique").on(t.userId, t.idempotencyKey),
+    index("credit_ledger_user_created_idx").on(t.userId, t.createdAt),
+    index("credit_ledger_clip_idx").on(t.clipId),
+  ],
+);
+
+/** Reservations for extension jobs: available = credits − sum(amount of held holds). */
+export const creditHolds = sqliteTable(
+  "credit_holds",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+    status: text("status", { enum: ["held", "captured", "released", "expired"] })
+      .notNull()
+      .default("held"),
+    request: text("request").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    clipId: text("clip_id"),
+    createdAt: createdAt(),
+    expiresAt: ms("expires_at").notNull(),
+    settledAt: ms("settled_at"),
+  },
+  (t) => [
+    uniqueIndex("credit_holds_user_key_unique").on(t.userId, t.idempotencyKey),
+    index("credit_holds_user_status_idx").on(t.userId, t.status),
+    index("credit_holds_expires_idx").on(t.status, t.expiresAt),
+  ],
+);
+
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: ms("updated_at"),
+});
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    actorId: text("actor_id"),
+    subjectId: text("subject_id"),
+    action: text("action").notNull(),
+    details: text("details"),
+    ip: text("ip"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_created_idx").on(t.createdAt), index("audit_log_subject_idx").on(t.subjectId)],
+);
+
+export const contactMessages = sqliteTable(
+  "contact_messages",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    topic: text("topic").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("contact_messages_created_idx").on(t.createdAt)],
+);
+
+/** "Notify Me" sign-ups for browsers we do not support yet (Safari). One row per address and product. */
+export const notifyRequests = sqliteTable(
+  "notify_requests",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    product: text("product").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("notify_requests_email_product_unique").on(t.email, t.product)],
+);
+
+/** Fixed-window counters shared by every Worker instance (D1, not memory). */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: integer("window_start").notNull(),
+  count: integer("count").notNull(),
+});
+
+/** Local mode only: e-mails kept for GET /dev/outbox instead of being sent. */
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: text("id").primaryKey(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    links: text("links").notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("email_outbox_sent_idx").on(t.sentAt)],
+);

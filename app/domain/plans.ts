@@ -1,0 +1,241 @@
+import { FORMATS, FORMAT_LABELS, QUALITY_LABELS, compareQuality, type Format, type Quality } from "./media";
+
+/** Plans a user can choose, in order. The legacy stored value "Plugin" counts as Free everywhere. */
+export const PLAN_IDS = ["Free", "Basic", "Advanced", "Pro"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+export const STORED_PLANS = [...PLAN_IDS, "Plugin"] as const;
+export type StoredPlan = (typeof STORED_PLANS)[number];
+
+export type Billing = "monthly" | "yearly";
+
+export interface PlanDefinition {
+  id: PlanId;
+  name: string;
+  tagline: string;
+  /** USD per month, billed monthly / billed yearly. */
+  priceMonthly: number;
+  priceYearly: number;
+  credits: number;
+  creditsPeriod: "once" | "month";
+  maxClipSeconds: number;
+  maxQuality: Quality;
+  formats: readonly Format[];
+  watermark: boolean;
+  batch: boolean;
+  presets: boolean;
+  analytics: boolean;
+  teamMembers: number;
+  /** Bullet list on the pricing card. */
+  features: readonly string[];
+  buttonText: string;
+}
+
+const FREE_FORMATS: readonly Format[] = ["mp4", "mp3", "gif"];
+
+export const PLANS: Record<PlanId, PlanDefinition> = {
+  Free: {
+    id: "Free",
+    name: "Free",
+    tagline: "Try ClipCut with one-time starter credits.",
+    priceMonthly: 0,
+    priceYearly: 0,
+    credits: 100,
+    creditsPeriod: "once",
+    maxClipSeconds: 60,
+    maxQuality: "720p",
+    formats: FREE_FORMATS,
+    watermark: true,
+    batch: false,
+    presets: false,
+    analytics: false,
+    teamMembers: 1,
+    features: [
+      "100 one-time credits",
+      "Clips up to 60 seconds",
+      "Up to 720p quality",
+      "MP4, MP3 and GIF",
+      "Watermark on exports",
+    ],
+    buttonText: "Get Started",
+  },
+  Basic: {
+    id: "Basic",
+    name: "Basic",
+    tagline: "For creators who clip every week.",
+    priceMonthly: 15,
+    priceYearly: 10,
+    credits: 500,
+    creditsPeriod: "month",
+    maxClipSeconds: 90,
+    maxQuality: "1080p",
+    formats: FORMATS,
+    watermark: false,
+    batch: false,
+    presets: false,
+    analytics: false,
+    teamMembers: 1,
+    features: [
+      "500 credits per month",
+      "Clips up to 90 seconds",
+      "Up to 1080p quality",
+      "All export formats",
+      "No watermark",
+    ],
+    buttonText: "Upgrade to Basic",
+  },
+  Advanced: {
+    id: "Advanced",
+    name: "Advanced",
+    tagline: "For channels that publish every day.",
+    priceMonthly: 29,
+    priceYearly: 19,
+    credits: 2000,
+    creditsPeriod: "month",
+    maxClipSeconds: 120,
+    maxQuality: "2160p",
+    formats: FORMATS,
+    watermark: false,
+    batch: true,
+    presets: true,
+    analytics: true,
+    teamMembers: 1,
+    features: [
+      "2,000 credits per month",
+      "Clips up to 120 seconds",
+      "Up to 4K quality",
+      "All export formats",
+      "Batch processing",
+      "Custom presets",
+      "Analytics dashboard",
+    ],
+    buttonText: "Upgrade to Advanced",
+  },
+  Pro: {
+    id: "Pro",
+    name: "Pro",
+    tagline: "For studios and teams.",
+    priceMonthly: 69,
+    priceYearly: 46,
+    credits: 10000,
+    creditsPeriod: "month",
+    maxClipSeconds: 180,
+    maxQuality: "2160p",
+    formats: FORMATS,
+    watermark: false,
+    batch: true,
+    presets: true,
+    analytics: true,
+    teamMembers: 5,
+    features: [
+      "10,000 credits per month",
+      "Clips up to 180 seconds",
+      "All export formats",
+      "Batch processing",
+      "Custom presets",
+      "Analytics dashboard",
+      "Up to 5 team members",
+    ],
+    buttonText: "Upgrade to Pro",
+  },
+};
+
+export const PLAN_LIST: readonly PlanDefinition[] = PLAN_IDS.map((id) => PLANS[id]);
+export const MOST_POPULAR_PLAN: PlanId = "Advanced";
+/** "Annual (Save 33%)": yearly prices are about a third below monthly ones. */
+export const ANNUAL_SAVING_PERCENT = 33;
+
+/** A stored plan as it counts: Plugin, missing or unknown values are Free. */
+export function effectivePlan(stored: string | null | undefined): PlanId {
+  return (PLAN_IDS as readonly string[]).includes(stored ?? "") ? (stored as PlanId) : "Free";
+}
+
+export function planRank(plan: PlanId): number {
+  return PLAN_IDS.indexOf(plan);
+}
+
+export function planPrice(plan: PlanId, billing: Billing): number {
+  return billing === "yearly" ? PLANS[plan].priceYearly : PLANS[plan].priceMonthly;
+}
+
+/** Progress-bar allowance on /credits: the plan's credit grant. */
+export function planAllowance(plan: PlanId): number {
+  return PLANS[plan].credits;
+}
+
+export type PlanButton =
+  | { kind: "current"; label: "Current Plan"; disabled: true }
+  | { kind: "upgrade" | "downgrade"; label: string; disabled: false }
+  | { kind: "signup"; label: "Get Started" | "Sign up to upgrade"; disabled: false };
+
+/** The button on a plan card for a viewer on `current` (null when signed out). */
+export function planButton(target: PlanId, current: PlanId | null): PlanButton {
+  if (current === null) {
+    return { kind: "signup", label: target === "Free" ? "Get Started" : "Sign up to upgrade", disabled: false };
+  }
+  if (target === current) return { kind: "current", label: "Current Plan", disabled: true };
+  return planRank(target) > planRank(current)
+    ? { kind: "upgrade", label: `Upgrade to ${target}`, disabled: false }
+    : { kind: "downgrade", label: `Downgrade to ${target}`, disabled: false };
+}
+
+/** The lowest plan for which `allowed` holds, to name in limit messages. */
+function lowestPlanWhere(allowed: (plan: PlanDefinition) => boolean): PlanDefinition | undefined {
+  return PLAN_LIST.find(allowed);
+}
+
+export interface ClipShape {
+  durationSeconds: number;
+  format: Format;
+  quality: Quality;
+}
+
+export type LimitCheck = { ok: true } | { ok: false; limit: "length" | "quality" | "format"; message: string };
+
+/** The plan limits the server enforces on every clip (length, quality, format). */
+export function checkPlanLimits(plan: PlanId, clip: ClipShape): LimitCheck {
+  const def = PLANS[plan];
+  if (clip.durationSeconds > def.maxClipSeconds) {
+    const lift = lowestPlanWhere((p) => p.maxClipSeconds >= clip.durationSeconds);
+    return {
+      ok: false,
+      limit: "length",
+      message:
+        `Clips on the ${def.name} plan can be at most ${def.maxClipSeconds} seconds long.` +
+        (lift ? ` Upgrade to ${lift.name} for clips up to ${lift.maxClipSeconds} seconds.` : ""),
+    };
+  }
+  if (compareQuality(clip.quality, def.maxQuality) > 0) {
+    const lift = lowestPlanWhere((p) => compareQuality(clip.quality, p.maxQuality) <= 0);
+    return {
+      ok: false,
+      limit: "quality",
+      message:
+        `The ${def.name} plan exports up to ${QUALITY_LABELS[def.maxQuality]}.` +
+        (lift ? ` Upgrade to ${lift.name} for ${QUALITY_LABELS[clip.quality]}.` : ""),
+    };
+  }
+  if (!def.formats.includes(clip.format)) {
+    const lift = lowestPlanWhere((p) => p.formats.includes(clip.format));
+    return {
+      ok: false,
+      limit: "format",
+      message:
+        `${FORMAT_LABELS[clip.format]} export is not included in the ${def.name} plan.` +
+        (lift ? ` Upgrade to ${lift.name} to export ${FORMAT_LABELS[clip.format]}.` : ""),
+    };
+  }
+  return { ok: true };
+}
+
+/** What the API's /me reports as the user's limits. */
+export function planLimits(plan: PlanId) {
+  const def = PLANS[plan];
+  return {
+    maxClipSeconds: def.maxClipSeconds,
+    maxQuality: def.maxQuality,
+    formats: [...def.formats],
+    watermark: def.watermark,
+    batch: def.batch,
+    presets: def.presets,
+  };
+}

@@ -1,0 +1,37 @@
+/** Headers every dynamic response carries. Static assets get the same through public/_headers. */
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    // Only Remix's nonce'd inline scripts and our own bundles run; no 'unsafe-inline'.
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https://i.ytimg.com",
+    "font-src 'self'",
+    "connect-src 'self' ws: wss:",
+    "frame-src https://www.youtube-nocookie.com https://www.youtube.com",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self' https://accounts.google.com",
+    "object-src 'none'",
+  ].join("; ");
+}
+
+export const STATIC_SECURITY_HEADERS: Record<string, string> = {
+  "Strict-Transport-Security": "max-age=63072000; includeSubDomains; preload",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+  "X-Frame-Options": "DENY",
+  "Cross-Origin-Opener-Policy": "same-origin",
+};
+
+export function withSecurityHeaders(response: Response, nonce: string): Response {
+  // Responses from fetch() or upgrades can be immutable: copy before touching headers.
+  if (response.status === 101) return response;
+  const secured = new Response(response.body, response);
+  for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) secured.headers.set(name, value);
+  if (!secured.headers.has("Content-Security-Policy")) {
+    secured.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  }
+  return secured;
+}

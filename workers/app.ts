@@ -17,8 +17,13 @@ export default {
   async fetch(request, env, ctx) {
     const nonce = newNonce();
     try {
-      const response = await handleRemixRequest(request, { cloudflare: { env, ctx }, nonce });
-      return withSecurityHeaders(response, nonce);
+      const response = withSecurityHeaders(
+        await handleRemixRequest(request, { cloudflare: { env, ctx }, nonce }),
+        nonce,
+      );
+      // Answers to form posts and API writes are never stored by a cache.
+      if (request.method !== "GET" && request.method !== "HEAD") response.headers.set("Cache-Control", "no-store");
+      return response;
     } catch (error) {
       // Log the detail for us; the client gets a plain message and never a stack trace.
       console.error(JSON.stringify({ level: "error", msg: "unhandled", url: request.url, error: String(error) }));

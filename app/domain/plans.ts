@@ -239,3 +239,69 @@ export function planLimits(plan: PlanId) {
     presets: def.presets,
   };
 }
+
+export interface ComparisonRow {
+  feature: string;
+  /** Shown on hover and keyboard focus. */
+  description: string;
+  values: Record<PlanId, string | boolean>;
+}
+
+const perPlan = <T>(f: (plan: PlanDefinition) => T) =>
+  Object.fromEntries(PLAN_LIST.map((p) => [p.id, f(p)])) as Record<PlanId, T>;
+
+/** The pricing page's feature comparison table, derived from the plan definitions above. */
+export const COMPARISON_ROWS: readonly ComparisonRow[] = [
+  {
+    feature: "Credits",
+    description: "Credits pay for clips: about 1 credit per 30 seconds, more for higher quality.",
+    values: perPlan((p) =>
+      p.creditsPeriod === "once" ? `${p.credits} one-time` : `${p.credits.toLocaleString("en-US")} / month`,
+    ),
+  },
+  {
+    feature: "Max clip length",
+    description: "The longest single clip you can cut on this plan.",
+    values: perPlan((p) => `${p.maxClipSeconds} s`),
+  },
+  {
+    feature: "Max quality",
+    description: "Highest export resolution. We never upscale beyond the source video.",
+    values: perPlan((p) => (p.maxQuality === "2160p" ? "4K" : p.maxQuality)),
+  },
+  {
+    feature: "MP4, MP3 and GIF",
+    description: "The most common video, audio and animation formats.",
+    values: perPlan((p) => p.formats.includes("mp4")),
+  },
+  {
+    feature: "All export formats",
+    description: "MKV, WebM, MOV, AVI video and WAV audio in addition to MP4, MP3 and GIF.",
+    values: perPlan((p) => p.formats.length === FORMATS.length),
+  },
+  {
+    feature: "No watermark",
+    description: "Free exports carry a small ClipCut watermark; paid plans export clean files.",
+    values: perPlan((p) => !p.watermark),
+  },
+  {
+    feature: "Batch Processing",
+    description: "Queue many clips from one or many videos and let them process together.",
+    values: perPlan((p) => p.batch),
+  },
+  {
+    feature: "Custom Presets",
+    description: "Save named combinations of format, quality and cut mode and reuse them in one click.",
+    values: perPlan((p) => p.presets),
+  },
+  {
+    feature: "Analytics Dashboard",
+    description: "See your clip and credit usage over time.",
+    values: perPlan((p) => p.analytics),
+  },
+  {
+    feature: "Team members",
+    description: "Share one subscription with up to 5 team members.",
+    values: perPlan((p) => (p.teamMembers > 1 ? `Up to ${p.teamMembers}` : false)),
+  },
+];

@@ -1,3 +1,4 @@
+import type { HeadersFunction } from "@remix-run/cloudflare";
 import { SESSION_COOKIE_NAMES } from "./session-cookie.server";
 
 /**
@@ -11,3 +12,15 @@ export function publicCacheHeaders(request: Request): HeadersInit {
     ? { "Cache-Control": "private, no-store", Vary: "Cookie" }
     : { "Cache-Control": "public, max-age=60, s-maxage=300, stale-while-revalidate=86400", Vary: "Cookie" };
 }
+
+/**
+ * `headers` for public routes that have an action: the layout's cache policy on GET, and on a form post
+ * the action's own headers (e.g. Retry-After) with no caching at all.
+ */
+export const publicPageHeaders: HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const fromAction = [...actionHeaders.keys()].length > 0;
+  for (const [name, value] of fromAction ? actionHeaders : loaderHeaders) headers.set(name, value);
+  if (fromAction) headers.set("Cache-Control", "private, no-store");
+  return headers;
+};

@@ -1,0 +1,51 @@
+// Local mode: build, migrate the local D1, seed demo data when empty, then serve with wrangler dev.
+// No Cloudflare account and no network needed. Used by `npm start` and by the e2e tests.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+
+function run(cmd, args, label) {
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env, encoding: "utf8" });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout + result.stderr);
+    throw new Error(`${label} failed (exit ${result.status}). See the output above.`);
+  }
+  console.log(`✓ ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return result.stdout;
+}
+
+/**
+ * @param {{ port: number, persistTo?: string, fresh?: boolean, build?: boolean, vars?: Record<string,string> }} options
+ */
+export function startLocalServer({ port, persistTo, fresh = false, build = true, vars = {} }) {
+  const persist = persistTo ? ["--persist-to", persistTo] : [];
+  if (fresh && persistTo) rmSync(persistTo, { recursive: true, force: true });
+  if (build || !existsSync("build/server/index.js")) run("npx", ["remix", "vite:build"], "Build");
+  run(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist],
+    "Migrations applied to the local D1",
+  );
+  process.stdout.write(run("npx", ["tsx", "scripts/seed.ts", ...persist], "Demo data checked"));
+  const varArgs = Object.entries({ APP_MODE: "local", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--show-interactive-dev-session=false",
+      ...persist,
+      ...varArgs,
+    ],
+    { stdio: "inherit", env },
+  );
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+  child.on("exit", (code) => process.exit(code ?? 0));
+  return child;
+}

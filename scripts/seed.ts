@@ -1,0 +1,264 @@
+/**
+ * Demo data for local mode: the two demo accounts, ~40 users over the last 12 months on every plan, and a few
+ * hundred clips. Credits follow the ledger rules (every balance is the sum of its ledger rows), so the invariant
+ * holds on seeded data too. Runs only when the users table is empty. Usage: tsx scripts/seed.ts [--persist-to DIR]
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { clipCost, NEW_USER_CREDITS } from "../app/domain/credits";
+import type { Format, Quality } from "../app/domain/media";
+import { PLANS, type PlanId } from "../app/domain/plans";
+import { hashPassword } from "../app/services/password.server";
+
+export const DEMO_PASSWORD = "ClipCut-demo-1";
+export const DEMO_ACCOUNTS = [
+  { email: "admin@clipcut.local", fullName: "Avery Admin", role: "admin", plan: "Pro" },
+  { email: "creator@clipcut.local", fullName: "Casey Creator", role: "user", plan: "Free" },
+] as const;
+
+const DAY = 24 * 60 * 60 * 1000;
+const persistArgs = (() => {
+  const i = process.argv.indexOf("--persist-to");
+  return i > 0 && process.argv[i + 1] ? ["--persist-to", process.argv[i + 1] as string] : [];
+})();
+
+function wrangler(args: string[]): string {
+  return execFileSync("npx", ["wrangler", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+function userCount(): number {
+  const out = wrangler([
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    ...persistArgs,
+    "--json",
+    "--command",
+    "SELECT count(*) AS n FROM users",
+  ]);
+  const parsed = JSON.parse(out) as { results: { n: number }[] }[];
+  return parsed[0]?.results[0]?.n ?? 0;
+}
+
+// Deterministic randomness, so every fresh start shows the same demo.
+let state = 20250101;
+const rand = () => (state = (state * 1664525 + 1013904223) % 2 ** 32) / 2 ** 32;
+const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+const sql = (value: string | number | null) =>
+  value === null ? "NULL" : typeof value === "number" ? String(value) : `'${value.replace(/'/g, "''")}'`;
+
+const FIRST = [
+  "Maya",
+  "Liam",
+  "Noah",
+  "Zoe",
+  "Ethan",
+  "Ava",
+  "Lucas",
+  "Mia",
+  "Leo",
+  "Isla",
+  "Omar",
+  "Priya",
+  "Kenji",
+  "Sofia",
+  "Mateo",
+  "Chloe",
+  "Diego",
+  "Hana",
+  "Ivan",
+  "Nora",
+];
+const LAST = [
+  "Patel",
+  "Kim",
+  "Garcia",
+  "Nguyen",
+  "Smith",
+  "Rossi",
+  "Okafor",
+  "Müller",
+  "Silva",
+  "Cohen",
+  "Tanaka",
+  "Dubois",
+  "Larsen",
+  "Haddad",
+];
+const TOPICS = [
+  "Podcast highlight",
+  "Gameplay moment",
+  "Tutorial intro",
+  "Interview quote",
+  "Reaction",
+  "Live stream clutch",
+  "Product demo",
+  "Recipe step",
+  "Workout tip",
+  "Music drop",
+];
+const VIDEOS = [
+  "dQw4w9WgXcQ",
+  "9bZkp7q19f0",
+  "kJQP7kiw5Fk",
+  "RgKAFK5djSk",
+  "OPf0YbXqDm0",
+  "JGwWNGJdvx8",
+  "fRh_vgS2dFE",
+  "60ItHLz5WEA",
+];
+const QUALITIES: Quality[] = ["360p", "480p", "720p", "720p", "1080p", "1080p", "1440p", "2160p"];
+const FORMATS: Format[] = ["mp4", "mp4", "mp4", "mp3", "gif", "mkv", "wav"];
+
+interface Seeded {
+  statements: string[];
+  users: number;
+  clips: number;
+}
+
+async function build(now: number): Promise<Seeded> {
+  const statements: string[] = [];
+  let clipTotal = 0;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const people = [
+    ...DEMO_ACCOUNTS.map((a, i) => ({
+      ...a,
+      createdAt: now - (200 - i * 30) * DAY,
+      status: "offline",
+      password: true,
+    })),
+    ...Array.from({ length: 40 }, (_, i) => {
+      const first = pick(FIRST);
+      const last = pick(LAST);
+      return {
+        email: `${first}.${last}.${i}@example.com`.toLowerCase().replace("ü", "u"),
+        fullName: `${first} ${last}`,
+        role: "user" as const,
+        plan: pick(["Free", "Free", "Free", "Basic", "Basic", "Advanced", "Pro", "Plugin"] as const),
+        createdAt: now - Math.floor(rand() * 360 * DAY) - DAY,
+        status: i % 13 === 5 ? "Banned" : rand() < 0.2 ? "online" : "offline",
+        password: false,
+      };
+    }),
+  ];
+
+  for (const person of people) {
+    const id = crypto.randomUUID();
+    const effective: PlanId = person.plan === "Plugin" ? "Free" : person.plan;
+    const ledger: { delta: number; kind: string; description: string; at: number; key: string; clipId?: string }[] = [];
+    let balance = 0;
+    const add = (delta: number, kind: string, description: string, at: number, key: string, clipId?: string) => {
+      balance += delta;
+      ledger.push({ delta, kind, description, at, key, clipId });
+    };
+    add(NEW_USER_CREDITS, "signup", "Welcome credits", person.createdAt, "signup");
+    if (person.plan === "Plugin")
+      add(1, "plugin_connect", "Plugin connection bonus", person.createdAt + DAY, "plugin-connect");
+    let periodStart: number | null = null;
+    if (effective !== "Free") {
+      // Monthly plan credits from sign-up until now, one grant per period.
+      for (let at = person.createdAt, n = 0; at < now; at += 30 * DAY, n++) {
+        add(PLANS[effective].credits, n === 0 ? "plan_grant" : "renewal", `${effective} plan credits`, at, `plan:${n}`);
+        periodStart = at;
+      }
+    }
+    const clipCount = person.email === "creator@clipcut.local" ? 6 : Math.floor(rand() * 18);
+    const clipRows: string[] = [];
+    for (let c = 0; c < clipCount; c++) {
+      const at = person.createdAt + Math.floor(rand() * (now - person.createdAt));
+      const start = Math.floor(rand() * 600);
+      const length = 5 + Math.floor(rand() * (PLANS[effective].maxClipSeconds - 5));
+      const quality = effective === "Free" ? pick(["360p", "480p", "720p"] as const) : pick(QUALITIES);
+      const format = effective === "Free" ? pick(["mp4", "mp3", "gif"] as const) : pick(FORMATS);
+      const cost = clipCost(length, format, quality);
+      if (cost > balance) continue;
+      const clipId = crypto.randomUUID();
+      const name = `${pick(TOPICS)} #${c + 1}`;
+      clipRows.push(
+        `INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (${[
+          clipId,
+          id,
+          name,
+          `https://www.youtube.com/watch?v=${pick(VIDEOS)}`,
+          start,
+          start + length,
+          format,
+          quality,
+          cost,
+          "Completed",
+          "seed",
+          at,
+        ]
+          .map(sql)
+          .join(", ")});`,
+      );
+      add(-cost, "clip", `Clip Creation: "${name}"`, at, `clip:${clipId}`, clipId);
+      clipTotal++;
+    }
+    const periodEnd = periodStart === null ? null : periodStart + 30 * DAY;
+    statements.push(
+      `INSERT INTO users (id, email, email_verified_at, password_hash, full_name, role, plan, credits, status, plan_period_start, plan_period_end, created_at, updated_at, last_seen) VALUES (${[
+        id,
+        person.email,
+        person.createdAt,
+        person.password ? passwordHash : null,
+        person.fullName,
+        person.role,
+        person.plan,
+        balance,
+        person.status,
+        periodStart,
+        periodEnd,
+        person.createdAt,
+        now,
+        now - Math.floor(rand() * 3 * DAY),
+      ]
+        .map(sql)
+        .join(", ")});`,
+      ...clipRows,
+    );
+    // Ledger rows in time order with running balances.
+    let running = 0;
+    for (const row of ledger.sort((a, b) => a.at - b.at)) {
+      running += row.delta;
+      statements.push(
+        `INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, clip_id, idempotency_key, request_hash, created_at) VALUES (${[
+          crypto.randomUUID(),
+          id,
+          row.delta,
+          running,
+          row.kind,
+          row.description,
+          row.clipId ?? null,
+          `seed:${row.key}`,
+          "seed",
+          row.at,
+        ]
+          .map(sql)
+          .join(", ")});`,
+      );
+    }
+  }
+  return { statements, users: people.length, clips: clipTotal };
+}
+
+async function main() {
+  if (userCount() > 0) {
+    console.log("Database already has users: seed skipped.");
+    return;
+  }
+  const seeded = await build(Date.now());
+  const file = join(mkdtempSync(join(tmpdir(), "clipcut-seed-")), "seed.sql");
+  writeFileSync(file, seeded.statements.join("\n"));
+  wrangler(["d1", "execute", "DB", "--local", ...persistArgs, "--file", file]);
+  console.log(`Seeded ${seeded.users} users and ${seeded.clips} clips.`);
+}
+
+await main();

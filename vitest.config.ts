@@ -1,0 +1,34 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+// Domain, data and Worker tests run inside workerd with real D1 and Durable Objects.
+// Tests that fetch through the Worker import the built server: run `npm run build` first (npm test does).
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(__dirname, "migrations"));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations, APP_MODE: "local" },
+        },
+      }),
+    ],
+    resolve: {
+      alias: {
+        "~": path.join(__dirname, "app"),
+        "remix-server-build": path.join(__dirname, "build/server/index.js"),
+      },
+    },
+    test: {
+      include: ["app/**/*.test.ts", "workers/**/*.test.ts", "tests/worker/**/*.test.ts"],
+      setupFiles: ["./tests/worker/setup.ts"],
+      deps: {
+        optimizer: {
+          ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime"] },
+        },
+      },
+    },
+  };
+});

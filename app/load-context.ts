@@ -7,6 +7,8 @@ export interface AppEnv extends Env {
   GOOGLE_AUTH_BASE_URL?: string;
   GOOGLE_TOKEN_URL?: string;
   GOOGLE_USERINFO_URL?: string;
+  /** Signs the short-lived OAuth state cookie. Required in production. */
+  COOKIE_SECRET?: string;
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;

@@ -8,6 +8,21 @@ export { AdminFeed } from "./admin-feed";
 
 const handleRemixRequest = createRequestHandler(build);
 
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Cookie-authenticated writes must come from our own pages. Bearer-token API calls (the extension, the companion)
+ * carry no ambient credentials and are exempt, except /api/v1/token, which is authorised by the session cookie.
+ */
+export function isForeignOriginWrite(request: Request): boolean {
+  if (!UNSAFE_METHODS.has(request.method)) return false;
+  const url = new URL(request.url);
+  if (url.pathname.startsWith("/api/v1/") && url.pathname !== "/api/v1/token") return false;
+  const origin = request.headers.get("Origin");
+  if (origin !== null) return origin !== url.origin;
+  return request.headers.get("Sec-Fetch-Site") === "cross-site";
+}
+
 function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
@@ -16,6 +31,15 @@ function newNonce(): string {
 export default {
   async fetch(request, env, ctx) {
     const nonce = newNonce();
+    if (isForeignOriginWrite(request)) {
+      return withSecurityHeaders(
+        new Response("This request came from another site and was refused. Please use the form on our site.", {
+          status: 403,
+          headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+        }),
+        nonce,
+      );
+    }
     try {
       const response = withSecurityHeaders(
         await handleRemixRequest(request, { cloudflare: { env, ctx }, nonce }),

@@ -1,11 +1,14 @@
-import type { AppLoadContext } from "@remix-run/cloudflare";
+import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
 import { sha256Hex } from "~/utils/crypto";
+import { audit } from "./audit.server";
+import { clientIp } from "./rate-limit.server";
 import { readSessionToken } from "./session-cookie.server";
 
-export type SessionUser = typeof users.$inferSelect & { sessionId: string };
+export type User = typeof users.$inferSelect;
+export type SessionUser = User & { sessionId: string; showMaintenanceNotification: boolean };
 
 /** The signed-in user for this request, or null (no cookie, unknown or expired session, banned user). */
 export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
@@ -14,11 +17,36 @@ export async function getOptionalUser(request: Request, context: AppLoadContext)
   const db = getDb(context.cloudflare.env.DB);
   const sessionId = await sha256Hex(token);
   const row = await db
-    .select({ user: users })
+    .select({ user: users, flag: sessions.showMaintenanceNotification })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
     .get();
   if (!row || row.user.status === "Banned") return null;
-  return { ...row.user, sessionId };
+  return { ...row.user, sessionId, showMaintenanceNotification: row.flag };
+}
+
+/** Guard for signed-in pages: anonymous visitors go to /signin and come back here afterwards. */
+export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await getOptionalUser(request, context);
+  if (user) return user;
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  throw redirect(`/signin?${new URLSearchParams({ redirectTo: back })}`);
+}
+
+/** Guard for /admin: role admin, checked against the database on every request. Others go to /dashboard. */
+export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  const user = await requireUser(request, context);
+  if (user.role === "admin") return user;
+  console.warn(
+    JSON.stringify({ level: "warn", msg: "admin access denied", userId: user.id, path: new URL(request.url).pathname }),
+  );
+  await audit(getDb(context.cloudflare.env.DB), {
+    action: "admin.access_denied",
+    actorId: user.id,
+    ip: clientIp(request),
+    details: { path: new URL(request.url).pathname },
+  });
+  throw redirect("/dashboard");
 }

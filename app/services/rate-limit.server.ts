@@ -30,6 +30,18 @@ export async function hitRateLimit(db: D1Database, rule: RateLimitRule, subject:
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)) };
 }
 
+/** Whether the subject is already over the limit, without counting this request (for failure-only limits). */
+export async function peekRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
+  const now = Date.now();
+  const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+  const row = await db
+    .prepare("SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?2")
+    .bind(`${rule.name}:${subject}`, windowStart)
+    .first<{ count: number }>();
+  if ((row?.count ?? 0) < rule.limit) return { ok: true };
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)) };
+}
+
 /** The caller's IP as Cloudflare reports it ("local" under wrangler dev without the header). */
 export function clientIp(request: Request): string {
   return request.headers.get("CF-Connecting-IP") ?? "local";

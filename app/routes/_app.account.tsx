@@ -1,0 +1,177 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { Field } from "~/components/field";
+import { PasswordField } from "~/components/password-field";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import { passwordProblem } from "~/domain/password-policy";
+import { setPassword } from "~/services/accounts.server";
+import { audit } from "~/services/audit.server";
+import { requireUser } from "~/services/auth.server";
+import { verifyPassword } from "~/services/password.server";
+import { clientIp } from "~/services/rate-limit.server";
+import { formObject } from "~/utils/forms";
+
+const PROFILE_SAVED = "Profile information saved successfully!";
+const PROFILE_FAILED = "Failed to update profile. Please try again.";
+
+const profileSchema = z.object({ intent: z.literal("profile"), fullName: z.string().trim().min(1).max(100) });
+const passwordSchema = z.object({
+  intent: z.literal("password"),
+  currentPassword: z.string().max(1024).optional(),
+  newPassword: z.string().max(1024),
+  confirmPassword: z.string().max(1024),
+});
+const alertsSchema = z.object({ intent: z.literal("alerts"), lowCreditAlerts: z.enum(["on", "off"]) });
+const actionSchema = z.discriminatedUnion("intent", [profileSchema, passwordSchema, alertsSchema]);
+
+type Result = { intent: string; ok: boolean; message: string };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  return {
+    fullName: user.fullName,
+    email: user.email,
+    hasPassword: user.passwordHash !== null,
+    lowCreditAlerts: user.lowCreditAlerts,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const db = getDb(context.cloudflare.env.DB);
+  const parsed = actionSchema.safeParse(formObject(await request.formData()));
+  if (!parsed.success) {
+    const intent = String(parsed.error.issues[0]?.path[0] === "fullName" ? "profile" : "unknown");
+    return data<Result>({ intent, ok: false, message: PROFILE_FAILED }, { status: 400 });
+  }
+  const input = parsed.data;
+  if (input.intent === "profile") {
+    await db.update(users).set({ fullName: input.fullName, updatedAt: new Date() }).where(eq(users.id, user.id));
+    return data<Result>({ intent: "profile", ok: true, message: PROFILE_SAVED });
+  }
+  if (input.intent === "alerts") {
+    await db
+      .update(users)
+      .set({ lowCreditAlerts: input.lowCreditAlerts === "on", updatedAt: new Date() })
+      .where(eq(users.id, user.id));
+    return data<Result>({ intent: "alerts", ok: true, message: "Notification preference saved." });
+  }
+  const fail = (message: string) => data<Result>({ intent: "password", ok: false, message }, { status: 400 });
+  if (!input.newPassword) return fail("Password cannot be empty.");
+  if (input.newPassword !== input.confirmPassword) return fail("Passwords do not match.");
+  if (user.passwordHash && !(await verifyPassword(input.currentPassword ?? "", user.passwordHash))) {
+    return fail("Error: Current password is incorrect.");
+  }
+  const problem = passwordProblem(input.newPassword);
+  if (problem) return fail(`Error: ${problem}`);
+  // Every other session and extension token ends; this browser stays signed in.
+  await setPassword(db, user.id, input.newPassword, user.sessionId);
+  await audit(db, { action: "auth.password_changed", actorId: user.id, subjectId: user.id, ip: clientIp(request) });
+  return data<Result>({ intent: "password", ok: true, message: "Password updated successfully!" });
+}
+
+function Message({ result }: { result: Result | undefined }) {
+  if (!result) return null;
+  return (
+    <p className={result.ok ? "alert-success" : "alert-error"} role={result.ok ? "status" : "alert"}>
+      {result.message}
+    </p>
+  );
+}
+
+export default function Account() {
+  const account = useLoaderData<typeof loader>();
+  const profile = useFetcher<typeof action>({ key: "profile" });
+  const password = useFetcher<typeof action>({ key: "password" });
+  const alerts = useFetcher<typeof action>({ key: "alerts" });
+  const alertsOn =
+    alerts.formData?.get("lowCreditAlerts") !== undefined
+      ? alerts.formData.get("lowCreditAlerts") === "on"
+      : account.lowCreditAlerts;
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-bold tracking-tight">My Account</h1>
+
+      <section className="card" aria-labelledby="profile-title">
+        <h2 id="profile-title" className="text-lg font-semibold">
+          Profile information
+        </h2>
+        <profile.Form method="post" className="mt-5 max-w-lg space-y-4">
+          <input type="hidden" name="intent" value="profile" />
+          <Message result={profile.data} />
+          <Field name="fullName" label="Full name" defaultValue={account.fullName} autoComplete="name" required />
+          <Field
+            name="email"
+            label="Email"
+            defaultValue={account.email}
+            readOnly
+            aria-readonly="true"
+            hint="Your email address cannot be changed."
+          />
+          <button type="submit" className="btn-primary" disabled={profile.state !== "idle"}>
+            {profile.state !== "idle" ? "Saving..." : "Save changes"}
+          </button>
+        </profile.Form>
+      </section>
+
+      <section className="card" aria-labelledby="password-title">
+        <h2 id="password-title" className="text-lg font-semibold">
+          Change password
+        </h2>
+        <password.Form
+          method="post"
+          className="mt-5 max-w-lg space-y-4"
+          key={password.data?.ok ? "done" : "form"}
+          noValidate
+        >
+          <input type="hidden" name="intent" value="password" />
+          <Message result={password.data} />
+          {account.hasPassword && (
+            <PasswordField name="currentPassword" label="Current password" autoComplete="current-password" />
+          )}
+          <PasswordField name="newPassword" label="New password" autoComplete="new-password" />
+          <PasswordField name="confirmPassword" label="Confirm new password" autoComplete="new-password" />
+          <button type="submit" className="btn-primary" disabled={password.state !== "idle"}>
+            {password.state !== "idle" ? "Updating..." : "Update password"}
+          </button>
+        </password.Form>
+      </section>
+
+      <section className="card" aria-labelledby="notifications-title">
+        <h2 id="notifications-title" className="text-lg font-semibold">
+          Notifications
+        </h2>
+        <alerts.Form method="post" className="mt-4 flex flex-wrap items-center justify-between gap-4">
+          <input type="hidden" name="intent" value="alerts" />
+          <input type="hidden" name="lowCreditAlerts" value={alertsOn ? "off" : "on"} />
+          <div>
+            <p id="low-credit-label" className="font-medium">
+              Low-credit notifications
+            </p>
+            <p className="text-sm text-slate-600">Tell me when my credit balance is running low.</p>
+          </div>
+          <button
+            type="submit"
+            role="switch"
+            aria-checked={alertsOn}
+            aria-labelledby="low-credit-label"
+            className={`relative inline-flex h-7 w-12 flex-none rounded-full transition ${alertsOn ? "bg-brand-600" : "bg-slate-300"}`}
+          >
+            <span
+              aria-hidden="true"
+              className={`absolute top-1 h-5 w-5 rounded-full bg-white shadow transition ${alertsOn ? "left-6" : "left-1"}`}
+            />
+          </button>
+        </alerts.Form>
+      </section>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [
+  { title: "My Account | ClipCut" },
+  { name: "description", content: "Your ClipCut profile, password and notifications." },
+];

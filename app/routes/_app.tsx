@@ -1,0 +1,59 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Outlet, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { AppShell } from "~/components/app-shell";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { MaintenanceModal } from "~/components/maintenance-modal";
+import { getDb } from "~/db/client.server";
+import { requireUser } from "~/services/auth.server";
+import { getExtensionId } from "~/services/settings.server";
+import { sendToExtension } from "~/utils/extension-bridge";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  return {
+    user: { id: user.id, fullName: user.fullName, email: user.email, plan: user.plan, role: user.role },
+    showMaintenanceNotification: user.showMaintenanceNotification,
+    extensionId: await getExtensionId(getDb(context.cloudflare.env.DB)),
+  };
+}
+
+const linkedKey = (userId: string) => `clipcut:extension-linked:${userId}`;
+
+/** Once per browser session: when the extension answers, give it a revocable token (never the session cookie). */
+function useExtensionLink(extensionId: string, userId: string) {
+  useEffect(() => {
+    if (sessionStorage.getItem(linkedKey(userId))) return;
+    let cancelled = false;
+    void (async () => {
+      if (!(await sendToExtension(extensionId, { action: "ping" })) || cancelled) return;
+      const response = await fetch("/api/v1/token", { method: "POST" });
+      if (!response.ok || cancelled) return;
+      const { token } = (await response.json()) as { token: string };
+      const reply = await sendToExtension(extensionId, { action: "setApiKey", apiKey: token });
+      if (reply?.success) sessionStorage.setItem(linkedKey(userId), "1");
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [extensionId, userId]);
+}
+
+export default function SignedInLayout() {
+  const { user, showMaintenanceNotification, extensionId } = useLoaderData<typeof loader>();
+  useExtensionLink(extensionId, user.id);
+  const onSignOut = () => {
+    sessionStorage.removeItem(linkedKey(user.id));
+    void sendToExtension(extensionId, { action: "clearApiKey" });
+  };
+  return (
+    <AppShell onSignOut={onSignOut} userName={user.fullName}>
+      <Outlet />
+      <MaintenanceModal show={showMaintenanceNotification} />
+    </AppShell>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,49 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { getDb } from "~/db/client.server";
+import { audit } from "~/services/audit.server";
+import { getOptionalUser } from "~/services/auth.server";
+import { findOrCreateGoogleUser, googleAuthenticator, GoogleSignInError } from "~/services/google.server";
+import { clientIp } from "~/services/rate-limit.server";
+import { readCookie } from "~/services/session-cookie.server";
+import { createUserSession, safeRedirect, setMaintenanceFlag } from "~/services/session.server";
+import { SITE } from "~/domain/site";
+import { RETURN_COOKIE } from "./auth.google";
+
+const OAUTH_FAILED = "Google sign-in failed. Please try again.";
+
+/** Google sends the browser back here with a code; exchange it, find or create the account, start a session. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { env } = context.cloudflare;
+  const db = getDb(env.DB);
+  const url = new URL(request.url);
+  const fail = async (message: string) => {
+    // An OAuth failure removes the maintenance-notice flag of any session this browser still has.
+    const current = await getOptionalUser(request, context);
+    if (current) await setMaintenanceFlag(db, current.sessionId, false);
+    return redirect(`/signin?${new URLSearchParams({ error: message })}`);
+  };
+  if (url.searchParams.get("error")) {
+    return fail(url.searchParams.get("error") === "access_denied" ? "Google sign-in was cancelled." : OAUTH_FAILED);
+  }
+  let claims;
+  try {
+    claims = await googleAuthenticator(env, request).authenticate("google", request);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const cause = error instanceof Error && "cause" in error ? error.cause : error;
+    console.warn(JSON.stringify({ level: "warn", msg: "google sign-in failed", error: String(cause) }));
+    return fail(cause instanceof GoogleSignInError ? cause.message : OAUTH_FAILED);
+  }
+  const { user, created } = await findOrCreateGoogleUser(db, claims);
+  const ip = clientIp(request);
+  if (user.status === "Banned") {
+    await audit(db, { action: "auth.banned_signin_refused", subjectId: user.id, ip, details: { method: "google" } });
+    return fail(`Your account has been banned. If you think this is a mistake, contact ${SITE.supportEmail}.`);
+  }
+  if (created)
+    await audit(db, { action: "auth.signup", actorId: user.id, subjectId: user.id, ip, details: { method: "google" } });
+  await audit(db, { action: "auth.google_signin", actorId: user.id, subjectId: user.id, ip });
+  const response = await createUserSession(db, request, user.id, safeRedirect(readCookie(request, RETURN_COOKIE)));
+  response.headers.append("Set-Cookie", `${RETURN_COOKIE}=; Path=/auth/google; HttpOnly; SameSite=Lax; Max-Age=0`);
+  return response;
+}

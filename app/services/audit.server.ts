@@ -1,0 +1,31 @@
+import type { Db } from "~/db/client.server";
+import { auditLog } from "~/db/schema";
+
+export type AuditAction =
+  | "auth.signup"
+  | "auth.signin"
+  | "auth.signin_failed"
+  | "auth.signout"
+  | "auth.google_signin"
+  | "auth.email_verified"
+  | "auth.password_changed"
+  | "auth.password_reset_requested"
+  | "auth.password_reset"
+  | "auth.banned_signin_refused"
+  | "admin.access_denied"
+  | "admin.user_banned"
+  | "extension.token_issued";
+
+export async function audit(
+  db: Db,
+  entry: { action: AuditAction; actorId?: string | null; subjectId?: string | null; ip?: string; details?: object },
+): Promise<void> {
+  await db.insert(auditLog).values({
+    id: crypto.randomUUID(),
+    action: entry.action,
+    actorId: entry.actorId ?? null,
+    subjectId: entry.subjectId ?? null,
+    ip: entry.ip ?? null,
+    details: entry.details ? JSON.stringify(entry.details) : null,
+  });
+}

@@ -1,0 +1,56 @@
+import type { Db } from "~/db/client.server";
+import type { AppEnv } from "~/load-context";
+import { actionEmail, sendEmail } from "./email.server";
+import { issueEmailToken } from "./email-tokens.server";
+import type { User } from "./auth.server";
+
+function origin(request: Request): string {
+  return new URL(request.url).origin;
+}
+
+export async function sendVerificationEmail(ctx: { env: AppEnv; db: Db }, request: Request, user: User) {
+  const token = await issueEmailToken(ctx.db, user.id, "verify");
+  await sendEmail(
+    ctx,
+    actionEmail({
+      to: user.email,
+      subject: "Confirm your ClipCut account",
+      intro: `Hi ${user.fullName}, thanks for signing up for ClipCut. Please confirm your e-mail address to start clipping.`,
+      action: "Confirm my e-mail",
+      url: `${origin(request)}/verify-email/${token}`,
+      outro: "The link works once and expires in 24 hours. If you did not sign up, you can ignore this e-mail.",
+    }),
+  );
+}
+
+export async function sendPasswordResetEmail(ctx: { env: AppEnv; db: Db }, request: Request, user: User) {
+  const token = await issueEmailToken(ctx.db, user.id, "reset");
+  await sendEmail(
+    ctx,
+    actionEmail({
+      to: user.email,
+      subject: "Reset your ClipCut password",
+      intro: "Someone (hopefully you) asked to reset the password of your ClipCut account.",
+      action: "Choose a new password",
+      url: `${origin(request)}/reset-password/${token}`,
+      outro:
+        "The link works once and expires in 1 hour. If you did not ask for it, ignore this e-mail: your password stays the same.",
+    }),
+  );
+}
+
+/** Sent when someone signs up with an address that already has a verified account. */
+export async function sendAlreadyRegisteredEmail(ctx: { env: AppEnv; db: Db }, request: Request, user: User) {
+  await sendEmail(
+    ctx,
+    actionEmail({
+      to: user.email,
+      subject: "You already have a ClipCut account",
+      intro: "Someone tried to create a ClipCut account with this e-mail address, which already has one.",
+      action: "Sign in",
+      url: `${origin(request)}/signin`,
+      outro:
+        "Forgot your password? Use “Forgot password?” on the sign-in page. If this wasn't you, no action is needed.",
+    }),
+  );
+}

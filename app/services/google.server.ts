@@ -1,0 +1,110 @@
+import { createCookieSessionStorage } from "@remix-run/cloudflare";
+import { eq } from "drizzle-orm";
+import { Authenticator } from "remix-auth";
+import { GoogleStrategy } from "remix-auth-google";
+import { z } from "zod";
+import type { Db } from "~/db/client.server";
+import { users } from "~/db/schema";
+import type { AppEnv } from "~/load-context";
+import { createUser, findUserByEmail, isUniqueViolation } from "./accounts.server";
+import type { User } from "./auth.server";
+import { isSecureRequest } from "./session-cookie.server";
+
+/** What we read from Google's userinfo endpoint (OpenID Connect standard claims). */
+const googleClaims = z.object({
+  sub: z.string().min(1),
+  email: z.string().email(),
+  email_verified: z.boolean(),
+  name: z.string().optional(),
+});
+export type GoogleClaims = z.infer<typeof googleClaims>;
+
+export class GoogleSignInError extends Error {}
+
+export function googleConfigured(env: AppEnv): boolean {
+  return Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
+}
+
+/**
+ * remix-auth with remix-auth-google. The OAuth state lives in its own short-lived signed cookie; our own session
+ * starts only after the callback. Endpoints can be pointed elsewhere (tests use a fake Google on loopback).
+ */
+export function googleAuthenticator(env: AppEnv, request: Request) {
+  const storage = createCookieSessionStorage({
+    cookie: {
+      name: "clipcut_oauth",
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/auth/google",
+      maxAge: 600,
+      secure: isSecureRequest(request),
+      secrets: [env.COOKIE_SECRET ?? "local-only-cookie-secret"],
+    },
+  });
+  const authenticator = new Authenticator<GoogleClaims>(storage, { throwOnError: true });
+  const strategy = new GoogleStrategy<GoogleClaims>(
+    {
+      clientID: env.GOOGLE_CLIENT_ID ?? "",
+      clientSecret: env.GOOGLE_CLIENT_SECRET ?? "",
+      callbackURL: `${new URL(request.url).origin}/auth/google/callback`,
+      prompt: "select_account",
+    },
+    async ({ profile }) => {
+      const claims = googleClaims.safeParse(profile._json);
+      if (!claims.success) throw new GoogleSignInError("Google did not return the profile we need. Please try again.");
+      if (!claims.data.email_verified) {
+        throw new GoogleSignInError("Your Google account's email address is not verified.");
+      }
+      return claims.data;
+    },
+  );
+  // The library hard-codes Google's URLs; these fields are where OAuth2Strategy reads them from.
+  if (env.GOOGLE_AUTH_BASE_URL) {
+    Object.assign(strategy, {
+      authorizationURL: `${env.GOOGLE_AUTH_BASE_URL}/o/oauth2/v2/auth`,
+      tokenURL: env.GOOGLE_TOKEN_URL ?? `${env.GOOGLE_AUTH_BASE_URL}/token`,
+      userInfoURL: env.GOOGLE_USERINFO_URL ?? `${env.GOOGLE_AUTH_BASE_URL}/v1/userinfo`,
+    });
+  }
+  authenticator.use(strategy, "google");
+  return authenticator;
+}
+
+/**
+ * The account for a Google identity: the one already linked, else the one with the same (verified) e-mail, which
+ * gets linked, else a new one. Linking an account whose e-mail was never confirmed drops its password: whoever
+ * set it had not proved they own the address (account pre-hijacking).
+ */
+export async function findOrCreateGoogleUser(db: Db, claims: GoogleClaims): Promise<{ user: User; created: boolean }> {
+  const linked = await db.select().from(users).where(eq(users.googleSub, claims.sub)).get();
+  if (linked) return { user: linked, created: false };
+  const byEmail = await findUserByEmail(db, claims.email);
+  if (byEmail) {
+    const now = new Date();
+    const [user] = await db
+      .update(users)
+      .set({
+        googleSub: claims.sub,
+        emailVerifiedAt: byEmail.emailVerifiedAt ?? now,
+        passwordHash: byEmail.emailVerifiedAt ? byEmail.passwordHash : null,
+        updatedAt: now,
+      })
+      .where(eq(users.id, byEmail.id))
+      .returning();
+    if (!user) throw new Error("link failed");
+    return { user, created: false };
+  }
+  try {
+    const user = await createUser(db, {
+      email: claims.email,
+      fullName: claims.name,
+      googleSub: claims.sub,
+      verified: true,
+    });
+    return { user, created: true };
+  } catch (error) {
+    // Two callbacks racing for the same new identity: the other one created it.
+    if (isUniqueViolation(error)) return findOrCreateGoogleUser(db, claims);
+    throw error;
+  }
+}

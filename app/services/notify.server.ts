@@ -1,0 +1,17 @@
+import { getDb } from "~/db/client.server";
+import { notifyRequests } from "~/db/schema";
+
+/** Products a visitor can ask to hear about. */
+export const NOTIFY_PRODUCTS = ["safari"] as const;
+export type NotifyProduct = (typeof NOTIFY_PRODUCTS)[number];
+
+/**
+ * Records a "Notify Me" request. The same address asking twice for the same product is not an error:
+ * the unique (email, product) index keeps one row and the second insert does nothing.
+ */
+export async function addNotifyRequest(d1: D1Database, email: string, product: NotifyProduct): Promise<void> {
+  await getDb(d1)
+    .insert(notifyRequests)
+    .values({ id: crypto.randomUUID(), email: email.trim().toLowerCase(), product })
+    .onConflictDoNothing({ target: [notifyRequests.email, notifyRequests.product] });
+}

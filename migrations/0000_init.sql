@@ -166,7 +166,8 @@ CREATE TABLE `users` (
 	`time_zone` text,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
 	`updated_at` integer,
-	`last_seen` integer
+	`last_seen` integer,
+	CONSTRAINT "users_credits_nonnegative" CHECK("users"."credits" >= 0)
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `users_email_unique` ON `users` (`email`);--> statement-breakpoint

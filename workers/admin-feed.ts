@@ -1,9 +1,73 @@
 import { DurableObject } from "cloudflare:workers";
+import { REALTIME_VERSION, type AdminFeedMessage } from "~/domain/realtime";
 import type { AppEnv } from "../app/load-context";
 
-/** Fans change events (users, clips) out to admin dashboards, in batches. */
+type Topic = "users" | "clips";
+const FLUSH_MS = 500;
+
+/**
+ * Fans change events out to admin dashboards. Events are not forwarded one by one: they are counted per topic and
+ * flushed at most every 500 ms as one "invalidate" hint, and pages refetch their data. So a burst of 10,000 clip
+ * events costs admins a handful of revalidations, and the object's work per event is a counter increment.
+ *
+ * Sharding, when one object is no longer enough: name N feeds "admin-feed-0".."admin-feed-{N-1}", publish to
+ * hash(userId) % N, and let each admin page hold a socket to every shard (N is small: admins are few, events many).
+ */
 export class AdminFeed extends DurableObject<AppEnv> {
-  async ping(): Promise<string> {
-    return "pong";
+  private pending = new Map<Topic, number>();
+
+  async publish(topic: Topic): Promise<void> {
+    this.pending.set(topic, (this.pending.get(topic) ?? 0) + 1);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + FLUSH_MS);
+  }
+
+  async alarm(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const message: AdminFeedMessage = {
+      v: REALTIME_VERSION,
+      type: "invalidate",
+      topics: [...this.pending.keys()],
+      events: [...this.pending.values()].reduce((a, b) => a + b, 0),
+    };
+    this.pending.clear();
+    const text = JSON.stringify(message);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing socket
+      }
+    }
+  }
+
+  /** Admin page sockets, forwarded by the Worker after requireAdmin. */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1]);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  async webSocketMessage(): Promise<void> {
+    // Admin pages only listen.
+  }
+
+  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+    } catch {
+      // already closed
+    }
+  }
+}
+
+export const ADMIN_FEED_NAME = "admin-feed-0";
+
+/** Fire-and-forget from a user's ledger: a lost hint only delays an admin refresh, never loses data. */
+export async function publishAdminEvent(env: AppEnv, topic: Topic): Promise<void> {
+  try {
+    await env.ADMIN_FEED.get(env.ADMIN_FEED.idFromName(ADMIN_FEED_NAME)).publish(topic);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", msg: "admin feed publish failed", error: String(error) }));
   }
 }

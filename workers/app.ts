@@ -1,6 +1,8 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
+import { routeRealtime } from "./realtime";
+import { runScheduled } from "./scheduled";
 import { withSecurityHeaders } from "./security-headers";
 
 export { UserLedger } from "./user-ledger";
@@ -41,6 +43,8 @@ export default {
       );
     }
     try {
+      const upgraded = await routeRealtime(request, env, ctx);
+      if (upgraded) return withSecurityHeaders(upgraded, nonce);
       const response = withSecurityHeaders(
         await handleRemixRequest(request, { cloudflare: { env, ctx }, nonce }),
         nonce,
@@ -59,5 +63,8 @@ export default {
         nonce,
       );
     }
+  },
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(runScheduled(env));
   },
 } satisfies ExportedHandler<AppEnv>;

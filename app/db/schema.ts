@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Timestamps are stored as epoch milliseconds. */
 const createdAt = () =>
@@ -45,6 +45,8 @@ export const users = sqliteTable(
     index("users_status_idx").on(t.status),
     index("users_last_seen_idx").on(t.lastSeen),
     index("users_plan_period_end_idx").on(t.planPeriodEnd),
+    // The last line of defence for "never negative": a batch that would overdraw aborts as a whole.
+    check("users_credits_nonnegative", sql`${t.credits} >= 0`),
   ],
 );
 

@@ -94,6 +94,7 @@ export const API_ERROR_CODES = [
   "forbidden",
   "not_found",
   "idempotency_conflict",
+  "hold_not_active",
   "invalid_input",
   "rate_limited",
   "internal",

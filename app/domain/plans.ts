@@ -305,3 +305,10 @@ export const COMPARISON_ROWS: readonly ComparisonRow[] = [
     values: perPlan((p) => (p.teamMembers > 1 ? `Up to ${p.teamMembers}` : false)),
   },
 ];
+
+/** Credits granted per monthly period (Free's 100 are a one-time sign-up grant, not monthly). */
+export function monthlyCredits(plan: PlanId): number {
+  return PLANS[plan].creditsPeriod === "month" ? PLANS[plan].credits : 0;
+}
+
+export const PLAN_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;

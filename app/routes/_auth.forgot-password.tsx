@@ -15,6 +15,8 @@ export const RESET_SENT = "If an account with that email exists, we have sent pa
 
 const schema = z.object({ email: z.string().trim().max(254).default("") });
 
+export { formPageHeaders as headers } from "~/services/cache.server";
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);

@@ -24,6 +24,8 @@ const schema = z
   })
   .refine((v) => v.password === v.confirmPassword, { message: "Passwords do not match.", path: ["confirmPassword"] });
 
+export { formPageHeaders as headers } from "~/services/cache.server";
+
 export async function loader({ params, context }: LoaderFunctionArgs) {
   const userId = await peekEmailToken(getDb(context.cloudflare.env.DB), params.token ?? "", "reset");
   return { valid: userId !== null };

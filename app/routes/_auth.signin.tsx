@@ -29,6 +29,8 @@ const signinSchema = z.object({
 
 export const INVALID_CREDENTIALS = "Invalid login credentials";
 
+export { formPageHeaders as headers } from "~/services/cache.server";
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getOptionalUser(request, context)) {
     throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")));

@@ -45,6 +45,8 @@ const signupSchema = z
 type Result =
   { status: "error"; error?: string; fieldErrors?: Record<string, string> } | { status: "ok"; message: string };
 
+export { formPageHeaders as headers } from "~/services/cache.server";
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   if (await getOptionalUser(request, context)) throw redirect("/dashboard");
   return null;

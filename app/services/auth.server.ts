@@ -35,10 +35,15 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
   throw redirect(`/signin?${new URLSearchParams({ redirectTo: back })}`);
 }
 
+// One request runs several loaders (layout and page); log a refused admin visit once.
+const loggedDenials = new WeakSet<object>();
+
 /** Guard for /admin: role admin, checked against the database on every request. Others go to /dashboard. */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await requireUser(request, context);
   if (user.role === "admin") return user;
+  if (loggedDenials.has(context)) throw redirect("/dashboard");
+  loggedDenials.add(context);
   console.warn(
     JSON.stringify({ level: "warn", msg: "admin access denied", userId: user.id, path: new URL(request.url).pathname }),
   );

@@ -24,3 +24,11 @@ export const publicPageHeaders: HeadersFunction = ({ parentHeaders, loaderHeader
   if (fromAction) headers.set("Cache-Control", "private, no-store");
   return headers;
 };
+
+/** `headers` for form pages outside the public layout: pass an action's headers (e.g. Retry-After) through. */
+export const formPageHeaders: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const headers = new Headers(loaderHeaders);
+  for (const [name, value] of actionHeaders) headers.set(name, value);
+  headers.set("Cache-Control", "private, no-store");
+  return headers;
+};

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { clipSchema, creditsSchema } from "./api";
+import { PLAN_IDS, STORED_PLANS } from "./plans";
+
+/**
+ * The realtime protocol, version 1, for /realtime (pages) and /api/v1/realtime (the extension).
+ * Every server message carries the user's sequence number; a client that reconnects says the last one it saw.
+ * Clients only send intents (hello, ping) — never balances.
+ */
+export const REALTIME_VERSION = 1;
+export const REALTIME_SUBPROTOCOL = "clipcut.v1";
+/** Browsers cannot set headers on a WebSocket: the extension sends its token as a second subprotocol. */
+export const TOKEN_SUBPROTOCOL_PREFIX = "bearer.";
+export const HEARTBEAT_MS = 60_000;
+
+const planState = z.object({ plan: z.enum(STORED_PLANS), pendingPlan: z.enum(PLAN_IDS).nullable() });
+
+export const serverMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    v: z.literal(1),
+    type: z.literal("snapshot"),
+    seq: z.number().int(),
+    data: z.object({ credits: creditsSchema, plan: planState, clipCount: z.number().int() }),
+  }),
+  z.object({ v: z.literal(1), type: z.literal("credits"), seq: z.number().int(), data: creditsSchema }),
+  z.object({ v: z.literal(1), type: z.literal("plan"), seq: z.number().int(), data: planState }),
+  z.object({ v: z.literal(1), type: z.literal("clip"), seq: z.number().int(), data: z.object({ clip: clipSchema }) }),
+  z.object({ v: z.literal(1), type: z.literal("pong"), seq: z.number().int() }),
+  z.object({ v: z.literal(1), type: z.literal("error"), message: z.string() }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+export const clientMessageSchema = z.discriminatedUnion("type", [
+  z.object({ v: z.literal(1), type: z.literal("hello"), lastSeq: z.number().int().min(0).nullable() }),
+  z.object({ v: z.literal(1), type: z.literal("ping") }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+/** Admin dashboards: batched hints to revalidate, never row data. */
+export const adminFeedMessageSchema = z.object({
+  v: z.literal(1),
+  type: z.literal("invalidate"),
+  topics: z.array(z.enum(["users", "clips"])),
+  events: z.number().int(),
+});
+export type AdminFeedMessage = z.infer<typeof adminFeedMessageSchema>;
+
+/** Reconnect delay: exponential backoff with full jitter, capped at 30 s. */
+export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
+  const cap = Math.min(30_000, 500 * 2 ** Math.min(attempt, 10));
+  return Math.floor(random() * cap) + 250;
+}

@@ -1,0 +1,46 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { and, desc, eq, lt } from "drizzle-orm";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { toApiClip } from "~/db/ledger.server";
+import { clips } from "~/db/schema";
+import { ledgerFor } from "~/services/ledger.server";
+import { ledgerError, parseClipRequest, requireApiUser, requireIdempotencyKey } from "~/services/api-auth.server";
+import { apiError, apiJson } from "~/services/api-response.server";
+
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  before: z.string().datetime().optional(),
+});
+
+/** The caller's clips, newest first; page with ?before=<createdAt of the last clip>. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(request, context);
+  const query = listQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) return apiError(400, "bad_request", "limit must be 1–100 and before an ISO date.");
+  const { limit, before } = query.data;
+  const rows = await getDb(context.cloudflare.env.DB)
+    .select()
+    .from(clips)
+    .where(before ? and(eq(clips.userId, user.id), lt(clips.createdAt, new Date(before))) : eq(clips.userId, user.id))
+    .orderBy(desc(clips.createdAt))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit).map(toApiClip);
+  return apiJson({ clips: page, nextBefore: rows.length > limit ? (page.at(-1)?.createdAt ?? null) : null });
+}
+
+/** Create a clip: charged and saved atomically by the user's ledger. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, "bad_request", "Use GET to list clips or POST to create one.");
+  const user = await requireApiUser(request, context);
+  const key = requireIdempotencyKey(request);
+  const clipRequest = await parseClipRequest(request);
+  const result = await ledgerFor(context.cloudflare.env, user.id).charge({
+    userId: user.id,
+    key,
+    request: clipRequest,
+    source: "api",
+  });
+  if (!result.ok) return ledgerError(result);
+  return apiJson({ clip: result.value.clip, credits: result.value.credits }, result.replayed ? 200 : 201);
+}

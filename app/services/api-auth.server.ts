@@ -1,0 +1,46 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { LedgerFailure } from "~/db/ledger.server";
+import { getDb } from "~/db/client.server";
+import { clipRequestSchema, idempotencyKeySchema, type ClipRequest } from "~/domain/api";
+import { apiError } from "./api-response.server";
+import { bearerToken, userForApiToken } from "./api-tokens.server";
+import type { User } from "./auth.server";
+
+/** Guard for API v1: a valid Bearer extension token, else a JSON 401 is thrown. */
+export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User> {
+  const token = bearerToken(request);
+  const user = token ? await userForApiToken(getDb(context.cloudflare.env.DB), token) : null;
+  if (!user)
+    throw apiError(401, "unauthorized", "A valid extension token is required (Authorization: Bearer <token>).");
+  return user;
+}
+
+/** POSTs that move credits must say which attempt they are: a retry with the same key is answered, not repeated. */
+export function requireIdempotencyKey(request: Request): string {
+  const parsed = idempotencyKeySchema.safeParse(request.headers.get("Idempotency-Key") ?? "");
+  if (!parsed.success) {
+    throw apiError(400, "bad_request", "An Idempotency-Key header (8 to 128 visible ASCII characters) is required.");
+  }
+  // Namespaced so client keys can never collide with the server's derived keys (signup, renewal:…, …).
+  return `api:${parsed.data}`;
+}
+
+export async function parseClipRequest(request: Request): Promise<ClipRequest> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw apiError(400, "bad_request", "The request body must be JSON.");
+  }
+  const parsed = clipRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    throw apiError(422, "invalid_input", `${where}${issue?.message ?? "Invalid clip."}`);
+  }
+  return parsed.data;
+}
+
+export function ledgerError(failure: LedgerFailure): Response {
+  return apiError(failure.status, failure.code, failure.message);
+}

@@ -1,0 +1,99 @@
+import { exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
+import { hashPassword } from "~/services/password.server";
+
+export const ORIGIN = "http://localhost";
+
+export interface PostOptions {
+  cookie?: string;
+  origin?: string | null;
+  ip?: string;
+  base?: string;
+}
+
+export function get(path: string, { cookie, base = ORIGIN }: { cookie?: string; base?: string } = {}) {
+  return exports.default.fetch(
+    new Request(`${base}${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }),
+  );
+}
+
+export function post(
+  path: string,
+  fields: Record<string, string>,
+  { cookie, origin, ip = "192.0.2.1", base = ORIGIN }: PostOptions = {},
+) {
+  const headers: Record<string, string> = {
+    "Content-Type": "application/x-www-form-urlencoded",
+    "CF-Connecting-IP": ip,
+    Host: new URL(base).host,
+  };
+  if (origin !== null) headers.Origin = origin ?? base;
+  if (cookie) headers.Cookie = cookie;
+  return exports.default.fetch(
+    new Request(`${base}${path}`, { method: "POST", body: new URLSearchParams(fields), headers, redirect: "manual" }),
+  );
+}
+
+/** "name=value" of the session cookie a response sets. */
+export function sessionCookieOf(response: Response): string | null {
+  const setCookie = response.headers.getSetCookie().find((c) => /clipcut_session=/.test(c));
+  return setCookie ? (setCookie.split(";")[0] ?? null) : null;
+}
+
+/** HTML with per-response nonces blanked, so two responses can be compared. */
+export async function stableBody(response: Response): Promise<string> {
+  return (await response.text()).replace(/nonce="[^"]*"/g, 'nonce=""');
+}
+
+export async function outbox(): Promise<{ to: string; subject: string; links: string[] }[]> {
+  const res = await get("/dev/outbox");
+  const body = (await res.json()) as { messages: { to: string; subject: string; links: string[] }[] };
+  return body.messages;
+}
+
+export async function insertUser(opts: {
+  email: string;
+  password?: string;
+  role?: "user" | "admin";
+  verified?: boolean;
+  status?: "online" | "offline" | "Banned";
+  credits?: number;
+  plan?: string;
+}): Promise<string> {
+  const id = crypto.randomUUID();
+  const credits = opts.credits ?? 100;
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO users (id, email, password_hash, full_name, role, plan, credits, status, email_verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).bind(
+      id,
+      opts.email,
+      opts.password ? await hashPassword(opts.password) : null,
+      "Test Person",
+      opts.role ?? "user",
+      opts.plan ?? "Free",
+      credits,
+      opts.status ?? "offline",
+      opts.verified === false ? null : Date.now(),
+    ),
+    env.DB.prepare(
+      "INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash) VALUES (?, ?, ?, ?, 'signup', 'Welcome credits', 'signup', 'signup')",
+    ).bind(crypto.randomUUID(), id, credits, credits),
+  ]);
+  return id;
+}
+
+/** Signs in through the real form and returns the session cookie. */
+export async function signIn(email: string, password: string, ip?: string): Promise<string> {
+  const res = await post("/signin", { email, password }, { ip });
+  const cookie = sessionCookieOf(res);
+  if (res.status !== 302 || !cookie) throw new Error(`sign-in failed: ${res.status}`);
+  return cookie;
+}
+
+export async function countRows(sql: string, ...binds: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}

@@ -1,0 +1,64 @@
+import { getDb } from "../app/db/client.server";
+import { REALTIME_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "../app/domain/realtime";
+import type { AppEnv } from "../app/load-context";
+import { bearerToken, userForApiToken } from "../app/services/api-tokens.server";
+import { getOptionalUser } from "../app/services/auth.server";
+import { ledgerFor } from "../app/services/ledger.server";
+import { ADMIN_FEED_NAME } from "./admin-feed";
+
+const json = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
+
+function offeredProtocols(request: Request): string[] {
+  return (request.headers.get("Sec-WebSocket-Protocol") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+}
+
+/**
+ * WebSocket upgrades: /realtime (pages, session cookie, same origin), /api/v1/realtime (extension, Bearer token in
+ * the Authorization header or as a "bearer.<token>" subprotocol, since browsers cannot set headers on a WebSocket)
+ * and /admin/realtime (admin pages). Returns null for any other path.
+ */
+export async function routeRealtime(request: Request, env: AppEnv, ctx: ExecutionContext): Promise<Response | null> {
+  const url = new URL(request.url);
+  if (!["/realtime", "/api/v1/realtime", "/admin/realtime"].includes(url.pathname)) return null;
+  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+    return json(426, "bad_request", "This endpoint speaks WebSocket only.");
+  }
+  const context = { cloudflare: { env, ctx }, nonce: "" };
+  if (url.pathname === "/api/v1/realtime") {
+    const offered = offeredProtocols(request);
+    const token =
+      bearerToken(request) ??
+      offered.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
+    const user = token ? await userForApiToken(getDb(env.DB), token) : null;
+    if (!user) return json(401, "unauthorized", "A valid extension token is required.");
+    return forward(
+      request,
+      env,
+      user.id,
+      "extension",
+      offered.includes(REALTIME_SUBPROTOCOL) ? REALTIME_SUBPROTOCOL : null,
+    );
+  }
+  // Cookie-authenticated sockets: refuse other sites (cross-site WebSocket hijacking).
+  const origin = request.headers.get("Origin");
+  if (origin !== null && origin !== url.origin) return json(403, "forbidden", "Cross-site WebSocket refused.");
+  const user = await getOptionalUser(request, context);
+  if (!user) return json(401, "unauthorized", "Sign in to receive live updates.");
+  if (url.pathname === "/admin/realtime") {
+    if (user.role !== "admin") return json(403, "forbidden", "Admins only.");
+    return env.ADMIN_FEED.get(env.ADMIN_FEED.idFromName(ADMIN_FEED_NAME)).fetch(request);
+  }
+  return forward(request, env, user.id, "page", null);
+}
+
+function forward(request: Request, env: AppEnv, userId: string, kind: "page" | "extension", protocol: string | null) {
+  const headers = new Headers(request.headers);
+  headers.set("X-ClipCut-User", userId);
+  headers.set("X-ClipCut-Socket", kind);
+  if (protocol) headers.set("X-ClipCut-Protocol", protocol);
+  return ledgerFor(env, userId).fetch(new Request(request.url, { headers }));
+}

@@ -1,6 +1,7 @@
 import { Form, NavLink } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Logo } from "./logo";
+import { ConnectionBadge } from "./realtime";
 
 const NAV = [
   { to: "/dashboard", label: "Home" },
@@ -57,6 +58,9 @@ export function AppShell({
       <aside className="hidden w-64 flex-none border-r border-slate-200 bg-white p-5 lg:block">
         <Logo />
         <p className="mt-6 truncate px-3 text-xs font-semibold uppercase tracking-wide text-slate-500">{userName}</p>
+        <p className="px-3">
+          <ConnectionBadge />
+        </p>
         <nav aria-label="Account" className="mt-2">
           <NavItems onSignOut={onSignOut} />
         </nav>

@@ -6,15 +6,24 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MaintenanceModal } from "~/components/maintenance-modal";
 import { getDb } from "~/db/client.server";
 import { requireUser } from "~/services/auth.server";
+import { readCredits } from "~/db/ledger.server";
 import { getExtensionId } from "~/services/settings.server";
+import { RealtimeProvider } from "~/components/realtime";
 import { sendToExtension } from "~/utils/extension-bridge";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
+  const db = getDb(context.cloudflare.env.DB);
+  const [credits, extensionId] = await Promise.all([readCredits(db, user.id), getExtensionId(db)]);
   return {
-    user: { id: user.id, fullName: user.fullName, email: user.email, plan: user.plan, role: user.role },
+    user: { id: user.id, fullName: user.fullName, email: user.email, role: user.role },
+    live: {
+      credits: credits ?? { balance: user.credits, held: 0, available: user.credits },
+      plan: user.plan as string,
+      pendingPlan: user.pendingPlan as string | null,
+    },
     showMaintenanceNotification: user.showMaintenanceNotification,
-    extensionId: await getExtensionId(getDb(context.cloudflare.env.DB)),
+    extensionId,
   };
 }
 
@@ -40,17 +49,19 @@ function useExtensionLink(extensionId: string, userId: string) {
 }
 
 export default function SignedInLayout() {
-  const { user, showMaintenanceNotification, extensionId } = useLoaderData<typeof loader>();
+  const { user, live, showMaintenanceNotification, extensionId } = useLoaderData<typeof loader>();
   useExtensionLink(extensionId, user.id);
   const onSignOut = () => {
     sessionStorage.removeItem(linkedKey(user.id));
     void sendToExtension(extensionId, { action: "clearApiKey" });
   };
   return (
-    <AppShell onSignOut={onSignOut} userName={user.fullName}>
-      <Outlet />
-      <MaintenanceModal show={showMaintenanceNotification} />
-    </AppShell>
+    <RealtimeProvider initial={live} extensionId={extensionId}>
+      <AppShell onSignOut={onSignOut} userName={user.fullName}>
+        <Outlet />
+        <MaintenanceModal show={showMaintenanceNotification} />
+      </AppShell>
+    </RealtimeProvider>
   );
 }
 

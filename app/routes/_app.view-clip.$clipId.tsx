@@ -1,0 +1,92 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { and, eq } from "drizzle-orm";
+import { ErrorBox } from "~/components/error-box";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { getDb } from "~/db/client.server";
+import { toApiClip } from "~/db/ledger.server";
+import { clips } from "~/db/schema";
+import { formatShortDate } from "~/domain/greeting";
+import { FORMAT_LABELS } from "~/domain/media";
+import { formatMinutesSeconds, formatTimecode } from "~/domain/time";
+import { extractYouTubeId, youTubeEmbedUrl } from "~/domain/video-link";
+import { requireUser } from "~/services/auth.server";
+
+export const CLIP_NOT_FOUND = "Could not find the requested clip. It may have been deleted.";
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  // Another user's clip is indistinguishable from a missing one.
+  const row = await getDb(context.cloudflare.env.DB)
+    .select()
+    .from(clips)
+    .where(and(eq(clips.id, params.clipId ?? ""), eq(clips.userId, user.id)))
+    .get();
+  if (!row) throw new Response(CLIP_NOT_FOUND, { status: 404 });
+  const clip = toApiClip(row);
+  const videoId = extractYouTubeId(clip.videoUrl);
+  return {
+    clip,
+    embedUrl: videoId ? youTubeEmbedUrl(videoId, clip.startSeconds, clip.endSeconds) : null,
+    timeZone: user.timeZone ?? "UTC",
+  };
+}
+
+export default function ViewClip() {
+  const { clip, embedUrl, timeZone } = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-6">
+      <Link to="/dashboard" className="text-sm font-medium text-brand-700 hover:underline">
+        ← Back to dashboard
+      </Link>
+      <h1 className="text-2xl font-bold tracking-tight">{clip.name}</h1>
+      {embedUrl ? (
+        <div className="aspect-video overflow-hidden rounded-2xl bg-black shadow">
+          <iframe
+            src={embedUrl}
+            title={`Video player: ${clip.name}`}
+            className="h-full w-full"
+            allow="accelerometer; encrypted-media; picture-in-picture"
+            allowFullScreen
+          />
+        </div>
+      ) : (
+        <ErrorBox error="The video URL associated with this clip is invalid." />
+      )}
+      <dl className="card grid gap-4 sm:grid-cols-4">
+        {[
+          ["Start", formatTimecode(clip.startSeconds)],
+          ["End", formatTimecode(clip.endSeconds)],
+          ["Length", formatMinutesSeconds(clip.endSeconds - clip.startSeconds)],
+          ["Format", `${FORMAT_LABELS[clip.format]} · ${clip.quality}`],
+          ["Cost", `${clip.cost} credits`],
+          ["Created", formatShortDate(clip.createdAt, timeZone)],
+        ].map(([term, value]) => (
+          <div key={term}>
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{term}</dt>
+            <dd className="mt-1 font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <div className="space-y-4">
+            <ErrorBox error={CLIP_NOT_FOUND} />
+            <Link to="/dashboard" className="btn-secondary">
+              Back to dashboard
+            </Link>
+          </div>
+        ),
+      }}
+    />
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.clip.name ?? "Clip"} | ClipCut` }];

@@ -1,0 +1,20 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link } from "@remix-run/react";
+import { ErrorBox } from "~/components/error-box";
+import { requireUser } from "~/services/auth.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser(request, context);
+  return null;
+}
+
+export default function NoClipId() {
+  return (
+    <div className="space-y-4">
+      <ErrorBox error="No clip ID provided." />
+      <Link to="/dashboard" className="btn-secondary">
+        Back to dashboard
+      </Link>
+    </div>
+  );
+}

@@ -2,6 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 8790);
 export const BASE_URL = `http://localhost:${PORT}`;
+export const FAKE_GOOGLE_URL = "http://127.0.0.1:8791";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -28,12 +29,28 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    command: "node scripts/e2e-server.mjs",
-    url: `${BASE_URL}/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-  },
+  webServer: [
+    {
+      command: "node tests/e2e/fake-google.mjs",
+      url: `${FAKE_GOOGLE_URL}/`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+    },
+    {
+      command: "node scripts/e2e-server.mjs",
+      url: `${BASE_URL}/`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        E2E_VARS: JSON.stringify({
+          GOOGLE_CLIENT_ID: "test-client.apps.googleusercontent.com",
+          GOOGLE_CLIENT_SECRET: "test-secret",
+          GOOGLE_AUTH_BASE_URL: FAKE_GOOGLE_URL,
+          COOKIE_SECRET: "e2e-cookie-secret",
+        }),
+      },
+    },
+  ],
 });

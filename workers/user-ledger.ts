@@ -31,6 +31,15 @@ interface SocketAttachment {
   kind: SocketKind;
 }
 
+/** The socket may have closed while we awaited: a send then is moot, not an error. */
+function safeSend(ws: WebSocket, message: ServerMessage): void {
+  try {
+    ws.send(JSON.stringify(message));
+  } catch {
+    // closed meanwhile
+  }
+}
+
 const parseStoredRequest = (json: string): ClipRequest | null => {
   const parsed = clipRequestSchema.safeParse(JSON.parse(json));
   return parsed.success ? parsed.data : null;

@@ -34,7 +34,7 @@ export function AuthError({ message }: { message?: string | null }) {
 
 export function GoogleButton({ redirectTo, label = "Continue with Google" }: { redirectTo?: string; label?: string }) {
   return (
-    <Form method="post" action="/auth/google">
+    <Form method="post" action="/auth/google" reloadDocument>
       {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
       <button type="submit" className="btn-secondary w-full">
         <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true">

@@ -59,13 +59,16 @@ export function requestHash(operation: string, payload: unknown): Promise<string
   return sha256Hex(JSON.stringify([operation, payload]));
 }
 
+// Written out: drizzle leaves columns unqualified, and inside the subquery "id" would mean the hold's id.
+const heldSql = (now: number) =>
+  sql<number>`coalesce((select sum(h.amount) from credit_holds h
+    where h.user_id = "users"."id" and h.status = 'held' and h.expires_at > ${now}), 0)`;
+
 export async function readCredits(db: Db, userId: string, now = Date.now()): Promise<Credits | null> {
   const row = await db
     .select({
       balance: users.credits,
-      // Written out: drizzle leaves columns unqualified, and inside the subquery "id" would mean the hold's id.
-      held: sql<number>`coalesce((select sum(h.amount) from credit_holds h
-        where h.user_id = "users"."id" and h.status = 'held' and h.expires_at > ${now}), 0)`,
+      held: heldSql(now),
     })
     .from(users)
     .where(eq(users.id, userId))
@@ -123,10 +126,23 @@ function balanceUpdate(db: Db, userId: string, delta: number) {
     .where(eq(users.id, userId));
 }
 
-/** Checks shared by a direct charge and a reservation: the account, the plan's limits and the price. */
-async function priceClip(db: Db, userId: string, request: ClipRequest): Promise<LedgerResult<{ cost: number }>> {
-  const user = await loadUser(db, userId);
-  if (!user) return fail(404, "not_found", "User not found.");
+/**
+ * Checks shared by a direct charge and a reservation: the account, the plan's limits, the price and the credits
+ * available — one read of the user row with its active holds.
+ */
+async function priceClip(
+  db: Db,
+  userId: string,
+  request: ClipRequest,
+  now = Date.now(),
+): Promise<LedgerResult<{ cost: number; credits: Credits }>> {
+  const row = await db
+    .select({ user: users, held: heldSql(now) })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  const user = row?.user;
+  if (!row || !user) return fail(404, "not_found", "User not found.");
   if (user.status === "Banned") return fail(403, "forbidden", "This account has been banned.");
   const duration = request.endSeconds - request.startSeconds;
   const limits = checkPlanLimits(effectivePlan(user.plan), {
@@ -137,7 +153,9 @@ async function priceClip(db: Db, userId: string, request: ClipRequest): Promise<
   if (!limits.ok) return fail(403, "plan_limit", limits.message);
   const cost = clipCost(duration, request.format, request.quality);
   if (cost <= 0) return fail(422, "invalid_input", "Clip duration must be greater than zero.");
-  return success({ cost });
+  const credits = { balance: user.credits, held: row.held, available: user.credits - row.held };
+  if (credits.available < cost) return fail(402, "insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE);
+  return success({ cost, credits });
 }
 
 function clipInsert(
@@ -187,10 +205,7 @@ export async function chargeClip(
   }
   const priced = await priceClip(db, input.userId, input.request);
   if (!priced.ok) return priced;
-  const { cost } = priced.value;
-  const credits = await readCredits(db, input.userId);
-  if (!credits) return fail(404, "not_found", "User not found.");
-  if (credits.available < cost) return fail(402, "insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE);
+  const { cost, credits } = priced.value;
   const clipId = crypto.randomUUID();
   try {
     const [inserted] = await db.batch([
@@ -249,12 +264,9 @@ export async function reserveHold(
       true,
     );
   }
-  const priced = await priceClip(db, input.userId, input.request);
+  const priced = await priceClip(db, input.userId, input.request, now);
   if (!priced.ok) return priced;
-  const { cost } = priced.value;
-  const credits = await readCredits(db, input.userId, now);
-  if (!credits) return fail(404, "not_found", "User not found.");
-  if (credits.available < cost) return fail(402, "insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE);
+  const { cost, credits } = priced.value;
   const id = crypto.randomUUID();
   const expiresAt = new Date(now + HOLD_TTL_MS);
   await db.insert(creditHolds).values({

@@ -17,7 +17,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!googleConfigured(env)) return fail("Google sign-in is not configured on this server.");
   const limit = await hitRateLimit(env.DB, AUTH_LIMITS.googlePerIp, clientIp(request));
   if (!limit.ok) return fail(retryMessage(limit.retryAfterSeconds));
-  const form = await request.formData();
+  // The strategy reads the request itself: read the form from a copy.
+  const form = await request.clone().formData();
   const returnTo = safeRedirect(form.get("redirectTo"));
   try {
     await googleAuthenticator(env, request).authenticate("google", request);

@@ -35,7 +35,7 @@ export function PlanCards({ billing, currentPlan }: { billing: Billing; currentP
             }`}
           >
             {popular && (
-              <p className="absolute -top-3 left-1/2 -translate-x-1/2 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">
+              <p className="absolute -top-3 left-1/2 -translate-x-1/2 whitespace-nowrap rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">
                 Most Popular
               </p>
             )}

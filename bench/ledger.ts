@@ -1,0 +1,182 @@
+/**
+ * Ledger benchmark: charges per second through API v1 and the delay from a charge to its WebSocket message, at 1 and
+ * at 50 concurrent users, against the built Worker under wrangler dev (local D1 and Durable Objects).
+ * Run: npm run build && npx tsx bench/ledger.ts   (starts and stops its own server on port 8796)
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import WebSocket from "ws";
+
+const PORT = 8796;
+const BASE = `http://127.0.0.1:${PORT}`;
+const PERSIST = ".wrangler/bench-ledger";
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+
+interface BenchUser {
+  id: string;
+  token: string;
+}
+
+function seedUsers(count: number, credits: number): BenchUser[] {
+  const users = Array.from({ length: count }, () => ({
+    id: randomUUID(),
+    token: `cc_${randomBytes(32).toString("base64url")}`,
+  }));
+  const now = Date.now();
+  const sql = users
+    .flatMap((u, i) => [
+      `INSERT INTO users (id, email, full_name, plan, credits, email_verified_at) VALUES ('${u.id}', 'bench-${i}-${u.id}@example.com', 'Bench ${i}', 'Pro', ${credits}, ${now});`,
+      `INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash) VALUES ('${randomUUID()}', '${u.id}', ${credits}, ${credits}, 'adjust', 'Bench credits', 'bench', 'bench');`,
+      `INSERT INTO api_tokens (id, user_id, token_hash, expires_at) VALUES ('${randomUUID()}', '${u.id}', '${createHash("sha256").update(u.token).digest("hex")}', ${now + 86_400_000});`,
+    ])
+    .join("\n");
+  const file = join(mkdtempSync(join(tmpdir(), "bench-")), "seed.sql");
+  writeFileSync(file, sql);
+  const result = spawnSync(
+    "npx",
+    ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", PERSIST, "--file", file],
+    { env, encoding: "utf8" },
+  );
+  if (result.status !== 0) throw new Error(result.stderr);
+  return users;
+}
+
+/** Opens the user's extension socket and resolves each clip's arrival time by clip name. */
+async function listen(user: BenchUser, arrivals: Map<string, number>): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${PORT}/api/v1/realtime`, ["clipcut.v1", `bearer.${user.token}`]);
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  ws.on("message", (data) => {
+    const message = JSON.parse(String(data)) as { type: string; data?: { clip?: { name: string } } };
+    if (message.type === "clip" && message.data?.clip) arrivals.set(message.data.clip.name, performance.now());
+  });
+  ws.send(JSON.stringify({ v: 1, type: "hello", lastSeq: null }));
+  return ws;
+}
+
+let reported = false;
+async function charge(user: BenchUser, name: string): Promise<number> {
+  const res = await fetch(`${BASE}/api/v1/clips`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${user.token}`,
+      "Idempotency-Key": `bench-${name}`,
+      "Content-Type": "application/json",
+    },
+    body: JSON.stringify({
+      name,
+      videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+      startSeconds: 0,
+      endSeconds: 15,
+      format: "mp4",
+      quality: "720p",
+    }),
+  });
+  const body = await res.text();
+  if (res.status !== 201 && !reported) {
+    reported = true;
+    console.error(`first failed charge: ${res.status} ${body.slice(0, 200)}`);
+  }
+  return res.status;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+async function scenario(label: string, users: BenchUser[], chargesPerUser: number, inFlightPerUser: number) {
+  const arrivals = new Map<string, number>();
+  const sockets = await Promise.all(users.map((u) => listen(u, arrivals)));
+  await new Promise((r) => setTimeout(r, 300)); // let the snapshots land
+  const sent = new Map<string, number>();
+  const answered = new Map<string, number>();
+  let ok = 0;
+  const started = performance.now();
+  await Promise.all(
+    users.map(async (user, ui) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < chargesPerUser) {
+          const name = `${label.replace(/\s+/g, "_")}-${ui}-${next++}`;
+          sent.set(name, performance.now());
+          if ((await charge(user, name)) === 201) ok++;
+          answered.set(name, performance.now());
+        }
+      };
+      await Promise.all(Array.from({ length: inFlightPerUser }, worker));
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  await new Promise((r) => setTimeout(r, 500));
+  // From sending the charge to its message, and from the charge's HTTP answer to its message (the push itself).
+  const delays = [...sent].flatMap(([name, t0]) => (arrivals.has(name) ? [(arrivals.get(name) ?? 0) - t0] : []));
+  const pushDelays = [...answered].flatMap(([name, t1]) =>
+    arrivals.has(name) ? [Math.max(0, (arrivals.get(name) ?? 0) - t1)] : [],
+  );
+  for (const ws of sockets) ws.close();
+  return {
+    scenario: label,
+    users: users.length,
+    charges: ok,
+    seconds: elapsed.toFixed(2),
+    chargesPerSecond: (ok / elapsed).toFixed(1),
+    wsDelivered: `${delays.length}/${sent.size}`,
+    "p50 charge→ws ms": percentile(delays, 50).toFixed(1),
+    "p95 charge→ws ms": percentile(delays, 95).toFixed(1),
+    "p50 answer→ws ms": percentile(pushDelays, 50).toFixed(1),
+    "p95 answer→ws ms": percentile(pushDelays, 95).toFixed(1),
+  };
+}
+
+async function main() {
+  rmSync(PERSIST, { recursive: true, force: true });
+  const migrated = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", PERSIST],
+    { env },
+  );
+  if (migrated.status !== 0) throw new Error("migrations failed");
+  const single = seedUsers(1, 100_000);
+  const many = seedUsers(50, 100_000);
+  const server = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--port",
+      String(PORT),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      PERSIST,
+      "--var",
+      "APP_MODE:local",
+      "--show-interactive-dev-session=false",
+    ],
+    { env, stdio: "ignore", detached: true },
+  );
+  try {
+    for (let i = 0; i < 120; i++) {
+      if ((await fetch(`${BASE}/`).catch(() => null))?.ok) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await scenario("warmup", single, 20, 2);
+    const rows = [
+      await scenario("1 user, 1 in flight", single, 100, 1),
+      await scenario("1 user, 8 in flight", single, 200, 8),
+      await scenario("50 users, 1 in flight each", many, 10, 1),
+    ];
+    console.log("\nLedger benchmark (wrangler dev, local D1 + Durable Objects, this machine)");
+    console.table(rows);
+  } finally {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  }
+}
+
+await main();

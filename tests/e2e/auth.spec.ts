@@ -1,0 +1,219 @@
+import { expect, test } from "./fixtures";
+import {
+  DEMO_ADMIN,
+  DEMO_CREATOR,
+  DEMO_PASSWORD,
+  dismissNotice,
+  latestLink,
+  nextGoogleIdentity,
+  signIn,
+  signUp,
+  uniqueEmail,
+} from "./helpers";
+
+test.describe("accounts", () => {
+  test("sign-up → e-mailed link → verified and signed in, with the maintenance notice", async ({
+    page,
+    request,
+    visit,
+  }) => {
+    await visit("/signup");
+    const email = uniqueEmail("signup");
+    await signUp(page, request, "Marie Curie", email, "radium and polonium");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Marie");
+    const notice = page.getByRole("dialog");
+    await expect(notice).toBeVisible();
+    await page.getByRole("button", { name: "Got it" }).click();
+    await expect(notice).toBeHidden();
+    await page.reload();
+    await page.waitForTimeout(800);
+    await expect(page.getByRole("dialog")).toBeHidden(); // the flag is cleared on the server
+    await expect(page.getByTestId("credit-balance")).toHaveText("100");
+  });
+
+  test("sign-up shows the spec's messages for mismatched passwords and a taken address", async ({ page, visit }) => {
+    await visit("/signup");
+    await page.getByLabel("Full name").fill("Someone");
+    await page.getByLabel("Email").fill(DEMO_CREATOR);
+    await page.getByLabel("Password", { exact: true }).fill("one long passphrase");
+    await page.getByLabel("Confirm password", { exact: true }).fill("another long phrase");
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await expect(page.getByText("Passwords do not match.")).toBeVisible();
+    await page.getByLabel("Password", { exact: true }).fill("one long passphrase");
+    await page.getByLabel("Confirm password", { exact: true }).fill("one long passphrase");
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText(
+      "This email is already registered. Please check your inbox for the confirmation link.",
+    );
+  });
+
+  test("sign-in errors read the same for an unknown e-mail and a wrong password; show/hide works", async ({
+    page,
+    visit,
+  }) => {
+    await visit("/signin");
+    await page.getByLabel("Password", { exact: true }).fill("secret words");
+    await page.getByRole("button", { name: "Show password" }).click();
+    await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
+    await signIn(page, "nobody-here@example.com", "whatever it is");
+    const unknown = await page.getByRole("alert").textContent();
+    await signIn(page, DEMO_CREATOR, "not the password");
+    await expect(page.getByRole("alert")).toHaveText(unknown ?? "");
+    await expect(page.getByRole("alert")).toHaveText("Invalid login credentials");
+  });
+
+  test("the README's demo accounts sign in, and the header then offers the dashboard", async ({ page }) => {
+    await signIn(page, DEMO_CREATOR, DEMO_PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await dismissNotice(page);
+    await page.goto("/pricing");
+    await expect(page.getByRole("banner").getByRole("link", { name: "Go to Dashboard" })).toBeVisible();
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toHaveCount(0);
+    await page.context().clearCookies();
+    await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { name: "Overviews" })).toBeVisible();
+  });
+
+  test("guards: anonymous visitors go to sign-in and come back; non-admins are sent from /admin", async ({ page }) => {
+    await page.goto("/credits");
+    await expect(page).toHaveURL(/\/signin\?redirectTo=%2Fcredits$/);
+    await page.getByLabel("Email").fill(DEMO_CREATOR);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page).toHaveURL(/\/credits$/);
+    await page.goto("/admin/users");
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("password reset: e-mailed link sets a new password once and ends the other sessions", async ({
+    browser,
+    page,
+    request,
+    visit,
+  }) => {
+    const email = uniqueEmail("reset");
+    await signUp(page, request, "Reset Tester", email, "first good passphrase");
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, email, "first good passphrase");
+    await expect(otherPage).toHaveURL(/\/dashboard$/);
+
+    await page.context().clearCookies();
+    await visit("/forgot-password");
+    await page.getByRole("button", { name: "Send reset instructions" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Please enter your email address.");
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send reset instructions" }).click();
+    await expect(page.getByRole("status")).toHaveText(
+      "If an account with that email exists, we have sent password reset instructions.",
+    );
+    const link = await latestLink(request, email, "/reset-password/");
+    await visit(link);
+    await page.getByLabel("New password", { exact: true }).fill("second good passphrase");
+    await page.getByLabel("Confirm new password", { exact: true }).fill("second good passphrase");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    await otherPage.goto("/dashboard");
+    await expect(otherPage).toHaveURL(/\/signin/);
+    await page.goto(link);
+    await expect(page.getByRole("alert")).toContainText("invalid or has expired");
+    await other.close();
+  });
+
+  test("Google sign-in creates a new account from the profile", async ({ page }) => {
+    const email = uniqueEmail("google-new");
+    await nextGoogleIdentity({ sub: `g-${Date.now()}`, email, name: "Grace Google" });
+    await page.goto("/signin");
+    await page.getByRole("button", { name: "Continue with Google" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await dismissNotice(page);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Grace");
+    await expect(page.getByTestId("credit-balance")).toHaveText("100");
+  });
+
+  test("Google sign-in links an existing account with the same verified e-mail", async ({ page, request }) => {
+    const email = uniqueEmail("google-link");
+    await signUp(page, request, "Linda Linked", email, "my own passphrase");
+    await page.context().clearCookies();
+    await nextGoogleIdentity({ sub: `g-link-${Date.now()}`, email, name: "Someone Else" });
+    await page.goto("/signin");
+    await page.getByRole("button", { name: "Continue with Google" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await dismissNotice(page);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Linda"); // same account, same name
+    await page.context().clearCookies();
+    await signIn(page, email, "my own passphrase"); // the password still works
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("a cancelled Google sign-in is shown on the sign-in page", async ({ page }) => {
+    await nextGoogleIdentity({ error: "access_denied" });
+    await page.goto("/signin");
+    await page.getByRole("button", { name: "Continue with Google" }).click();
+    await expect(page).toHaveURL(/\/signin\?error=/);
+    await expect(page.getByRole("alert")).toHaveText("Google sign-in was cancelled.");
+  });
+
+  test("an admin bans a user: their session ends and they are told at sign-in", async ({ browser, page, request }) => {
+    const email = uniqueEmail("ban");
+    await signUp(page, request, "Banned Bob", email, "bob's long passphrase");
+    const admin = await browser.newContext();
+    const adminPage = await admin.newPage();
+    await signIn(adminPage, DEMO_ADMIN, DEMO_PASSWORD);
+    await adminPage.goto("/admin/users");
+    adminPage.once("dialog", (dialog) => {
+      expect(dialog.message()).toBe(
+        "Are you sure you want to ban Banned Bob? This will mark their account as 'Banned'.",
+      );
+      void dialog.accept();
+    });
+    await adminPage.getByRole("button", { name: "Ban Banned Bob" }).click();
+    await expect(adminPage.getByRole("row", { name: /Banned Bob/ })).toContainText("Banned");
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/signin/);
+    await signIn(page, email, "bob's long passphrase");
+    await expect(page.getByRole("alert")).toContainText("Your account has been banned");
+    await admin.close();
+  });
+
+  test("My Account saves the name and changes the password with the spec's messages", async ({
+    page,
+    request,
+    visit,
+  }) => {
+    const email = uniqueEmail("account");
+    await signUp(page, request, "Ann Account", email, "ann's long passphrase");
+    await dismissNotice(page);
+    await visit("/account");
+    await expect(page.getByLabel("Email")).toHaveValue(email);
+    await expect(page.getByLabel("Email")).toHaveAttribute("readonly", "");
+    await page.getByLabel("Full name").fill("Ann Renamed");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByText("Profile information saved successfully!")).toBeVisible();
+    await page.getByLabel("Current password", { exact: true }).fill("ann's long passphrase");
+    await page.getByLabel("New password", { exact: true }).fill("a new one entirely");
+    await page.getByLabel("Confirm new password", { exact: true }).fill("does not match");
+    await page.getByRole("button", { name: "Update password" }).click();
+    await expect(page.getByText("Passwords do not match.")).toBeVisible();
+    await page.getByLabel("Confirm new password", { exact: true }).fill("a new one entirely");
+    await page.getByRole("button", { name: "Update password" }).click();
+    await expect(page.getByText("Password updated successfully!")).toBeVisible();
+    const toggle = page.getByRole("switch", { name: "Low-credit notifications" });
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+    await page.reload();
+    await expect(page.getByRole("switch", { name: "Low-credit notifications" })).toHaveAttribute(
+      "aria-checked",
+      "false",
+    );
+    await page
+      .getByRole("button", { name: "Sign Out" })
+      .first()
+      .click({ force: true })
+      .catch(() => undefined);
+  });
+});

@@ -1,0 +1,64 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { FAKE_GOOGLE_URL } from "../../playwright.config";
+
+export const DEMO_PASSWORD = "ClipCut-demo-1";
+export const DEMO_CREATOR = "creator@clipcut.local";
+export const DEMO_ADMIN = "admin@clipcut.local";
+
+export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+interface OutboxMessage {
+  to: string;
+  subject: string;
+  links: string[];
+}
+
+/** The newest link e-mailed to an address (local outbox), waiting briefly for it. */
+export async function latestLink(request: APIRequestContext, to: string, pathPrefix: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const res = await request.get("/dev/outbox");
+      const { messages } = (await res.json()) as { messages: OutboxMessage[] };
+      link = messages.find((m) => m.to === to && m.links.some((l) => new URL(l).pathname.startsWith(pathPrefix)))
+        ?.links[0];
+      return link;
+    })
+    .toBeTruthy();
+  return new URL(link ?? "").pathname;
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** Closes the maintenance notice if it shows up (500 ms after entering the signed-in area). */
+export async function dismissNotice(page: Page) {
+  const button = page.getByRole("button", { name: "Got it" });
+  await button.click({ timeout: 3000 }).catch(() => undefined);
+}
+
+export async function signUp(page: Page, request: APIRequestContext, name: string, email: string, password: string) {
+  await page.goto("/signup");
+  await page.getByLabel("Full name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign up", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText(
+    "Sign-up successful! Please check your email to verify your account.",
+  );
+  const link = await latestLink(request, email, "/verify-email/");
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export async function nextGoogleIdentity(
+  identity: { sub: string; email: string; name: string; email_verified?: boolean } | { error: string },
+) {
+  const res = await fetch(`${FAKE_GOOGLE_URL}/__control/next`, { method: "POST", body: JSON.stringify(identity) });
+  expect(res.ok).toBe(true);
+}

@@ -1,0 +1,120 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { expect, test } from "./fixtures";
+import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+
+const clip = (name: string) => ({
+  name,
+  videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  startSeconds: 0,
+  endSeconds: 15,
+  format: "mp4",
+  quality: "720p",
+});
+
+test.describe("live updates", () => {
+  test("a charge through the API updates two open dashboards without reload", async ({ browser, page, request }) => {
+    const email = uniqueEmail("live");
+    await signUp(page, request, "Live Viewer", email, "live long passphrase");
+    await dismissNotice(page);
+    const second = await browser.newContext({ storageState: await page.context().storageState() });
+    const other = await second.newPage();
+    await other.goto("/dashboard");
+    await dismissNotice(other);
+    for (const p of [page, other]) {
+      await expect(p.getByTestId("credit-balance")).toHaveText("100");
+      await expect(p.locator('[data-connection="live"]').first()).toBeAttached();
+    }
+    // A marker that survives only if the page is not reloaded.
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+
+    const token = ((await (await page.request.post("/api/v1/token")).json()) as { token: string }).token;
+    const res = await request.post("/api/v1/clips", {
+      headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": `e2e-${Date.now()}` },
+      data: clip("Live goal"),
+    });
+    expect(res.status()).toBe(201);
+    for (const p of [page, other]) {
+      await expect(p.getByTestId("credit-balance")).toHaveText("98");
+      await expect(p.getByTestId("recent-clips")).toContainText("Live goal");
+    }
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    await second.close();
+  });
+});
+
+/** A second server of our own, so this test can stop and start it. */
+function startServer(port: number, persist: string): ChildProcess {
+  return spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persist,
+      "--var",
+      "APP_MODE:local",
+      "--show-interactive-dev-session=false",
+    ],
+    { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, detached: true },
+  );
+}
+async function waitUp(url: string) {
+  await expect.poll(async () => (await fetch(url).catch(() => null))?.status ?? 0, { timeout: 60_000 }).toBe(200);
+}
+function stop(child: ChildProcess) {
+  if (child.pid) process.kill(-child.pid, "SIGTERM");
+}
+
+test("the page reconnects after wrangler dev restarts and resyncs what changed meanwhile", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const port = 8795;
+  const base = `http://localhost:${port}`;
+  const persist = ".wrangler/e2e-restart";
+  spawnSync("rm", ["-rf", persist]);
+  const migrate = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+  expect(migrate.status).toBe(0);
+  let server = startServer(port, persist);
+  try {
+    await waitUp(`${base}/`);
+    const context = await browser.newContext({ baseURL: base });
+    const page = await context.newPage();
+    const email = uniqueEmail("restart");
+    await signUp(page, context.request, "Restart Rita", email, "restart passphrase");
+    await dismissNotice(page);
+    await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
+    await expect(page.getByTestId("credit-balance")).toHaveText("100");
+
+    stop(server);
+    await expect(page.locator('[data-connection="reconnecting"]').first()).toBeAttached({ timeout: 15_000 });
+    // While the server is down, the ledger changes (a grant written as one transaction, keeping the invariant).
+    const sqlText = `UPDATE users SET credits = credits + 7 WHERE email = '${email}';
+      INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash)
+      SELECT lower(hex(randomblob(16))), id, 7, credits, 'adjust', 'Offline grant', 'e2e-offline', 'x' FROM users WHERE email = '${email}';`;
+    const write = spawnSync(
+      "npx",
+      ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--command", sqlText],
+      { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    );
+    expect(write.status).toBe(0);
+
+    server = startServer(port, persist);
+    await waitUp(`${base}/`);
+    await expect(page.locator('[data-connection="live"]').first()).toBeAttached({ timeout: 40_000 });
+    await expect(page.getByTestId("credit-balance")).toHaveText("107");
+    void request;
+    await context.close();
+  } finally {
+    stop(server);
+  }
+});

@@ -1,0 +1,187 @@
+import { z } from "zod";
+import { FORMATS, QUALITIES } from "./media";
+
+/**
+ * Wire shapes of the local companion (the clip engine on 127.0.0.1), shared by the companion and the extension.
+ * Every request body the companion accepts is parsed with one of these schemas.
+ */
+
+/** "auto" picks copy when the cut is keyframe-aligned, smart when it can, re-encode when it must. */
+export const CUT_STRATEGIES = ["auto", "copy", "smart", "reencode"] as const;
+export type CutStrategy = (typeof CUT_STRATEGIES)[number];
+export const APPLIED_STRATEGIES = ["copy", "smart", "reencode"] as const;
+export type AppliedStrategy = (typeof APPLIED_STRATEGIES)[number];
+
+/** Pairing tokens are 32 random bytes, base64url (256 bits; the floor is 128). */
+export const PAIRING_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const PAIRING_HEADER = "authorization";
+
+const seconds = z
+  .number()
+  .finite()
+  .min(0)
+  .max(24 * 3600);
+
+/**
+ * A file name chosen by the caller: a bare name inside the output folder, never a path.
+ * The extension is added by the companion from the format.
+ */
+export const outputFileNameSchema = z
+  .string()
+  .trim()
+  .min(1, "File name must not be empty.")
+  .max(150, "File name is too long (150 characters at most).")
+  .refine((name) => !/[/\\]/.test(name), "File name must not contain / or \\ (no folders).")
+  .refine((name) => !name.includes(".."), "File name must not contain '..'.")
+  .refine((name) => !name.startsWith("."), "File name must not start with a dot.")
+  // eslint-disable-next-line no-control-regex
+  .refine((name) => !/[\x00-\x1f<>:"|?*]/.test(name), "File name contains characters that are not allowed.");
+
+/** A direct media URL (http/https), a video page URL (resolved with yt-dlp) or an absolute local path. */
+export const sourceSchema = z
+  .string()
+  .trim()
+  .min(1, "Source is required.")
+  .max(4096, "Source is too long.")
+  .refine(
+    (s) => /^https?:\/\//i.test(s) || s.startsWith("/") || /^[A-Za-z]:[\\/]/.test(s),
+    "Source must be an http(s) URL or an absolute file path.",
+  );
+
+export const presetNameSchema = z
+  .string()
+  .trim()
+  .min(1, "Preset name is required.")
+  .max(60, "Preset name is too long (60 characters at most).");
+
+const clipJobFields = {
+  source: sourceSchema,
+  /** Clip name for the account's clip list and the file name. */
+  name: z.string().trim().min(1).max(200).optional(),
+  /** The page the clip comes from, reported to the API (defaults to the source when it is a URL). */
+  videoUrl: z.string().trim().url().max(2048).optional(),
+  startSeconds: seconds,
+  endSeconds: seconds,
+  format: z.enum(FORMATS).optional(),
+  quality: z.enum(QUALITIES).optional(),
+  strategy: z.enum(CUT_STRATEGIES).optional(),
+  /** Accept a copy cut that starts on the keyframe before startSeconds. */
+  allowSnap: z.boolean().optional(),
+  preset: presetNameSchema.optional(),
+  fileName: outputFileNameSchema.optional(),
+};
+
+export const clipJobRequestSchema = z
+  .object(clipJobFields)
+  .strict()
+  .refine((c) => c.endSeconds > c.startSeconds, {
+    message: "Clip duration must be greater than zero.",
+    path: ["endSeconds"],
+  });
+export type ClipJobRequest = z.infer<typeof clipJobRequestSchema>;
+
+/** Many clips from one or many sources. */
+export const batchRequestSchema = z
+  .object({ jobs: z.array(clipJobRequestSchema).min(1, "A batch needs at least one clip.").max(100) })
+  .strict();
+export type BatchRequest = z.infer<typeof batchRequestSchema>;
+
+/** The extension hands over the user's API token; the companion keeps it in memory only. */
+export const sessionRequestSchema = z
+  .object({
+    apiToken: z.string().trim().min(8, "API token is too short.").max(4096),
+    apiBaseUrl: z
+      .string()
+      .trim()
+      .url()
+      .refine((u) => /^https?:\/\//i.test(u), "API base URL must be http or https.")
+      .optional(),
+  })
+  .strict();
+export type SessionRequest = z.infer<typeof sessionRequestSchema>;
+
+export const presetSchema = z
+  .object({
+    name: presetNameSchema,
+    format: z.enum(FORMATS),
+    quality: z.enum(QUALITIES).optional(),
+    strategy: z.enum(CUT_STRATEGIES).default("auto"),
+  })
+  .strict();
+export type Preset = z.infer<typeof presetSchema>;
+export const presetListSchema = z.object({ presets: z.array(presetSchema) });
+
+export const JOB_STATUSES = ["queued", "reserving", "running", "verifying", "done", "failed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const cutResultSchema = z.object({
+  output: z.string(),
+  strategy: z.enum(APPLIED_STRATEGIES),
+  format: z.enum(FORMATS),
+  requestedStartSeconds: z.number(),
+  requestedEndSeconds: z.number(),
+  /** What the file really holds, in source time. */
+  startSeconds: z.number(),
+  endSeconds: z.number(),
+  durationSeconds: z.number(),
+  /** True when a copy cut started on the keyframe before the requested start. */
+  snapped: z.boolean(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  frames: z.number().int().nullable(),
+  watermark: z.boolean(),
+  sizeBytes: z.number().int(),
+  elapsedSeconds: z.number(),
+});
+export type CutResult = z.infer<typeof cutResultSchema>;
+
+export const progressSchema = z.object({
+  percent: z.number().min(0).max(100),
+  /** Media seconds processed per wall-clock second (ffmpeg's "speed"), null before the first report. */
+  speed: z.number().nullable(),
+  etaSeconds: z.number().nullable(),
+});
+export type Progress = z.infer<typeof progressSchema>;
+
+export const jobErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** HTTP status of an API refusal (402 insufficient credits, 403 plan limit), when there was one. */
+  status: z.number().int().optional(),
+});
+export type JobError = z.infer<typeof jobErrorSchema>;
+
+export const jobSchema = z.object({
+  id: z.string(),
+  status: z.enum(JOB_STATUSES),
+  request: z.object(clipJobFields),
+  progress: progressSchema,
+  result: cutResultSchema.nullable(),
+  error: jobErrorSchema.nullable(),
+  /** Credits flow: reserved → captured, or released. */
+  credits: z.object({
+    holdId: z.string().nullable(),
+    amount: z.number().int().nullable(),
+    state: z.enum(["none", "reserved", "captured", "released", "capture_failed"]),
+  }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+/** Pushed over Server-Sent Events (GET /events) and WebSocket (GET /ws). */
+export const companionEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("job"), job: jobSchema }),
+  z.object({ type: z.literal("progress"), jobId: z.string(), progress: progressSchema }),
+]);
+export type CompanionEvent = z.infer<typeof companionEventSchema>;
+
+export const healthResponseSchema = z.object({
+  name: z.literal("clipcut-companion"),
+  version: z.string(),
+  ffmpeg: z.string(),
+  ytDlp: z.string().nullable(),
+  session: z.boolean(),
+  outputDir: z.string(),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;

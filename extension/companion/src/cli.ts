@@ -1,0 +1,183 @@
+import { existsSync } from "node:fs";
+import { basename, dirname, extname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { CUT_STRATEGIES, type CutStrategy } from "../../../app/domain/companion";
+import { FORMATS, QUALITIES, type Format, type Quality } from "../../../app/domain/media";
+import { parseTimecode } from "../../../app/domain/time";
+import { cutClip } from "./cut";
+import { ClipError } from "./errors";
+import { clipBaseName, sanitizeName } from "./output";
+import { probeMedia } from "./probe";
+import { resolveSource } from "./source";
+import { checkTools, MissingToolError, toolPaths } from "./tools";
+import { VERSION } from "./version";
+
+const HELP = `clipcut-companion ${VERSION} — ClipCut's local clip engine (FFmpeg)
+
+Usage:
+  clipcut-companion [serve] [options]     Start the local server (127.0.0.1 only) for the extension
+  clipcut-companion cut <source> --start <time> --end <time> [options]
+                                          Cut one clip in the terminal (no server, no account)
+  clipcut-companion pair --reset          Make a new pairing token (the old one stops working)
+  clipcut-companion --help | --version
+
+serve options:
+  --port <n>            Port on 127.0.0.1 (default 17327)
+  --output-dir <dir>    Folder clips are written to (default ~/Videos/ClipCut)
+  --api-base <url>      ClipCut server for credits (default http://localhost:8787)
+  --concurrency <n>     Clips cut at the same time (default 2)
+  --extension-id <id>   Extra Chrome extension id allowed to connect (repeatable)
+
+cut options:
+  <source>              Media URL (http/https), video page URL (needs yt-dlp) or local file
+  --start, --end        Time as ss, mm:ss or hh:mm:ss (fractions allowed, e.g. 1:02.5)
+  --format <f>          ${FORMATS.join(", ")} (default: from --out, else mp4)
+  --quality <q>         ${QUALITIES.join(", ")} (never upscales; default: source size)
+  --strategy <s>        auto (default), copy (keyframe-aligned, may snap start), smart (frame-accurate,
+                        re-encodes only the first/last partial GOP), reencode
+  --allow-snap          Let auto use copy even when the start is not on a keyframe
+  --watermark           Add the ClipCut watermark (as on the Free plan)
+  --out <file>          Output file (never overwritten: " (1)" is added instead)
+
+The last line of 'cut' is a JSON object: output, strategy, startSeconds, endSeconds, durationSeconds, …
+`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  return fail(`${flag} must be one of: ${allowed.join(", ")}`, 2);
+}
+
+async function cutCommand(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      start: { type: "string" },
+      end: { type: "string" },
+      format: { type: "string" },
+      quality: { type: "string" },
+      strategy: { type: "string" },
+      watermark: { type: "boolean", default: false },
+      "allow-snap": { type: "boolean", default: false },
+      out: { type: "string" },
+    },
+  });
+  const source = positionals[0];
+  if (!source || positionals.length > 1) fail("cut needs exactly one <source>. See --help.", 2);
+  if (values.start === undefined || values.end === undefined) fail("cut needs --start and --end.", 2);
+  const start = parseTimecode(values.start);
+  const end = parseTimecode(values.end);
+  if (start === null) fail(`--start: not a time: ${values.start} (use ss, mm:ss or hh:mm:ss)`, 2);
+  if (end === null) fail(`--end: not a time: ${values.end} (use ss, mm:ss or hh:mm:ss)`, 2);
+  if (end <= start) fail("--end must be after --start.", 2);
+  const outExt = values.out ? extname(values.out).slice(1).toLowerCase() : "";
+  const format: Format =
+    oneOf(values.format, FORMATS, "--format") ??
+    ((FORMATS as readonly string[]).includes(outExt) ? (outExt as Format) : "mp4");
+  const quality: Quality | null = oneOf(values.quality, QUALITIES, "--quality") ?? null;
+  const strategy: CutStrategy = oneOf(values.strategy, CUT_STRATEGIES, "--strategy") ?? "auto";
+
+  const tools = toolPaths();
+  await checkTools(tools);
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source);
+  const input = await resolveSource(tools, isUrl ? source : resolve(source));
+  const info = await probeMedia(tools.ffprobe, input);
+  let outputDir = process.cwd();
+  let baseName = clipBaseName(input.title, start, end);
+  if (values.out) {
+    const out = resolve(values.out);
+    outputDir = dirname(out);
+    if (!existsSync(outputDir)) fail(`Output folder does not exist: ${outputDir}`, 2);
+    const name = basename(out);
+    baseName = sanitizeName(outExt === format || extname(name) !== "" ? name.slice(0, -extname(name).length) : name);
+  }
+  let lastLine = 0;
+  const result = await cutClip(
+    {
+      input,
+      info,
+      startSeconds: start,
+      endSeconds: end,
+      format,
+      quality,
+      strategy,
+      allowSnap: values["allow-snap"],
+      watermark: values.watermark,
+      outputDir,
+      baseName,
+    },
+    {
+      tools,
+      onProgress: (p) => {
+        if (!process.stderr.isTTY || Date.now() - lastLine < 250) return;
+        lastLine = Date.now();
+        const eta = p.etaSeconds === null ? "" : ` ETA ${p.etaSeconds.toFixed(0)}s`;
+        const speed = p.speed === null ? "" : ` ${p.speed.toFixed(1)}x`;
+        process.stderr.write(`\r${p.percent.toFixed(1)}%${speed}${eta}   `);
+      },
+    },
+  );
+  if (process.stderr.isTTY) process.stderr.write("\r");
+  if (result.snapped) {
+    process.stderr.write(
+      `Note: copy started on the keyframe at ${result.startSeconds.toFixed(3)}s, before the requested ${start}s.\n`,
+    );
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+async function serveCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: "string" },
+      "output-dir": { type: "string" },
+      "api-base": { type: "string" },
+      concurrency: { type: "string" },
+      "extension-id": { type: "string", multiple: true },
+    },
+  });
+  const { startCompanion } = await import("./serve");
+  await startCompanion({
+    port: values.port === undefined ? undefined : Number(values.port),
+    outputDir: values["output-dir"] ? resolve(values["output-dir"]) : undefined,
+    apiBaseUrl: values["api-base"],
+    concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
+    extensionIds: values["extension-id"],
+  });
+}
+
+async function pairCommand(args: string[]) {
+  const { values } = parseArgs({ args, options: { reset: { type: "boolean", default: false } } });
+  const { loadConfig, resetPairingToken } = await import("./config");
+  if (!values.reset) {
+    const config = await loadConfig();
+    fail(`The pairing token is stored in ${config.path}. Run 'clipcut-companion pair --reset' to make a new one.`, 2);
+  }
+  const { token, path } = await resetPairingToken();
+  process.stdout.write(`New pairing token (paste it into the ClipCut extension): ${token}\nStored in ${path}\n`);
+}
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  if (command === "--help" || command === "-h" || command === "help") return void process.stdout.write(HELP);
+  if (command === "--version" || command === "-v") return void process.stdout.write(`${VERSION}\n`);
+  if (command === "cut") return cutCommand(rest);
+  if (command === "pair") return pairCommand(rest);
+  if (command === undefined || command === "serve") return serveCommand(rest);
+  if (command.startsWith("--")) return serveCommand(argv);
+  fail(`Unknown command: ${command}. See --help.`, 2);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof MissingToolError || error instanceof ClipError) fail(`Error: ${error.message}`, 1);
+  if (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))
+    fail(`${error.message}. See --help.`, 2);
+  fail(`Error: ${error instanceof Error ? error.message : String(error)}`, 1);
+});

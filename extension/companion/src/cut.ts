@@ -1,0 +1,568 @@
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AppliedStrategy, CutResult, CutStrategy, Progress } from "../../../app/domain/companion";
+import { isAudioFormat, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
+import {
+  audioCodecArgs,
+  canCopyVideo,
+  containerArgs,
+  EXTENSIONS,
+  matchingH264Args,
+  targetHeight,
+  videoCodecArgs,
+  watermarkFilter,
+} from "./encode";
+import { ClipError } from "./errors";
+import { runFfmpeg, type FfmpegProgress } from "./ffmpeg";
+import { copyEnd, planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
+import { reserveOutput, type OutputSlot } from "./output";
+import { probePackets, type MediaInfo } from "./probe";
+import { withRangeProxy } from "./range-proxy";
+import { inputArgs, type InputSpec } from "./source";
+import type { Tools } from "./tools";
+import { verifyOutput } from "./verify";
+
+/**
+ * The staging copy's timestamps are the source's plus this offset, so that decode timestamps before the first
+ * frame (B-frame delay) stay positive in MPEG-TS. All intermediate work happens on that absolute clock.
+ */
+const STAGE_OFFSET = toTicks(100);
+/** Extra source read after the end: B-frame reordering and the tail GOP need a few frames past it. */
+const STAGE_MARGIN_SECONDS = 1;
+
+export interface CutRequest {
+  input: InputSpec;
+  info: MediaInfo;
+  startSeconds: number;
+  endSeconds: number;
+  format: Format;
+  /** Null keeps the source's size (and 480p for GIF). */
+  quality: Quality | null;
+  strategy: CutStrategy;
+  allowSnap: boolean;
+  watermark: boolean;
+  outputDir: string;
+  /** File name without extension; defaults to "<title> <start>-<end>". */
+  baseName: string;
+}
+
+export interface CutHooks {
+  tools: Tools;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+interface Step {
+  args: string[];
+  /** Seconds of media this step writes, and the output timestamp it starts from, for progress. */
+  mediaSeconds: number;
+  origin: number;
+  weight: number;
+}
+
+const sec = (ticks: number) => toSeconds(ticks).toFixed(6);
+
+/** What the output needs, known before any media is read. */
+export function reencodeReasons(req: Pick<CutRequest, "info" | "format" | "quality" | "watermark">): string[] {
+  const reasons: string[] = [];
+  const video = req.info.video;
+  if (isAudioFormat(req.format)) return ["audio output"];
+  if (!video) return reasons;
+  if (req.format === "gif") reasons.push("GIF output");
+  else if (!canCopyVideo(req.format, video.codec)) reasons.push(`${video.codec} cannot be copied into ${req.format}`);
+  if (req.watermark) reasons.push("watermark");
+  if (req.quality && qualityHeight(req.quality) < video.height) reasons.push(`scaling to ${req.quality}`);
+  return reasons;
+}
+
+/** Throws the user-facing reason when the request cannot be cut as asked. */
+export function validateCut(req: CutRequest): void {
+  const { info } = req;
+  if (req.startSeconds >= info.durationSeconds) {
+    throw new ClipError(
+      "invalid_range",
+      `Start (${req.startSeconds}s) is past the end of the source (${info.durationSeconds.toFixed(2)}s).`,
+      422,
+    );
+  }
+  if (!isAudioFormat(req.format) && !info.video) {
+    throw new ClipError("invalid_format", `The source has no video; choose MP3 or WAV instead of ${req.format}.`, 422);
+  }
+  if (isAudioFormat(req.format) && !info.audio) {
+    throw new ClipError("invalid_format", "The source has no audio track.", 422);
+  }
+  const reasons = reencodeReasons(req);
+  if ((req.strategy === "copy" || req.strategy === "smart") && reasons.length > 0) {
+    throw new ClipError(
+      "strategy_unavailable",
+      `The ${req.strategy} strategy cannot be used here (${reasons.join(", ")}); use reencode or auto.`,
+      422,
+    );
+  }
+  if (req.strategy === "smart" && info.video && info.video.codec !== "h264") {
+    throw new ClipError(
+      "strategy_unavailable",
+      `Smart cut supports H.264 sources; this one is ${info.video.codec}. Use copy, reencode or auto.`,
+      422,
+    );
+  }
+}
+
+/** Cuts one clip. Writes only the final file into the output folder, and only when it is complete. */
+export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResult> {
+  validateCut(req);
+  const began = Date.now();
+  const end = Math.min(req.endSeconds, req.info.durationSeconds);
+  const work = await mkdtemp(join(tmpdir(), "clipcut-"));
+  let slot: OutputSlot | null = null;
+  const progress = new ProgressTracker(hooks.onProgress);
+  try {
+    slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
+    const audioOnlyOut = isAudioFormat(req.format);
+    const stage = join(work, "stage.ts");
+    const remote = req.input.kind === "http";
+    const stageShare = remote ? 0.45 : 0.15;
+    progress.plan(stageShare);
+    // One read of the source: from the keyframe before start to just past the end, stream-copied.
+    await withRangeProxy(req.input, (input) =>
+      runFfmpeg(
+        hooks.tools.ffmpeg,
+        [
+          "-copyts",
+          "-ss",
+          req.startSeconds.toFixed(6),
+          "-t",
+          (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6),
+          ...inputArgs(input),
+          ...(audioOnlyOut || !req.info.video ? [] : ["-map", "0:v:0"]),
+          ...(req.info.audio ? ["-map", "0:a:0"] : []),
+          "-c",
+          "copy",
+          "-muxdelay",
+          "0",
+          "-output_ts_offset",
+          sec(STAGE_OFFSET),
+          "-f",
+          "mpegts",
+          stage,
+        ],
+        {
+          signal: hooks.signal,
+          onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
+        },
+      ),
+    );
+    progress.next();
+
+    let plan: Plan;
+    if (audioOnlyOut || !req.info.video) {
+      plan = audioPlan(req, stage, slot.partPath, end);
+    } else {
+      const packets = await probePackets(hooks.tools.ffprobe, stage, { signal: hooks.signal });
+      const frames = planFrames(packets, toTicks(req.startSeconds) + STAGE_OFFSET, toTicks(end) + STAGE_OFFSET);
+      const strategy = chooseStrategy(req, frames, packets);
+      plan =
+        strategy.kind === "copy"
+          ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts)
+          : strategy.kind === "smart"
+            ? smartPlan(req, stage, work, slot.partPath, frames)
+            : reencodePlan(req, stage, slot.partPath, frames);
+    }
+    const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
+    for (const step of plan.steps) {
+      progress.plan(((1 - stageShare) * step.weight) / total);
+      await runFfmpeg(hooks.tools.ffmpeg, step.args, {
+        signal: hooks.signal,
+        onProgress: progress.step(step.mediaSeconds, step.origin),
+      });
+      progress.next();
+    }
+    const verified = await verifyOutput(hooks.tools.ffprobe, slot.partPath, {
+      video: plan.expectVideo,
+      audio: plan.expectAudio,
+      expectedSeconds: plan.endSeconds - plan.startSeconds,
+      signal: hooks.signal,
+    });
+    await slot.commit();
+    const size = (await stat(slot.path)).size;
+    hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
+    return {
+      output: slot.path,
+      strategy: plan.strategy,
+      format: req.format,
+      requestedStartSeconds: req.startSeconds,
+      requestedEndSeconds: req.endSeconds,
+      startSeconds: round6(plan.startSeconds),
+      endSeconds: round6(plan.startSeconds + verified.durationSeconds),
+      durationSeconds: round6(verified.durationSeconds),
+      snapped: plan.snapped,
+      width: verified.width,
+      height: verified.height,
+      frames: verified.frames,
+      watermark: req.watermark && !audioOnlyOut,
+      sizeBytes: size,
+      elapsedSeconds: round6((Date.now() - began) / 1000),
+    };
+  } catch (error) {
+    await slot?.discard();
+    throw error;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+interface Plan {
+  strategy: AppliedStrategy;
+  steps: Step[];
+  startSeconds: number;
+  endSeconds: number;
+  snapped: boolean;
+  expectVideo: boolean;
+  expectAudio: boolean;
+}
+
+type Choice = { kind: "copy"; packets: number; endPts: number } | { kind: "smart" } | { kind: "reencode" };
+
+/** auto: copy when it is exact, smart when the codec allows, re-encode otherwise. */
+export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Parameters<typeof copyEnd>[0]): Choice {
+  const copyAt = () => {
+    const endTick = frames.endPts;
+    const end = copyEnd(packets, frames.keyBefore, endTick, frames.frameTicks);
+    return { kind: "copy" as const, packets: end.packets, endPts: end.endPts };
+  };
+  if (req.strategy === "copy") return copyAt();
+  if (req.strategy === "smart") return { kind: "smart" };
+  if (req.strategy === "reencode" || reencodeReasons(req).length > 0) return { kind: "reencode" };
+  if (frames.startOnKey) {
+    const copy = copyAt();
+    if (copy.endPts === frames.endPts) return copy;
+  } else if (req.allowSnap) {
+    return copyAt();
+  }
+  return req.info.video?.codec === "h264" ? { kind: "smart" } : req.allowSnap ? copyAt() : { kind: "reencode" };
+}
+
+function videoScaleFilters(req: CutRequest): string[] {
+  const video = req.info.video;
+  if (!video) return [];
+  const filters: string[] = [];
+  const requested = req.quality ? qualityHeight(req.quality) : req.format === "gif" ? 480 : null;
+  const height = targetHeight(video.height, requested);
+  if (height < video.height) filters.push(`scale=-2:${height}:flags=bicubic`);
+  if (req.watermark) filters.push(watermarkFilter(height));
+  return filters;
+}
+
+function audioTrim(startPts: number, endPts: number, resetToZero: boolean): string {
+  return `atrim=start=${sec(startPts)}:end=${sec(endPts)}` + (resetToZero ? ",asetpts=PTS-STARTPTS" : "");
+}
+
+function audioPlan(req: CutRequest, stage: string, out: string, end: number): Plan {
+  const startPts = toTicks(req.startSeconds) + STAGE_OFFSET;
+  const endPts = toTicks(end) + STAGE_OFFSET;
+  const duration = end - req.startSeconds;
+  return {
+    strategy: "reencode",
+    startSeconds: req.startSeconds,
+    endSeconds: end,
+    snapped: false,
+    expectVideo: false,
+    expectAudio: true,
+    steps: [
+      {
+        args: [
+          "-copyts",
+          "-i",
+          stage,
+          "-map",
+          "0:a:0",
+          "-af",
+          audioTrim(startPts, endPts, true),
+          ...audioCodecArgs(req.format),
+          ...containerArgs(req.format),
+          out,
+        ],
+        mediaSeconds: duration,
+        origin: 0,
+        weight: 1,
+      },
+    ],
+  };
+}
+
+function copyPlan(
+  req: CutRequest,
+  stage: string,
+  out: string,
+  frames: CutFrames,
+  packets: number,
+  endPts: number,
+): Plan {
+  const start = frames.keyBefore;
+  const hasAudio = req.info.audio !== null;
+  return {
+    strategy: "copy",
+    startSeconds: toSeconds(start - STAGE_OFFSET),
+    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    snapped: start !== frames.startPts,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps: [
+      {
+        args: [
+          "-copyts",
+          "-i",
+          stage,
+          "-map",
+          "0:v:0",
+          "-frames:v",
+          String(packets),
+          "-c:v",
+          "copy",
+          ...(hasAudio ? ["-map", "0:a:0", "-af", audioTrim(start, endPts, false), ...audioCodecArgs(req.format)] : []),
+          "-output_ts_offset",
+          `-${sec(start)}`,
+          ...containerArgs(req.format),
+          out,
+        ],
+        mediaSeconds: toSeconds(endPts - start),
+        origin: 0,
+        weight: 1,
+      },
+    ],
+  };
+}
+
+function reencodePlan(req: CutRequest, stage: string, out: string, frames: CutFrames): Plan {
+  const { startPts, endPts, frameTicks } = frames;
+  const hasAudio = req.info.audio !== null && req.format !== "gif";
+  const vTrim = `trim=start=${sec(startPts - frameTicks / 4)}:end=${sec(endPts - frameTicks / 2)},setpts=PTS-STARTPTS`;
+  const scale = videoScaleFilters(req);
+  let graph: string;
+  let fpsArgs: string[];
+  if (req.format === "gif") {
+    const fps = Math.min(15, req.info.video?.frameRate ?? 15);
+    graph =
+      `[0:v:0]${[vTrim, `fps=${fps}`, ...scale.map((f) => f.replace("bicubic", "lanczos"))].join(",")},split[g1][g2];` +
+      `[g1]palettegen=stats_mode=diff[pal];[g2][pal]paletteuse=dither=bayer:bayer_scale=3[v]`;
+    fpsArgs = [];
+  } else {
+    graph = `[0:v:0]${[vTrim, ...scale].join(",")}[v]`;
+    fpsArgs = ["-fps_mode", "passthrough"];
+  }
+  if (hasAudio) graph += `;[0:a:0]${audioTrim(startPts, endPts, true)}[a]`;
+  return {
+    strategy: "reencode",
+    startSeconds: toSeconds(startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    snapped: false,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps: [
+      {
+        args: [
+          "-copyts",
+          "-i",
+          stage,
+          "-filter_complex",
+          graph,
+          "-map",
+          "[v]",
+          ...(hasAudio ? ["-map", "[a]", ...audioCodecArgs(req.format)] : []),
+          ...(req.format === "gif" ? ["-loop", "0"] : videoCodecArgs(req.format)),
+          ...fpsArgs,
+          ...containerArgs(req.format),
+          out,
+        ],
+        mediaSeconds: toSeconds(endPts - startPts),
+        origin: 0,
+        weight: 4,
+      },
+    ],
+  };
+}
+
+/**
+ * Smart cut: split the staged copy at its keyframes, re-encode only the partial GOPs at the ends with matching
+ * H.264 settings, keep every whole GOP bit-for-bit, and join the parts as MPEG-TS (parameter sets travel in-band,
+ * so each part decodes with its own SPS/PPS). Audio is re-encoded for the whole clip in the final mux.
+ */
+function smartPlan(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
+  const video = req.info.video;
+  if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
+  const { startPts, endPts, frameTicks, keyAfterStart, lastKey } = frames;
+  const encode = matchingH264Args(video);
+  const parts: string[] = [];
+  const steps: Step[] = [];
+  const ts = ["-muxdelay", "0", "-f", "mpegts"];
+  // The copied GOPs decode with a B-frame delay; shifting the re-encoded part's DTS by the same delay keeps
+  // decode timestamps monotonic across every join (pts stay untouched).
+  const delayTicks = frames.reorderDelayTicks;
+  const reencode = (input: string, filter: string, output: string, seconds: number, origin: number): Step => ({
+    args: [
+      "-copyts",
+      "-i",
+      input,
+      "-map",
+      "0:v:0",
+      "-vf",
+      filter,
+      "-fps_mode",
+      "passthrough",
+      "-enc_time_base:v",
+      "1/90000",
+      ...encode,
+      "-bsf:v",
+      `setts=dts=DTS-${delayTicks}`,
+      ...ts,
+      output,
+    ],
+    mediaSeconds: seconds,
+    origin,
+    weight: 3 * seconds,
+  });
+  const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
+  const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
+
+  if (keyAfterStart === null || lastKey === null) {
+    // The whole clip sits inside one GOP: re-encode it all, still with the source's parameters.
+    const only = join(work, "only.ts");
+    steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
+    parts.push(only);
+  } else {
+    const cuts = [...new Set([keyAfterStart, lastKey])].map((k) => sec(k - frameTicks / 2));
+    steps.push({
+      args: [
+        "-copyts",
+        "-i",
+        stage,
+        "-map",
+        "0:v:0",
+        "-c",
+        "copy",
+        "-muxdelay",
+        "0",
+        "-f",
+        "segment",
+        "-segment_format",
+        "mpegts",
+        "-segment_times",
+        cuts.join(","),
+        "-reset_timestamps",
+        "0",
+        join(work, "gop%d.ts"),
+      ],
+      mediaSeconds: toSeconds(endPts - frames.keyBefore),
+      origin: toSeconds(frames.keyBefore),
+      weight: 0.1 * toSeconds(endPts - frames.keyBefore),
+    });
+    const gop = (i: number) => join(work, `gop${i}.ts`);
+    const tailIndex = cuts.length;
+    // Head: the partial GOP from the start frame to the next keyframe (copied as is when start is a keyframe).
+    if (frames.startOnKey) parts.push(gop(0));
+    else {
+      const head = join(work, "head.ts");
+      steps.push(reencode(gop(0), trimStart, head, toSeconds(keyAfterStart - startPts), toSeconds(startPts)));
+      parts.push(head);
+    }
+    if (cuts.length === 2) parts.push(gop(1));
+    // Tail: the last GOP up to the end frame; copied when it can stop there cleanly, re-encoded otherwise.
+    const tail = join(work, "tail.ts");
+    if (frames.tailCopyable) {
+      steps.push({
+        args: [
+          "-copyts",
+          "-i",
+          gop(tailIndex),
+          "-map",
+          "0:v:0",
+          "-frames:v",
+          String(frames.tailFrames),
+          "-c",
+          "copy",
+          ...ts,
+          tail,
+        ],
+        mediaSeconds: toSeconds(endPts - lastKey),
+        origin: toSeconds(lastKey),
+        weight: 0.1,
+      });
+    } else {
+      steps.push(reencode(gop(tailIndex), trimEnd, tail, toSeconds(endPts - lastKey), toSeconds(lastKey)));
+    }
+    parts.push(tail);
+  }
+  const hasAudio = req.info.audio !== null;
+  steps.push({
+    args: [
+      "-copyts",
+      "-i",
+      `concat:${parts.join("|")}`,
+      ...(hasAudio ? ["-i", stage] : []),
+      "-map",
+      "0:v:0",
+      "-c:v",
+      "copy",
+      ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, false), ...audioCodecArgs(req.format)] : []),
+      "-output_ts_offset",
+      `-${sec(startPts)}`,
+      ...containerArgs(req.format),
+      out,
+    ],
+    mediaSeconds: toSeconds(endPts - startPts),
+    origin: 0,
+    weight: 0.3 * toSeconds(endPts - startPts),
+  });
+  return {
+    strategy: "smart",
+    startSeconds: toSeconds(startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    snapped: false,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps,
+  };
+}
+
+/** Maps ffmpeg's per-step reports onto one 0–100 % with speed and ETA. */
+class ProgressTracker {
+  private done = 0;
+  private share = 0;
+  private readonly began = Date.now();
+  lastSpeed: number | null = null;
+  private lastEmit = 0;
+  constructor(private readonly emit?: (p: Progress) => void) {}
+  /** The next step's share of the whole job (0–1). */
+  plan(share: number) {
+    this.share = share;
+  }
+  next() {
+    this.done = Math.min(1, this.done + this.share);
+    this.share = 0;
+    this.report(this.done, true);
+  }
+  step(mediaSeconds: number, origin: number) {
+    return (p: FfmpegProgress) => {
+      if (p.speed !== null) this.lastSpeed = p.speed;
+      if (p.outTimeSeconds === null || mediaSeconds <= 0) return;
+      const fraction = Math.min(1, Math.max(0, (p.outTimeSeconds - origin) / mediaSeconds));
+      this.report(this.done + this.share * fraction, false);
+    };
+  }
+  private report(fraction: number, force: boolean) {
+    const now = Date.now();
+    if (!this.emit || (!force && now - this.lastEmit < 200)) return;
+    this.lastEmit = now;
+    const elapsed = (now - this.began) / 1000;
+    const percent = Math.min(99.9, Math.max(0, fraction * 100));
+    const eta = fraction > 0.02 ? (elapsed * (1 - fraction)) / fraction : null;
+    this.emit({
+      percent: Math.round(percent * 10) / 10,
+      speed: this.lastSpeed,
+      etaSeconds: eta === null ? null : Math.round(eta * 10) / 10,
+    });
+  }
+}

@@ -1,0 +1,146 @@
+import { existsSync } from "node:fs";
+import type { Format } from "../../../app/domain/media";
+import type { VideoInfo } from "./probe";
+
+/** Container muxer per output format. */
+export const MUXERS: Record<Format, string> = {
+  mp4: "mp4",
+  mkv: "matroska",
+  webm: "webm",
+  mov: "mov",
+  avi: "avi",
+  mp3: "mp3",
+  wav: "wav",
+  gif: "gif",
+};
+
+export const EXTENSIONS: Record<Format, string> = {
+  mp4: "mp4",
+  mkv: "mkv",
+  webm: "webm",
+  mov: "mov",
+  avi: "avi",
+  mp3: "mp3",
+  wav: "wav",
+  gif: "gif",
+};
+
+/** Video codecs each container takes by stream copy (the copy and smart strategies keep the source codec). */
+const COPYABLE_VIDEO: Partial<Record<Format, readonly string[]>> = {
+  mp4: ["h264", "hevc", "av1"],
+  mov: ["h264", "hevc"],
+  mkv: ["h264", "hevc", "av1", "vp8", "vp9"],
+  webm: ["vp8", "vp9", "av1"],
+};
+
+export function canCopyVideo(format: Format, codec: string): boolean {
+  return COPYABLE_VIDEO[format]?.includes(codec) ?? false;
+}
+
+/** Audio always gets re-encoded for video outputs: cheap, and it makes the audio sample-accurate and seamless. */
+export function audioCodecArgs(format: Format): string[] {
+  switch (format) {
+    case "webm":
+      return ["-c:a", "libopus", "-b:a", "128k"];
+    case "avi":
+    case "mp3":
+      return ["-c:a", "libmp3lame", "-q:a", "2"];
+    case "wav":
+      return ["-c:a", "pcm_s16le"];
+    case "gif":
+      return ["-an"];
+    default:
+      return ["-c:a", "aac", "-b:a", "160k"];
+  }
+}
+
+/** Video encoder for the re-encode strategy. Speed matters more than a few percent of size for a clip tool. */
+export function videoCodecArgs(format: Format): string[] {
+  switch (format) {
+    case "webm":
+      return [
+        "-c:v",
+        "libvpx-vp9",
+        "-deadline",
+        "realtime",
+        "-cpu-used",
+        "8",
+        "-row-mt",
+        "1",
+        "-crf",
+        "32",
+        "-b:v",
+        "0",
+      ];
+    case "avi":
+      // MPEG-4 Part 2 is what AVI players expect; AVI cannot carry B-frame timing reliably.
+      return ["-c:v", "mpeg4", "-vtag", "xvid", "-q:v", "3", "-bf", "0"];
+    default:
+      return ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"];
+  }
+}
+
+export function containerArgs(format: Format): string[] {
+  const args = ["-f", MUXERS[format]];
+  if (format === "mp4" || format === "mov") args.push("-movflags", "+faststart");
+  return args;
+}
+
+const H264_PROFILES: Record<string, string> = {
+  Baseline: "baseline",
+  "Constrained Baseline": "baseline",
+  Main: "main",
+  High: "high",
+  "High 10": "high10",
+  "High 4:2:2": "high422",
+  "High 4:4:4 Predictive": "high444",
+};
+
+/**
+ * x264 settings for the re-encoded head/tail of a smart cut: same profile, level, pixel format, colour
+ * description and frame size as the source, no B-frames (so decode order equals display order and the
+ * join needs no reordering), and a high quality so the re-encoded frames do not stand out.
+ */
+export function matchingH264Args(video: VideoInfo): string[] {
+  const args = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "16", "-bf", "0"];
+  const profile = video.profile ? H264_PROFILES[video.profile] : undefined;
+  if (profile) args.push("-profile:v", profile);
+  if (video.level) args.push("-level:v", (video.level / 10).toFixed(1));
+  if (video.pixFmt) args.push("-pix_fmt", video.pixFmt);
+  if (video.colorRange) args.push("-color_range", video.colorRange);
+  if (video.colorSpace) args.push("-colorspace", video.colorSpace);
+  if (video.colorTransfer) args.push("-color_trc", video.colorTransfer);
+  if (video.colorPrimaries) args.push("-color_primaries", video.colorPrimaries);
+  return args;
+}
+
+const FONT_CANDIDATES = [
+  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+  "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
+  "/Library/Fonts/Arial Bold.ttf",
+  "/System/Library/Fonts/Supplemental/Arial Bold.ttf",
+  "C:\\Windows\\Fonts\\arialbd.ttf",
+];
+
+function escapeFilterPath(path: string): string {
+  return path.replace(/\\/g, "/").replace(/:/g, "\\\\:").replace(/'/g, "\\\\'");
+}
+
+/** The Free plan's mark: "ClipCut" bottom right, sized to the frame so it reads at any quality. */
+export function watermarkFilter(height: number): string {
+  const size = Math.max(12, Math.round(height / 16));
+  const margin = Math.max(4, Math.round(height / 32));
+  const font = FONT_CANDIDATES.find((f) => existsSync(f));
+  const fontArg = font ? `fontfile='${escapeFilterPath(font)}'` : "font=Sans";
+  return (
+    `drawtext=${fontArg}:text='ClipCut':fontsize=${size}:fontcolor=white@0.85` +
+    `:box=1:boxcolor=black@0.45:boxborderw=${Math.round(size / 4)}` +
+    `:x=w-tw-${margin}:y=h-th-${margin}`
+  );
+}
+
+/** Output height: the requested quality, never above the source (no upscaling); even for the encoders. */
+export function targetHeight(sourceHeight: number, requested: number | null): number {
+  const h = requested === null ? sourceHeight : Math.min(requested, sourceHeight);
+  return h % 2 === 0 ? h : h - 1;
+}

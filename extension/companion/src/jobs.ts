@@ -1,0 +1,234 @@
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { ClipRequest, MeResponse } from "../../../app/domain/api";
+import type { ClipJobRequest, CompanionEvent, Job, JobError, Preset, Progress } from "../../../app/domain/companion";
+import { isAudioFormat, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
+import { ApiClient, withRetry } from "./api-client";
+import { cutClip, validateCut } from "./cut";
+import { ClipError, isAbortError } from "./errors";
+import { clipBaseName, sanitizeName } from "./output";
+import { probeMedia } from "./probe";
+import { resolveSource } from "./source";
+import type { Tools } from "./tools";
+
+export interface Session {
+  apiToken: string;
+  apiBaseUrl: string;
+}
+
+export interface JobQueueOptions {
+  tools: Tools;
+  outputDir: string;
+  concurrency: number;
+  session: () => Session | null;
+  presets: () => readonly Preset[];
+  fetchImpl?: typeof fetch;
+}
+
+interface Entry {
+  job: Job;
+  controller: AbortController;
+}
+
+/** The label of the largest quality not above the source height (what the file will really be). */
+export function effectiveQuality(requested: Quality | undefined, sourceHeight: number | null): Quality {
+  const fits = QUALITIES.filter((q) => sourceHeight === null || qualityHeight(q) <= sourceHeight);
+  const best = fits[fits.length - 1] ?? "144p";
+  if (!requested) return best;
+  return qualityHeight(requested) <= qualityHeight(best) ? requested : best;
+}
+
+/**
+ * Jobs run with bounded concurrency. Each one: resolve + probe → reserve credits → cut → verify → capture;
+ * any failure or cancel after the reservation releases it. A crash leaves the hold to expire on the server.
+ */
+export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
+  private readonly entries = new Map<string, Entry>();
+  private readonly waiting: string[] = [];
+  private running = 0;
+
+  constructor(private readonly options: JobQueueOptions) {
+    super();
+  }
+
+  list(): Job[] {
+    return [...this.entries.values()].map((e) => e.job);
+  }
+
+  get(id: string): Job | undefined {
+    return this.entries.get(id)?.job;
+  }
+
+  /** Fills in a preset's format/quality/strategy (explicit fields win). */
+  private applyPreset(request: ClipJobRequest): ClipJobRequest {
+    if (!request.preset) return request;
+    const preset = this.options.presets().find((p) => p.name === request.preset);
+    if (!preset) throw new ClipError("preset_not_found", `No preset named "${request.preset}".`, 404);
+    return {
+      ...request,
+      format: request.format ?? preset.format,
+      quality: request.quality ?? preset.quality,
+      strategy: request.strategy ?? preset.strategy,
+    };
+  }
+
+  submit(request: ClipJobRequest): Job {
+    const now = new Date().toISOString();
+    const job: Job = {
+      id: randomUUID(),
+      status: "queued",
+      request: this.applyPreset(request),
+      progress: { percent: 0, speed: null, etaSeconds: null },
+      result: null,
+      error: null,
+      credits: { holdId: null, amount: null, state: "none" },
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.entries.set(job.id, { job, controller: new AbortController() });
+    this.waiting.push(job.id);
+    this.publish(job);
+    this.pump();
+    return job;
+  }
+
+  cancel(id: string): Job {
+    const entry = this.entries.get(id);
+    if (!entry) throw new ClipError("not_found", "No such job.", 404);
+    const { job } = entry;
+    if (job.status === "done" || job.status === "failed" || job.status === "cancelled") return job;
+    entry.controller.abort();
+    if (job.status === "queued") {
+      this.waiting.splice(this.waiting.indexOf(id), 1);
+      this.update(job, { status: "cancelled", error: { code: "cancelled", message: "The job was cancelled." } });
+    }
+    return job;
+  }
+
+  /** Resolves when no job is queued or running (used on shutdown and in tests). */
+  async idle(): Promise<void> {
+    while (this.running > 0 || this.waiting.length > 0) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  private pump() {
+    while (this.running < this.options.concurrency && this.waiting.length > 0) {
+      const id = this.waiting.shift();
+      const entry = id ? this.entries.get(id) : undefined;
+      if (!entry) continue;
+      this.running++;
+      void this.process(entry).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private publish(job: Job) {
+    this.emit("event", { type: "job", job: structuredClone(job) });
+  }
+
+  private update(job: Job, patch: Partial<Job>) {
+    Object.assign(job, patch, { updatedAt: new Date().toISOString() });
+    this.publish(job);
+  }
+
+  private async process({ job, controller }: Entry): Promise<void> {
+    const signal = controller.signal;
+    const { tools } = this.options;
+    const session = this.options.session();
+    let api: ApiClient | null = null;
+    const key = `clipcut-job-${job.id}`;
+    try {
+      if (!session)
+        throw new ClipError("session_required", "Connect your ClipCut account in the extension first.", 401);
+      api = new ApiClient(session.apiBaseUrl, session.apiToken, this.options.fetchImpl);
+      this.update(job, { status: "reserving" });
+      const r = job.request;
+      const [me, input] = await Promise.all([api.me(), resolveSource(tools, r.source, { signal })]);
+      const info = await probeMedia(tools.ffprobe, input, { signal });
+      if (r.preset && !me.limits.presets) {
+        throw new ClipError("plan_limit", "Presets are not included in your plan.", 403);
+      }
+      const format: Format = r.format ?? "mp4";
+      const sourceHeight = info.video?.height ?? null;
+      // No quality asked: the source's, capped at the plan's maximum (so a Free user gets 720p, not a refusal).
+      const planCap =
+        sourceHeight !== null && qualityHeight(me.limits.maxQuality) < sourceHeight ? me.limits.maxQuality : undefined;
+      const asked = r.quality ?? (format === "gif" ? "480p" : planCap);
+      // Audio is priced and limited independently of picture size.
+      const quality: Quality = isAudioFormat(format) ? "144p" : effectiveQuality(asked, sourceHeight);
+      const end = Math.min(r.endSeconds, info.durationSeconds);
+      const cut = {
+        input,
+        info,
+        startSeconds: r.startSeconds,
+        endSeconds: end,
+        format,
+        quality: asked && !isAudioFormat(format) ? quality : null,
+        strategy: r.strategy ?? "auto",
+        allowSnap: r.allowSnap ?? false,
+        watermark: me.limits.watermark,
+        outputDir: this.options.outputDir,
+        baseName: r.fileName ? sanitizeName(r.fileName) : clipBaseName(r.name ?? input.title, r.startSeconds, end),
+      } as const;
+      validateCut(cut);
+      const clip: ClipRequest = {
+        name: (r.name ?? input.title).slice(0, 200) || "Clip",
+        videoUrl: r.videoUrl ?? (/^https?:/i.test(r.source) ? r.source : `file://${encodeURI(r.source)}`),
+        startSeconds: r.startSeconds,
+        endSeconds: end,
+        format,
+        quality,
+      };
+      signal.throwIfAborted();
+      // Never cut for a refused reservation: a 402/403 here ends the job with the server's message.
+      const hold = await api.reserve(clip, key);
+      this.update(job, { status: "running", credits: { holdId: hold.id, amount: hold.amount, state: "reserved" } });
+      const result = await cutClip(cut, {
+        tools,
+        signal,
+        onProgress: (progress: Progress) => this.progress(job, progress),
+      });
+      this.update(job, { status: "verifying", result });
+      try {
+        await withRetry(() => api!.capture(hold.id, `${key}:capture`));
+        this.update(job, { status: "done", credits: { ...job.credits, state: "captured" } });
+      } catch (error) {
+        // The clip exists; the hold will expire unclaimed. Report it rather than hide the file.
+        this.update(job, {
+          status: "done",
+          credits: { ...job.credits, state: "capture_failed" },
+          error: toJobError(error),
+        });
+      }
+    } catch (error) {
+      const cancelled = signal.aborted || isAbortError(error);
+      if (job.credits.holdId && api) {
+        const holdId = job.credits.holdId;
+        await withRetry(() => api!.release(holdId, `${key}:release`))
+          .then(() => (job.credits = { ...job.credits, state: "released" }))
+          .catch(() => undefined); // the hold expires on its own
+      }
+      this.update(job, {
+        status: cancelled ? "cancelled" : "failed",
+        error: cancelled ? { code: "cancelled", message: "The job was cancelled." } : toJobError(error),
+      });
+    }
+  }
+
+  private lastProgress = new Map<string, number>();
+  private progress(job: Job, progress: Progress) {
+    job.progress = progress;
+    const now = Date.now();
+    if (now - (this.lastProgress.get(job.id) ?? 0) < 250 && progress.percent < 100) return;
+    this.lastProgress.set(job.id, now);
+    this.emit("event", { type: "progress", jobId: job.id, progress });
+  }
+}
+
+function toJobError(error: unknown): JobError {
+  if (error instanceof ClipError) return { code: error.code, message: error.message, status: error.status };
+  return { code: "internal", message: "The clip could not be made.", status: 500 };
+}
+
+export type { MeResponse };

@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { InputSpec } from "./source";
+
+/**
+ * ffmpeg's http reader asks for open-ended ranges ("bytes=N-") and abandons them when it seeks, so a server streams
+ * megabytes into socket buffers that are never used. This loopback proxy turns each of ffmpeg's reads into bounded
+ * range requests to the origin, fetched only as fast as ffmpeg consumes them: the source is read for what the clip
+ * needs, wherever in the file it starts.
+ */
+const MIN_CHUNK = 64 * 1024;
+const MAX_CHUNK = 1024 * 1024;
+
+export interface RangeProxy {
+  input: InputSpec;
+  close(): Promise<void>;
+}
+
+async function originSize(url: string, headers: Record<string, string>): Promise<number | null> {
+  try {
+    const res = await fetch(url, { headers: { ...headers, Range: "bytes=0-0" }, signal: AbortSignal.timeout(15_000) });
+    await res.body?.cancel();
+    const total = /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1];
+    return res.status === 206 && total ? Number(total) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpec, size: number) {
+  const match = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "bytes=0-");
+  const start = Number(match?.[1] ?? 0);
+  const end = match?.[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+  if (start >= size || start > end) {
+    res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
+    return;
+  }
+  res.writeHead(206, {
+    "Content-Type": "application/octet-stream",
+    "Accept-Ranges": "bytes",
+    "Content-Range": `bytes ${start}-${end}/${size}`,
+    "Content-Length": String(end - start + 1),
+  });
+  if (req.method === "HEAD") return void res.end();
+  const controller = new AbortController();
+  res.on("close", () => controller.abort());
+  let position = start;
+  let chunk = MIN_CHUNK;
+  try {
+    while (position <= end && !res.destroyed) {
+      const last = Math.min(end, position + chunk - 1);
+      const upstream = await fetch(origin.url, {
+        headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
+        signal: controller.signal,
+      });
+      if (upstream.status !== 206 || !upstream.body) throw new Error(`origin answered ${upstream.status}`);
+      for await (const piece of upstream.body as unknown as AsyncIterable<Uint8Array>) {
+        if (!res.write(piece)) await once(res, "drain");
+      }
+      position = last + 1;
+      // Sequential reading earns bigger chunks (fewer round trips); a seek starts small again.
+      chunk = Math.min(MAX_CHUNK, chunk * 2);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
+
+/** Starts a proxy for an http input; returns the input unchanged (no-op close) when the origin cannot do ranges. */
+export async function startRangeProxy(input: InputSpec): Promise<RangeProxy> {
+  if (input.kind !== "http" || input.viaProxy) return { input, close: async () => undefined };
+  const size = await originSize(input.url, input.headers);
+  if (size === null) return { input, close: async () => undefined };
+  const secret = randomBytes(16).toString("hex");
+  const server = createServer((req, res) => {
+    if (req.url !== `/${secret}`) return void res.writeHead(404).end();
+    void serve(req, res, input, size);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    input: { ...input, url: `http://127.0.0.1:${port}/${secret}`, headers: {}, viaProxy: true },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Runs `fn` with the input behind a range proxy. */
+export async function withRangeProxy<T>(input: InputSpec, fn: (input: InputSpec) => Promise<T>): Promise<T> {
+  const proxy = await startRangeProxy(input);
+  try {
+    return await fn(proxy.input);
+  } finally {
+    await proxy.close();
+  }
+}

@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { DEFAULT_EXTENSION_ID } from "../../../app/domain/extension";
+
+/**
+ * The local server is an attack surface (cf. Zoom's localhost server): any web page can send requests to
+ * 127.0.0.1. Every request must pass three independent checks.
+ */
+export interface SecurityOptions {
+  port: () => number;
+  pairingToken: string;
+  allowedOrigins: ReadonlySet<string>;
+}
+
+export interface Refusal {
+  status: 401 | 403;
+  code: string;
+  message: string;
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export function allowedOrigins(extensionIds: readonly string[] = []): Set<string> {
+  return new Set([DEFAULT_EXTENSION_ID, ...extensionIds].map((id) => `chrome-extension://${id}`));
+}
+
+/** DNS rebinding: a page on evil.com resolving to 127.0.0.1 still sends "Host: evil.com". */
+export function checkHost(host: string | undefined, port: number): Refusal | null {
+  const match = /^(\[[0-9a-f:]+\]|[^:]+)(?::(\d+))?$/i.exec((host ?? "").trim().toLowerCase());
+  const name = match?.[1];
+  const hostPort = match?.[2];
+  if (!name || !LOOPBACK_NAMES.has(name) || (hostPort !== undefined && Number(hostPort) !== port)) {
+    return {
+      status: 403,
+      code: "forbidden_host",
+      message: "Requests must address the companion as localhost or 127.0.0.1.",
+    };
+  }
+  return null;
+}
+
+/** Only the ClipCut extension may call; browsers always send Origin on cross-origin fetch and WebSocket. */
+export function checkOrigin(origin: string | undefined, allowed: ReadonlySet<string>): Refusal | null {
+  if (!origin || !allowed.has(origin)) {
+    return {
+      status: 403,
+      code: "forbidden_origin",
+      message: "This origin is not allowed to use the ClipCut companion.",
+    };
+  }
+  return null;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** The pairing token: "Authorization: Bearer <token>", or ?token= for EventSource/WebSocket which cannot set headers. */
+export function checkToken(req: IncomingMessage, expected: string, allowQuery: boolean): Refusal | null {
+  const header = req.headers.authorization;
+  let given = header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;
+  if (given === undefined && allowQuery) {
+    given = new URL(req.url ?? "/", "http://localhost").searchParams.get("token") ?? undefined;
+  }
+  if (!given) {
+    return {
+      status: 401,
+      code: "pairing_required",
+      message: "Pair the extension first: the pairing token is missing.",
+    };
+  }
+  if (!sameToken(given, expected)) {
+    return { status: 401, code: "invalid_pairing_token", message: "The pairing token is not valid." };
+  }
+  return null;
+}
+
+export function checkRequest(req: IncomingMessage, options: SecurityOptions, allowQueryToken: boolean): Refusal | null {
+  return (
+    checkHost(req.headers.host, options.port()) ??
+    checkOrigin(req.headers.origin, options.allowedOrigins) ??
+    checkToken(req, options.pairingToken, allowQueryToken)
+  );
+}

@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+
+/** The external programs the clip engine drives. Paths can be overridden for unusual installs. */
+export interface Tools {
+  ffmpeg: string;
+  ffprobe: string;
+  ytDlp: string;
+}
+
+export function toolPaths(env: NodeJS.ProcessEnv = process.env): Tools {
+  return {
+    ffmpeg: env.CLIPCUT_FFMPEG ?? "ffmpeg",
+    ffprobe: env.CLIPCUT_FFPROBE ?? "ffprobe",
+    ytDlp: env.CLIPCUT_YTDLP ?? "yt-dlp",
+  };
+}
+
+export class MissingToolError extends Error {
+  readonly code = "missing_tool";
+}
+
+const INSTALL_HINTS: Record<"ffmpeg" | "yt-dlp", string> = {
+  ffmpeg: [
+    "Install FFmpeg (it provides both ffmpeg and ffprobe):",
+    "  Debian/Ubuntu: sudo apt install ffmpeg",
+    "  Fedora:        sudo dnf install ffmpeg",
+    "  macOS:         brew install ffmpeg",
+    "  Windows:       winget install Gyan.FFmpeg",
+    "or point CLIPCUT_FFMPEG / CLIPCUT_FFPROBE at the binaries.",
+  ].join("\n"),
+  "yt-dlp": [
+    "Video page URLs are resolved with yt-dlp, which is not installed. Install it:",
+    "  Debian/Ubuntu: sudo apt install yt-dlp   (or: pipx install yt-dlp for the newest)",
+    "  macOS:         brew install yt-dlp",
+    "  Windows:       winget install yt-dlp.yt-dlp",
+    "or point CLIPCUT_YTDLP at it, or pass a direct media URL instead.",
+  ].join("\n"),
+};
+
+export function installHint(tool: "ffmpeg" | "yt-dlp"): string {
+  return INSTALL_HINTS[tool];
+}
+
+/** First line of `<bin> -version` / `--version`, or null when the program cannot be started. */
+export function toolVersion(bin: string, flag = "-version"): Promise<string | null> {
+  return new Promise((resolve) => {
+    let out = "";
+    let child;
+    try {
+      child = spawn(bin, [flag], { stdio: ["ignore", "pipe", "ignore"] });
+    } catch {
+      resolve(null);
+      return;
+    }
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", () => resolve(null));
+    child.on("close", (code) => resolve(code === 0 ? (out.split("\n")[0] ?? "").trim() : null));
+  });
+}
+
+export interface ToolReport {
+  ffmpeg: string;
+  ffprobe: string;
+  ytDlp: string | null;
+}
+
+/** Checks ffmpeg and ffprobe (required) and yt-dlp (optional); throws with install instructions. */
+export async function checkTools(tools: Tools): Promise<ToolReport> {
+  const [ffmpeg, ffprobe, ytDlp] = await Promise.all([
+    toolVersion(tools.ffmpeg),
+    toolVersion(tools.ffprobe),
+    toolVersion(tools.ytDlp, "--version"),
+  ]);
+  const missing = [ffmpeg ? null : "ffmpeg", ffprobe ? null : "ffprobe"].filter(Boolean);
+  if (!ffmpeg || !ffprobe) {
+    throw new MissingToolError(`${missing.join(" and ")} not found.\n${installHint("ffmpeg")}`);
+  }
+  return { ffmpeg, ffprobe, ytDlp };
+}

@@ -1,0 +1,45 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+export const BIN = fileURLToPath(new URL("../bin/clipcut-companion.mjs", import.meta.url));
+export const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/cli.mjs", import.meta.url));
+
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TSX, CLI, ...args], { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Starts `serve` in its own process group (so a test can kill it and its ffmpeg like a crash would). */
+export function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; port: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSX, CLI, "serve", ...args], {
+      env: { ...process.env, ...env },
+      detached: true,
+    });
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 30_000);
+    child.stdout?.on("data", (d: Buffer) => {
+      output += d.toString();
+      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+      if (port && output.includes("Pairing token")) {
+        clearTimeout(timer);
+        setTimeout(() => resolve({ child, port: Number(port), output }), 50);
+      }
+    });
+    child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+    child.on("exit", () => reject(new Error(`serve exited: ${output}`)));
+  });
+}

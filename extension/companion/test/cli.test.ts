@@ -1,0 +1,57 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect, inject, it } from "vitest";
+import { cutResultSchema } from "../../../app/domain/companion";
+import { BIN, runCli } from "./cli-process";
+import { tempDir } from "./helpers";
+
+const dir = inject("mediaDir");
+
+it("cut prints the achieved clip as JSON on its last line", async () => {
+  const out = join(tempDir(), "my clip.mp4");
+  const { code, stdout, stderr } = await runCli([
+    "cut",
+    join(dir, "src360.mp4"),
+    "--start",
+    "0:10.5",
+    "--end",
+    "0:14",
+    "--out",
+    out,
+  ]);
+  expect(stderr).toBe("");
+  expect(code).toBe(0);
+  const last = stdout.trim().split("\n").pop()!;
+  const result = cutResultSchema.parse(JSON.parse(last));
+  expect(result.output).toBe(out);
+  expect(existsSync(out)).toBe(true);
+  expect(result.strategy).toBe("smart");
+  expect(result.startSeconds).toBeCloseTo(10.5, 6);
+  expect(result.durationSeconds).toBeCloseTo(3.5, 6);
+});
+
+it("rejects bad arguments with a usage message", async () => {
+  const bad = await runCli(["cut", join(dir, "src360.mp4"), "--start", "1:99", "--end", "5"]);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/--start: not a time/);
+  const help = await runCli(["--help"]);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toMatch(/cut <source> --start <time> --end <time>/);
+});
+
+it("says exactly what to install when ffmpeg is missing", async () => {
+  const missing = await runCli(["cut", join(dir, "src360.mp4"), "--start", "1", "--end", "2"], {
+    CLIPCUT_FFMPEG: "/nonexistent/ffmpeg",
+  });
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toMatch(/ffmpeg not found/);
+  expect(missing.stderr).toMatch(/sudo apt install ffmpeg/);
+  expect(missing.stderr).toMatch(/brew install ffmpeg/);
+});
+
+it("the clipcut-companion bin launches the CLI", () => {
+  const res = spawnSync(process.execPath, [BIN, "--version"]);
+  expect(res.status).toBe(0);
+  expect(res.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+});

@@ -1,0 +1,23 @@
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { makeAudioSource, makeVideoSource } from "./media";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    mediaDir: string;
+  }
+}
+
+/** Generates the source media once per run (cached across runs in the temp dir: generation is deterministic). */
+export default async function setup(project: TestProject) {
+  const dir = process.env.CLIPCUT_TEST_MEDIA ?? join(tmpdir(), "clipcut-companion-test-media-v1");
+  mkdirSync(dir, { recursive: true });
+  await Promise.all([
+    makeVideoSource(join(dir, "src360.mp4"), { width: 640, height: 360, seconds: 150, videoBitrate: "600k" }),
+    makeVideoSource(join(dir, "src1080.mp4"), { width: 1920, height: 1080, seconds: 40, videoBitrate: "3M" }),
+    makeAudioSource(join(dir, "audio.m4a"), 60),
+  ]);
+  project.provide("mediaDir", dir);
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CutStrategy } from "../../../app/domain/companion";
+import type { Format, Quality } from "../../../app/domain/media";
+import { cutClip, type CutHooks } from "../src/cut";
+import { probeMedia } from "../src/probe";
+import { resolveSource } from "../src/source";
+import { toolPaths } from "../src/tools";
+
+export const tools = toolPaths();
+
+export function tempDir(prefix = "clipcut-out-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface SimpleCut {
+  source: string;
+  start: number;
+  end: number;
+  format?: Format;
+  quality?: Quality;
+  strategy?: CutStrategy;
+  allowSnap?: boolean;
+  watermark?: boolean;
+  outputDir?: string;
+  baseName?: string;
+}
+
+export async function cut(c: SimpleCut, hooks: Partial<CutHooks> = {}) {
+  const input = await resolveSource(tools, c.source);
+  const info = await probeMedia(tools.ffprobe, input);
+  return cutClip(
+    {
+      input,
+      info,
+      startSeconds: c.start,
+      endSeconds: c.end,
+      format: c.format ?? "mp4",
+      quality: c.quality ?? null,
+      strategy: c.strategy ?? "auto",
+      allowSnap: c.allowSnap ?? false,
+      watermark: c.watermark ?? false,
+      outputDir: c.outputDir ?? tempDir(),
+      baseName: c.baseName ?? "clip",
+    },
+    { tools, ...hooks },
+  );
+}

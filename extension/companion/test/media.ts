@@ -1,0 +1,105 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+
+/** Test/bench media: moving content, a burned-in frame counter, fixed 2 s GOPs, B-frames, moov at the front. */
+const FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+
+export function run(bin: string, args: string[]): Promise<{ stdout: Buffer; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0
+        ? resolve({ stdout: Buffer.concat(out), stderr: err })
+        : reject(new Error(`${bin} exit ${code}: ${err.slice(-2000)}`)),
+    );
+  });
+}
+
+export interface VideoSourceOptions {
+  width: number;
+  height: number;
+  seconds: number;
+  videoBitrate: string;
+  fps?: number;
+}
+
+export async function makeVideoSource(path: string, o: VideoSourceOptions): Promise<void> {
+  if (existsSync(path)) return;
+  const fps = o.fps ?? 30;
+  const counter = existsSync(FONT)
+    ? `,drawtext=fontfile=${FONT}:text='%{n}':fontsize=${Math.round(o.height / 3)}:fontcolor=white:box=1:boxcolor=black:x=20:y=20`
+    : "";
+  const tmp = `${path}.tmp.mp4`;
+  await run("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=${o.width}x${o.height}:rate=${fps}${counter}`,
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:sample_rate=48000:beep_factor=4",
+    "-t",
+    String(o.seconds),
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-bf",
+    "2",
+    "-g",
+    String(2 * fps),
+    "-keyint_min",
+    String(2 * fps),
+    "-sc_threshold",
+    "0",
+    "-b:v",
+    o.videoBitrate,
+    "-maxrate",
+    o.videoBitrate,
+    "-bufsize",
+    "4M",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-b:a",
+    "96k",
+    "-movflags",
+    "+faststart",
+    tmp,
+  ]);
+  await run("mv", [tmp, path]);
+}
+
+export async function makeAudioSource(path: string, seconds: number): Promise<void> {
+  if (existsSync(path)) return;
+  const tmp = `${path}.tmp.m4a`;
+  await run("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=660:sample_rate=44100:beep_factor=2",
+    "-t",
+    String(seconds),
+    "-c:a",
+    "aac",
+    "-b:a",
+    "128k",
+    "-movflags",
+    "+faststart",
+    tmp,
+  ]);
+  await run("mv", [tmp, path]);
+}

@@ -1,0 +1,68 @@
+import { createReadStream, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, normalize } from "node:path";
+
+/** A loopback static file server that honours single byte ranges and counts every byte it sends. */
+export interface RangeServer {
+  url: (name: string) => string;
+  bytesSent: () => number;
+  requests: () => number;
+  reset: () => void;
+  close: () => Promise<void>;
+}
+
+export async function startRangeServer(root: string): Promise<RangeServer> {
+  let sent = 0;
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    requests++;
+    const name = normalize(decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/")).replace(/^[/\\]+/, "");
+    if (name.includes("..")) return void res.writeHead(400).end();
+    const path = join(root, name);
+    let size: number;
+    try {
+      size = statSync(path).size;
+    } catch {
+      return void res.writeHead(404).end();
+    }
+    const type = path.endsWith(".m4a") ? "audio/mp4" : "video/mp4";
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+    let start = 0;
+    let end = size - 1;
+    if (range) {
+      start = range[1] ? Number(range[1]) : size - Number(range[2]);
+      end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+      if (start >= size || start > end) return void res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
+      res.writeHead(206, {
+        "Content-Type": type,
+        "Accept-Ranges": "bytes",
+        "Content-Range": `bytes ${start}-${end}/${size}`,
+        "Content-Length": String(end - start + 1),
+      });
+    } else {
+      res.writeHead(200, { "Content-Type": type, "Accept-Ranges": "bytes", "Content-Length": String(size) });
+    }
+    if (req.method === "HEAD") return void res.end();
+    const stream = createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
+    stream.on("data", (chunk) => (sent += chunk.length));
+    stream.pipe(res);
+    res.on("close", () => stream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (name) => `http://127.0.0.1:${port}/${name}`,
+    bytesSent: () => sent,
+    requests: () => requests,
+    reset: () => {
+      sent = 0;
+      requests = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

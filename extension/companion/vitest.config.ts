@@ -1,0 +1,16 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  test: {
+    environment: "node",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "../../app/domain/companion.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
+    // Real ffmpeg work: generous timeouts, and files in parallel only as far as 2 cores allow.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});

@@ -3,7 +3,7 @@ import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
 import { routeRealtime } from "./realtime";
 import { runScheduled } from "./scheduled";
-import { withSecurityHeaders } from "./security-headers";
+import { formActionSources, withSecurityHeaders as secure } from "./security-headers";
 
 export { UserLedger } from "./user-ledger";
 export { AdminFeed } from "./admin-feed";
@@ -33,6 +33,8 @@ function newNonce(): string {
 export default {
   async fetch(request, env, ctx) {
     const nonce = newNonce();
+    const formAction = formActionSources(env.GOOGLE_AUTH_BASE_URL);
+    const withSecurityHeaders = (response: Response, n: string) => secure(response, n, formAction);
     if (isForeignOriginWrite(request)) {
       return withSecurityHeaders(
         new Response("This request came from another site and was refused. Please use the form on our site.", {

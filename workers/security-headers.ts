@@ -1,5 +1,11 @@
 /** Headers every dynamic response carries. Static assets get the same through public/_headers. */
-export function contentSecurityPolicy(nonce: string): string {
+/** Where a form may end up: our own origin and Google's consent screen (a form POST redirects there). */
+export function formActionSources(googleAuthBaseUrl?: string): string {
+  const google = googleAuthBaseUrl ? new URL(googleAuthBaseUrl).origin : "https://accounts.google.com";
+  return `'self' ${google}`;
+}
+
+export function contentSecurityPolicy(nonce: string, formAction = formActionSources()): string {
   return [
     "default-src 'self'",
     // Only Remix's nonce'd inline scripts and our own bundles run; no 'unsafe-inline'.
@@ -11,7 +17,7 @@ export function contentSecurityPolicy(nonce: string): string {
     "frame-src https://www.youtube-nocookie.com https://www.youtube.com",
     "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self' https://accounts.google.com",
+    `form-action ${formAction}`,
     "object-src 'none'",
   ].join("; ");
 }
@@ -25,13 +31,13 @@ export const STATIC_SECURITY_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
-export function withSecurityHeaders(response: Response, nonce: string): Response {
+export function withSecurityHeaders(response: Response, nonce: string, formAction?: string): Response {
   // Responses from fetch() or upgrades can be immutable: copy before touching headers.
   if (response.status === 101) return response;
   const secured = new Response(response.body, response);
   for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) secured.headers.set(name, value);
   if (!secured.headers.has("Content-Security-Policy")) {
-    secured.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+    secured.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, formAction));
   }
   return secured;
 }

@@ -423,22 +423,16 @@ export class UserLedger extends DurableObject<AppEnv> {
     }
     const parsed = clientMessageSchema.safeParse(json);
     if (!parsed.success || !userId) {
-      ws.send(
-        JSON.stringify({
-          v: REALTIME_VERSION,
-          type: "error",
-          message: "Unrecognised message.",
-        } satisfies ServerMessage),
-      );
+      safeSend(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." });
       return;
     }
     if (parsed.data.type === "ping") {
       await this.touchLastSeen(userId);
-      ws.send(JSON.stringify({ v: REALTIME_VERSION, type: "pong", seq: this.seq } satisfies ServerMessage));
+      safeSend(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq });
       return;
     }
     // hello: always answer with a snapshot; it is cheap and makes any missed sequence moot.
-    ws.send(JSON.stringify(await this.snapshot(userId)));
+    safeSend(ws, await this.snapshot(userId));
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {

@@ -20,7 +20,7 @@ export function Logo() {
       <span className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-white">
         <ScissorsIcon className="h-5 w-5" />
       </span>
-      ClipCut
+      <span className="max-[419px]:sr-only">ClipCut</span>
     </Link>
   );
 }

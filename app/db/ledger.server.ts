@@ -85,10 +85,6 @@ async function ledgerRowByKey(db: Db, userId: string, key: string) {
     .get();
 }
 
-async function loadUser(db: Db, userId: string) {
-  return db.select().from(users).where(eq(users.id, userId)).get();
-}
-
 function ledgerInsert(
   db: Db,
   row: {

@@ -1,5 +1,5 @@
-import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet } from "@remix-run/react";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { isRouteErrorResponse, Outlet } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { SiteFooter } from "~/components/site-footer";
 import { SiteHeader } from "~/components/site-header";
@@ -15,6 +15,19 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => ({
   "Cache-Control": loaderHeaders.get("Cache-Control") ?? "private, no-store",
   Vary: "Cookie",
 });
+
+/** Used only when a child failed and this layout's boundary renders (pages set their own titles otherwise). */
+export const meta: MetaFunction = ({ error }) =>
+  error
+    ? [
+        {
+          title:
+            isRouteErrorResponse(error) && error.status === 404
+              ? "Page Not Found | ClipCut"
+              : "Something went wrong | ClipCut",
+        },
+      ]
+    : [];
 
 export default function PublicLayout() {
   const user = useOptionalUser();

@@ -37,7 +37,9 @@ createServer(async (req, res) => {
     if (p.get("client_id") !== CLIENT_ID || !redirectUri) return json(res, 400, { error: "invalid_client" });
     if (p.get("response_type") !== "code") return json(res, 400, { error: "unsupported_response_type" });
     const scopes = (p.get("scope") ?? "").split(" ");
-    if (!scopes.includes("openid") || !scopes.includes("email")) return json(res, 400, { error: "invalid_scope" });
+    // Google accepts the short scope names and the full userinfo URLs alike.
+    const hasEmail = scopes.includes("email") || scopes.includes("https://www.googleapis.com/auth/userinfo.email");
+    if (!scopes.includes("openid") || !hasEmail) return json(res, 400, { error: "invalid_scope" });
     const back = new URL(redirectUri);
     back.searchParams.set("state", p.get("state") ?? "");
     if (!next || next.error) {

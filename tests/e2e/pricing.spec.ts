@@ -49,8 +49,9 @@ test.describe("pricing", () => {
 
   test("FAQ items open and close", async ({ page, visit }) => {
     await visit("/pricing");
-    const question = page.getByText("How do credits work?");
-    const answer = page.getByText(/about 1 credit per 30 seconds/).first();
+    const item = page.locator("details").filter({ hasText: "How do credits work?" });
+    const question = item.locator("summary");
+    const answer = item.getByText(/about 1 credit per 30 seconds/);
     await expect(answer).toBeHidden();
     await question.click();
     await expect(answer).toBeVisible();

@@ -19,7 +19,7 @@ test.describe("public routes", () => {
     test(`${route.path} shows its content with header, footer, title and description`, async ({ page, visit }) => {
       await visit(route.path);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(route.heading);
-      for (const text of route.text) await expect(page.getByText(text).first()).toBeVisible();
+      for (const text of route.text) await expect(page.getByText(text).locator("visible=true").first()).toBeVisible();
       await expect(page).toHaveTitle(/ClipCut/);
       const description = await page.locator('meta[name="description"]').getAttribute("content");
       expect(description?.length ?? 0).toBeGreaterThan(20);

@@ -92,7 +92,7 @@ if (existsSync("extension/companion/vitest.config.ts")) {
         "extension/companion/vitest.config.ts",
         "--reporter=default",
         "--reporter=json",
-        "--outputFile=test-results/vitest-companion.json",
+        `--outputFile=${process.cwd()}/test-results/vitest-companion.json`,
       ],
       vitestCounts("test-results/vitest-companion.json"),
     ) && ok;

@@ -45,8 +45,11 @@ export const adminFeedMessageSchema = z.object({
 });
 export type AdminFeedMessage = z.infer<typeof adminFeedMessageSchema>;
 
-/** Reconnect delay: exponential backoff with full jitter, capped at 30 s. */
+/**
+ * Reconnect delay: exponential backoff with full jitter, capped at 10 s — every deploy closes the sockets, so the
+ * cap bounds how stale a page can be after one, while jitter spreads the reconnect storm.
+ */
 export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
-  const cap = Math.min(30_000, 500 * 2 ** Math.min(attempt, 10));
+  const cap = Math.min(10_000, 500 * 2 ** Math.min(attempt, 10));
   return Math.floor(random() * cap) + 250;
 }

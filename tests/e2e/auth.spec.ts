@@ -23,7 +23,7 @@ test.describe("accounts", () => {
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Marie");
     const notice = page.getByRole("dialog");
     await expect(notice).toBeVisible();
-    await page.getByRole("button", { name: "Got it" }).click();
+    await dismissNotice(page);
     await expect(notice).toBeHidden();
     await page.reload();
     await page.waitForTimeout(800);

@@ -35,10 +35,18 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-/** Closes the maintenance notice if it shows up (500 ms after entering the signed-in area). */
+/** Closes the maintenance notice if it shows up (500 ms after entering the signed-in area), and waits until the
+ *  server has cleared the flag and the page has revalidated. */
 export async function dismissNotice(page: Page) {
   const button = page.getByRole("button", { name: "Got it" });
-  await button.click({ timeout: 3000 }).catch(() => undefined);
+  if (!(await button.isVisible({ timeout: 3000 }).catch(() => false))) {
+    await button.waitFor({ timeout: 3000 }).catch(() => undefined);
+  }
+  if (!(await button.isVisible())) return;
+  // The fetcher posts, then Remix revalidates the page's loaders (a streamed GET …​.data): wait for both to finish.
+  const revalidated = page.waitForResponse((r) => r.request().method() === "GET" && r.url().includes(".data"));
+  await Promise.all([page.waitForResponse((r) => r.url().includes("/notice/dismiss")), button.click()]);
+  await (await revalidated).finished();
 }
 
 export async function signUp(page: Page, request: APIRequestContext, name: string, email: string, password: string) {

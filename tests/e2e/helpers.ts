@@ -43,7 +43,7 @@ export async function dismissNotice(page: Page) {
     await button.waitFor({ timeout: 3000 }).catch(() => undefined);
   }
   if (!(await button.isVisible())) return;
-  // The fetcher posts, then Remix revalidates the page's loaders (a streamed GET …​.data): wait for both to finish.
+  // The fetcher posts, then Remix revalidates the page's loaders (a streamed GET of .data): wait for both to finish.
   const revalidated = page.waitForResponse((r) => r.request().method() === "GET" && r.url().includes(".data"));
   await Promise.all([page.waitForResponse((r) => r.url().includes("/notice/dismiss")), button.click()]);
   await (await revalidated).finished();

@@ -4,6 +4,7 @@
  */
 import { chromium } from "@playwright/test";
 import { gzipSync } from "node:zlib";
+import { CHROMIUM_LAUNCH } from "../tests/chromium";
 
 const BASE = process.env.BASE ?? "http://localhost:8787";
 const PAGES = [
@@ -21,17 +22,7 @@ const PAGES = [
   "/clip",
 ];
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-  ],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 const rows = [];
 for (const path of PAGES) {
   const context = await browser.newContext();

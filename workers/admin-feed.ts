@@ -15,13 +15,18 @@ const FLUSH_MS = 500;
  */
 export class AdminFeed extends DurableObject<AppEnv> {
   private pending = new Map<Topic, number>();
+  /** A flush is already due: most events then cost no storage call at all. */
+  private flushScheduled = false;
 
   async publish(topic: Topic): Promise<void> {
     this.pending.set(topic, (this.pending.get(topic) ?? 0) + 1);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + FLUSH_MS);
   }
 
   async alarm(): Promise<void> {
+    this.flushScheduled = false;
     if (this.pending.size === 0) return;
     const message: AdminFeedMessage = {
       v: REALTIME_VERSION,

@@ -1,0 +1,60 @@
+import { expect, test } from "./fixtures";
+import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+
+/**
+ * A stand-in for the extension's Firefox content script: it answers the page's window messages from our origin
+ * and records what it was sent. (Chrome's externally_connectable path needs a real extension.)
+ */
+function fakeExtension() {
+  const received: { action: string; apiKey?: string; plan?: string }[] = [];
+  (window as unknown as { __extension: typeof received }).__extension = received;
+  window.addEventListener("message", (event) => {
+    const data = event.data as { source?: string; requestId?: string; message?: { action: string } } | null;
+    if (event.source !== window || data?.source !== "clipcut-page" || !data.message) return;
+    received.push(data.message);
+    window.postMessage(
+      { source: "clipcut-extension", requestId: data.requestId, reply: { success: true, message: "ok" } },
+      location.origin,
+    );
+  });
+}
+
+test("after sign-in the extension gets a revocable token; sign-out clears it and the token dies", async ({
+  page,
+  request,
+}) => {
+  await page.addInitScript(fakeExtension);
+  await signUp(page, request, "Extension User", uniqueEmail("ext"), "extension passphrase");
+  await dismissNotice(page);
+  const sent = () =>
+    page.evaluate(() => (window as unknown as { __extension: { action: string; apiKey?: string }[] }).__extension);
+  await expect.poll(async () => (await sent()).map((m) => m.action)).toContain("setApiKey");
+  const apiKey = (await sent()).find((m) => m.action === "setApiKey")?.apiKey ?? "";
+  expect(apiKey).toMatch(/^cc_/);
+  const me = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(me.status()).toBe(200);
+
+  // A plan change reaches the extension too.
+  await page.goto("/billing/plan");
+  await page.getByRole("button", { name: "Upgrade to Basic" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Successfully changed plan to Basic!" })).toBeVisible();
+  await expect.poll(async () => (await sent()).some((m) => m.action === "userPlanUpdated")).toBe(true);
+  await expect(page.getByTestId("plan-name")).toHaveText("Basic");
+
+  await page.getByRole("button", { name: "Sign Out" }).first().click();
+  await expect(page).toHaveURL(/\/signin$/);
+  // The page that signed out told the extension before leaving; the server revoked the token either way.
+  const after = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(after.status()).toBe(401);
+});
+
+test("without an extension the site asks for no token", async ({ page, request }) => {
+  const tokenRequests: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/v1/token")) tokenRequests.push(r.url());
+  });
+  await signUp(page, request, "No Extension", uniqueEmail("noext"), "plain passphrase");
+  await dismissNotice(page);
+  await page.waitForTimeout(2000); // longer than the bridge's 1.5 s wait for an answer
+  expect(tokenRequests).toEqual([]);
+});

@@ -21,7 +21,16 @@ export function MaintenanceModal({ show }: { show: boolean }) {
   if (!open || dismissed) return null;
   return (
     <div className="fixed inset-0 z-50 grid place-items-center bg-slate-900/50 p-4">
-      <div role="dialog" aria-modal="true" aria-labelledby="maintenance-title" className="card w-full max-w-md">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="maintenance-title"
+        className="card w-full max-w-md"
+        onKeyDown={(event) => {
+          // Escape closes it like "Got it" does.
+          if (event.key === "Escape") fetcher.submit(null, { method: "post", action: "/notice/dismiss" });
+        }}
+      >
         <h2 id="maintenance-title" className="text-lg font-semibold">
           Heads up: scheduled improvements
         </h2>

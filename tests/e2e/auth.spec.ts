@@ -31,6 +31,15 @@ test.describe("accounts", () => {
     await expect(page.getByTestId("credit-balance")).toHaveText("100");
   });
 
+  test("the maintenance notice closes with Escape too", async ({ page }) => {
+    await signIn(page, DEMO_CREATOR, DEMO_PASSWORD);
+    const notice = page.getByRole("dialog");
+    await expect(notice).toBeVisible();
+    await expect(page.getByRole("button", { name: "Got it" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(notice).toBeHidden();
+  });
+
   test("sign-up shows the spec's messages for mismatched passwords and a taken address", async ({ page, visit }) => {
     await visit("/signup");
     await page.getByLabel("Full name").fill("Someone");

@@ -282,7 +282,9 @@ export class UserLedger extends DurableObject<AppEnv> {
         if (topUp > 0) {
           const result = await applyDelta(this.db, {
             userId: input.userId,
-            key: `plan:${current}->${target}:${user.planPeriodStart?.getTime() ?? "none"}:${user.updatedAt?.getTime() ?? 0}`,
+            // Derived from (user, new period, kind): the period this upgrade starts is unique to it. A retried request
+            // cannot grant twice either — it runs after this one and finds the plan already changed.
+            key: `plan-grant:${target}:${now}`,
             delta: topUp,
             kind: "plan_grant",
             description: `${target} plan credits`,

@@ -233,6 +233,22 @@ describe("plans, plugin connect and starter credits", () => {
     );
   });
 
+  it("grants the top-up again when a user upgrades, lapses to Free and upgrades once more", async () => {
+    const userId = await insertUser({ email: "again@example.com", credits: 100 });
+    await ledger(userId).changePlan({ userId, plan: "Basic" });
+    await ledger(userId).changePlan({ userId, plan: "Free" }); // pending until the period ends
+    const end =
+      (await env.DB.prepare("SELECT plan_period_end AS e FROM users WHERE id = ?").bind(userId).first<{ e: number }>())
+        ?.e ?? 0;
+    await ledger(userId).renew({ userId, now: end + 1 });
+    expect(await env.DB.prepare("SELECT plan FROM users WHERE id = ?").bind(userId).first()).toEqual({ plan: "Free" });
+    await ledger(userId).changePlan({ userId, plan: "Basic", now: end + 2 });
+    expect(await balance(userId)).toBe(100 + 500 + 500);
+    // The same upgrade asked twice in a row grants once.
+    await ledger(userId).changePlan({ userId, plan: "Basic", now: end + 3 });
+    expect(await balance(userId)).toBe(1100);
+  });
+
   it("connects the plugin once: plan Plugin and +1 credit", async () => {
     const userId = await insertUser({ email: "plug@example.com", credits: 5 });
     const first = await ledger(userId).pluginConnect({ userId });

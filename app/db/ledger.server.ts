@@ -6,7 +6,7 @@
 import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
 import type { Clip, ClipRequest, Credits } from "~/domain/api";
 import { HOLD_TTL_MS } from "~/domain/api";
-import { clipCost, INSUFFICIENT_CREDITS_MESSAGE } from "~/domain/credits";
+import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "~/domain/credits";
 import type { Format, Quality } from "~/domain/media";
 import { checkPlanLimits, effectivePlan } from "~/domain/plans";
 import { sha256Hex } from "~/utils/crypto";
@@ -148,7 +148,7 @@ async function priceClip(
   });
   if (!limits.ok) return fail(403, "plan_limit", limits.message);
   const cost = clipCost(duration, request.format, request.quality);
-  if (cost <= 0) return fail(422, "invalid_input", "Clip duration must be greater than zero.");
+  if (cost <= 0) return fail(422, "invalid_input", ZERO_DURATION_MESSAGE);
   const credits = { balance: user.credits, held: row.held, available: user.credits - row.held };
   if (credits.available < cost) return fail(402, "insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE);
   return success({ cost, credits });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZERO_DURATION_MESSAGE } from "./credits";
 import { FORMATS, QUALITIES } from "./media";
 import { STORED_PLANS } from "./plans";
 
@@ -24,7 +25,7 @@ export const clipRequestSchema = z
     quality: z.enum(QUALITIES),
   })
   .refine((c) => c.endSeconds > c.startSeconds, {
-    message: "Clip duration must be greater than zero.",
+    message: ZERO_DURATION_MESSAGE,
     path: ["endSeconds"],
   });
 export type ClipRequest = z.infer<typeof clipRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZERO_DURATION_MESSAGE } from "./credits";
 import { FORMATS, QUALITIES } from "./media";
 
 /**
@@ -75,7 +76,7 @@ export const clipJobRequestSchema = z
   .object(clipJobFields)
   .strict()
   .refine((c) => c.endSeconds > c.startSeconds, {
-    message: "Clip duration must be greater than zero.",
+    message: ZERO_DURATION_MESSAGE,
     path: ["endSeconds"],
   });
 export type ClipJobRequest = z.infer<typeof clipJobRequestSchema>;

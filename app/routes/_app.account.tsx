@@ -42,10 +42,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const parsed = actionSchema.safeParse(formObject(await request.formData()));
+  const fields = formObject(await request.formData());
+  const parsed = actionSchema.safeParse(fields);
   if (!parsed.success) {
-    const intent = String(parsed.error.issues[0]?.path[0] === "fullName" ? "profile" : "unknown");
-    return data<Result>({ intent, ok: false, message: PROFILE_FAILED }, { status: 400 });
+    // Answer in the words of the form that was sent.
+    const intent = fields.intent ?? "unknown";
+    const message = intent === "password" ? "Error: The password could not be read. Please try again." : PROFILE_FAILED;
+    return data<Result>({ intent, ok: false, message }, { status: 400 });
   }
   const input = parsed.data;
   if (input.intent === "profile") {

@@ -8,11 +8,10 @@ import { toApiClip } from "~/db/ledger.server";
 import { clips } from "~/db/schema";
 import { formatShortDate } from "~/domain/greeting";
 import { FORMAT_LABELS } from "~/domain/media";
+import { MESSAGES } from "~/domain/messages";
 import { formatMinutesSeconds, formatTimecode } from "~/domain/time";
 import { extractYouTubeId, youTubeEmbedUrl } from "~/domain/video-link";
 import { requireUser } from "~/services/auth.server";
-
-export const CLIP_NOT_FOUND = "Could not find the requested clip. It may have been deleted.";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
@@ -22,7 +21,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     .from(clips)
     .where(and(eq(clips.id, params.clipId ?? ""), eq(clips.userId, user.id)))
     .get();
-  if (!row) throw new Response(CLIP_NOT_FOUND, { status: 404 });
+  if (!row) throw new Response(MESSAGES.clipNotFound, { status: 404 });
   const clip = toApiClip(row);
   const videoId = extractYouTubeId(clip.videoUrl);
   return {
@@ -51,7 +50,7 @@ export default function ViewClip() {
           />
         </div>
       ) : (
-        <ErrorBox error="The video URL associated with this clip is invalid." />
+        <ErrorBox error={MESSAGES.invalidClipVideoUrl} />
       )}
       <dl className="card grid gap-4 sm:grid-cols-4">
         {[
@@ -78,7 +77,7 @@ export function ErrorBoundary() {
       statusHandlers={{
         404: () => (
           <div className="space-y-4">
-            <ErrorBox error={CLIP_NOT_FOUND} />
+            <ErrorBox error={MESSAGES.clipNotFound} />
             <Link to="/dashboard" className="btn-secondary">
               Back to dashboard
             </Link>

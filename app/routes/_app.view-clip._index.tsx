@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { ErrorBox } from "~/components/error-box";
+import { MESSAGES } from "~/domain/messages";
 import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -11,7 +12,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function NoClipId() {
   return (
     <div className="space-y-4">
-      <ErrorBox error="No clip ID provided." />
+      <ErrorBox error={MESSAGES.noClipId} />
       <Link to="/dashboard" className="btn-secondary">
         Back to dashboard
       </Link>

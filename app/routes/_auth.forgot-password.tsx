@@ -4,14 +4,13 @@ import { z } from "zod";
 import { AuthCard, AuthError } from "~/components/auth-ui";
 import { Field } from "~/components/field";
 import { getDb } from "~/db/client.server";
+import { MESSAGES } from "~/domain/messages";
 import { findUserByEmail, normalizeEmail } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
 import { sendPasswordResetEmail } from "~/services/auth-emails.server";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
 import { formObject } from "~/utils/forms";
-
-export const RESET_SENT = "If an account with that email exists, we have sent password reset instructions.";
 
 const schema = z.object({ email: z.string().trim().max(254).default("") });
 
@@ -22,7 +21,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const db = getDb(env.DB);
   const parsed = schema.safeParse(formObject(await request.formData()));
   const email = parsed.success ? normalizeEmail(parsed.data.email) : "";
-  if (!email) return data({ ok: false as const, error: "Please enter your email address." }, { status: 400 });
+  if (!email) return data({ ok: false as const, error: MESSAGES.emptyEmail }, { status: 400 });
   const ip = clientIp(request);
   for (const [rule, subject] of [
     [AUTH_LIMITS.resetPerIp, ip],
@@ -42,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await audit(db, { action: "auth.password_reset_requested", subjectId: user.id, ip });
   }
   // The same answer whether or not the account exists.
-  return { ok: true as const, message: RESET_SENT };
+  return { ok: true as const, message: MESSAGES.resetSent };
 }
 
 export default function ForgotPassword() {

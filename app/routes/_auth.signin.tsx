@@ -18,6 +18,7 @@ import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { getOptionalUser } from "~/services/auth.server";
 import { clientIp, hitRateLimit, peekRateLimit, retryMessage } from "~/services/rate-limit.server";
 import { createUserSession, safeRedirect } from "~/services/session.server";
+import { MESSAGES } from "~/domain/messages";
 import { SITE } from "~/domain/site";
 import { formObject } from "~/utils/forms";
 
@@ -26,8 +27,6 @@ const signinSchema = z.object({
   password: z.string().max(1024).default(""),
   redirectTo: z.string().max(2048).optional(),
 });
-
-export const INVALID_CREDENTIALS = "Invalid login credentials";
 
 export { formPageHeaders as headers } from "~/services/cache.server";
 
@@ -67,7 +66,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await hitRateLimit(env.DB, AUTH_LIMITS.signinFailuresPerIp, ip);
     await hitRateLimit(env.DB, AUTH_LIMITS.signinFailuresPerAccount, email);
     await audit(db, { action: "auth.signin_failed", ip, details: { email } });
-    return data({ error: INVALID_CREDENTIALS }, { status: 400 });
+    return data({ error: MESSAGES.invalidCredentials }, { status: 400 });
   }
   if (!result.ok && result.reason === "banned") {
     await audit(db, { action: "auth.banned_signin_refused", subjectId: result.user.id, ip });

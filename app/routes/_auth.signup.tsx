@@ -11,6 +11,7 @@ import { AuthCard, AuthError, Divider, GoogleButton } from "~/components/auth-ui
 import { Field } from "~/components/field";
 import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
+import { MESSAGES } from "~/domain/messages";
 import { passwordProblem } from "~/domain/password-policy";
 import { createUser, findUserByEmail, isUniqueViolation } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
@@ -20,11 +21,6 @@ import { getOptionalUser } from "~/services/auth.server";
 import { hashPassword } from "~/services/password.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
 import { fieldErrors, formObject } from "~/utils/forms";
-
-export const ALREADY_REGISTERED =
-  "This email is already registered. Please check your inbox for the confirmation link.";
-export const SIGNUP_SUCCESS = "Sign-up successful! Please check your email to verify your account.";
-const SIGNUP_FAILED = "An unexpected error occurred during sign up. Please try again.";
 
 const signupSchema = z
   .object({
@@ -76,7 +72,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (existing.emailVerifiedAt) await sendAlreadyRegisteredEmail({ env, db }, request, existing);
       else await sendVerificationEmail({ env, db }, request, existing);
     }
-    return data<Result>({ status: "error", error: ALREADY_REGISTERED }, { status: 409 });
+    return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409 });
   }
   try {
     const user = await createUser(db, { email, fullName, passwordHash: await hashPassword(password), verified: false });
@@ -89,11 +85,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     await sendVerificationEmail({ env, db }, request, user);
   } catch (error) {
-    if (isUniqueViolation(error)) return data<Result>({ status: "error", error: ALREADY_REGISTERED }, { status: 409 });
+    if (isUniqueViolation(error))
+      return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409 });
     console.error(JSON.stringify({ level: "error", msg: "signup failed", error: String(error) }));
-    return data<Result>({ status: "error", error: SIGNUP_FAILED }, { status: 500 });
+    return data<Result>({ status: "error", error: MESSAGES.signupFailed }, { status: 500 });
   }
-  return data<Result>({ status: "ok", message: SIGNUP_SUCCESS });
+  return data<Result>({ status: "ok", message: MESSAGES.signupSuccess });
 }
 
 export default function SignUp() {

@@ -1,10 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
-import { googleAuthenticator, googleConfigured } from "~/services/google.server";
+import { googleAuthenticator, googleConfigured, RETURN_COOKIE } from "~/services/google.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
 import { safeRedirect } from "~/services/session.server";
-
-export const RETURN_COOKIE = "clipcut_return";
 
 export async function loader() {
   return redirect("/signin");

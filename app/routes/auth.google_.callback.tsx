@@ -2,12 +2,16 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getDb } from "~/db/client.server";
 import { audit } from "~/services/audit.server";
 import { getOptionalUser } from "~/services/auth.server";
-import { findOrCreateGoogleUser, googleAuthenticator, GoogleSignInError } from "~/services/google.server";
+import {
+  findOrCreateGoogleUser,
+  googleAuthenticator,
+  GoogleSignInError,
+  RETURN_COOKIE,
+} from "~/services/google.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readCookie } from "~/services/session-cookie.server";
 import { createUserSession, safeRedirect, setMaintenanceFlag } from "~/services/session.server";
 import { SITE } from "~/domain/site";
-import { RETURN_COOKIE } from "./auth.google";
 
 const OAUTH_FAILED = "Google sign-in failed. Please try again.";
 

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { apiTokens, creditLedger, users } from "~/db/schema";
 import { NEW_USER_CREDITS } from "~/domain/credits";
-import { and, isNull } from "drizzle-orm";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password.server";
 import { revokeUserSessions } from "./session.server";
 import type { User } from "./auth.server";

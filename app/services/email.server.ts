@@ -58,8 +58,6 @@ export async function sendEmail(
   }
 }
 
-const outboxRow = z.object({ links: z.string() });
-
 export async function readOutbox(db: Db) {
   const rows = await db.select().from(emailOutbox).orderBy(desc(emailOutbox.sentAt)).limit(200);
   return rows.map((row) => ({
@@ -67,7 +65,7 @@ export async function readOutbox(db: Db) {
     subject: row.subject,
     text: row.text,
     html: row.html,
-    links: z.array(z.string()).parse(JSON.parse(outboxRow.parse(row).links)),
+    links: z.array(z.string()).parse(JSON.parse(row.links)),
     sentAt: row.sentAt.toISOString(),
   }));
 }

@@ -21,6 +21,9 @@ export type GoogleClaims = z.infer<typeof googleClaims>;
 
 export class GoogleSignInError extends Error {}
 
+/** Where to return after Google: a short-lived cookie scoped to /auth/google. */
+export const RETURN_COOKIE = "clipcut_return";
+
 /** Google needs its client id and secret, and outside local mode a real secret for the OAuth state cookie. */
 export function googleConfigured(env: AppEnv): boolean {
   return Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET && (env.COOKIE_SECRET || env.APP_MODE === "local"));

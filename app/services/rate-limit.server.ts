@@ -13,9 +13,18 @@ export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: num
  * Fixed-window counter in D1, so every Worker instance sees the same count.
  * One upsert statement: atomic without a read-modify-write race.
  */
+/** The fixed window a moment falls in, and the answer for a subject that is over the limit in it. */
+function windowOf(rule: RateLimitRule, now = Date.now()) {
+  const start = Math.floor(now / rule.windowMs) * rule.windowMs;
+  const blocked = (): RateLimitResult => ({
+    ok: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((start + rule.windowMs - now) / 1000)),
+  });
+  return { start, blocked };
+}
+
 export async function hitRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
-  const now = Date.now();
-  const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+  const { start: windowStart, blocked } = windowOf(rule);
   const row = await db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
@@ -26,20 +35,17 @@ export async function hitRateLimit(db: D1Database, rule: RateLimitRule, subject:
     )
     .bind(`${rule.name}:${subject}`, windowStart)
     .first<{ count: number }>();
-  if ((row?.count ?? 0) <= rule.limit) return { ok: true };
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)) };
+  return (row?.count ?? 0) <= rule.limit ? { ok: true } : blocked();
 }
 
 /** Whether the subject is already over the limit, without counting this request (for failure-only limits). */
 export async function peekRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
-  const now = Date.now();
-  const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+  const { start: windowStart, blocked } = windowOf(rule);
   const row = await db
     .prepare("SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?2")
     .bind(`${rule.name}:${subject}`, windowStart)
     .first<{ count: number }>();
-  if ((row?.count ?? 0) < rule.limit) return { ok: true };
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rule.windowMs - now) / 1000)) };
+  return (row?.count ?? 0) < rule.limit ? { ok: true } : blocked();
 }
 
 /** The caller's IP as Cloudflare reports it ("local" under wrangler dev without the header). */

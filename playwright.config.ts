@@ -3,7 +3,7 @@ import { CHROMIUM_LAUNCH } from "./tests/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 8790);
 export const BASE_URL = `http://localhost:${PORT}`;
-export const FAKE_GOOGLE_URL = "http://127.0.0.1:8791";
+export const FAKE_GOOGLE_URL = `http://127.0.0.1:${Number(process.env.FAKE_GOOGLE_PORT ?? 8791)}`;
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -1,0 +1,15 @@
+// The few fields of autocannon@9 the benches read (the package ships no types).
+declare module "autocannon" {
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+  }
+  interface Result {
+    requests: { average: number };
+    latency: { p99: number };
+    non2xx: number;
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}

@@ -1,0 +1,85 @@
+/**
+ * Shared by the benches: a fresh local D1, the built Worker under wrangler dev on a given port, and the platform's
+ * floor measured in the same run (a static asset from the same Worker), so every figure can be given as a share of it.
+ */
+import autocannon from "autocannon";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+
+export const benchEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+
+export function freshDb(persist: string): void {
+  rmSync(persist, { recursive: true, force: true });
+  const migrated = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    { env: benchEnv },
+  );
+  if (migrated.status !== 0) throw new Error("migrations failed");
+}
+
+export async function startServer(port: number, persist: string): Promise<ChildProcess> {
+  const server = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(port + 1),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persist,
+      "--var",
+      "APP_MODE:local",
+      "--show-interactive-dev-session=false",
+    ],
+    { env: benchEnv, stdio: "ignore", detached: true },
+  );
+  for (let i = 0; i < 120; i++) {
+    if ((await fetch(`http://127.0.0.1:${port}/favicon.svg`).catch(() => null))?.ok) return server;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  stopServer(server);
+  throw new Error(`wrangler dev did not answer on port ${port} within 60 s`);
+}
+
+export function stopServer(server: ChildProcess): void {
+  try {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p99: number;
+  non2xx: number;
+}
+
+/** autocannon for `seconds` at `connections`, after a short warm-up. */
+export async function load(
+  url: string,
+  options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
+  const run = (duration: number) =>
+    autocannon({
+      url,
+      connections: options.connections ?? 50,
+      duration,
+      headers: options.headers,
+    });
+  await run(1);
+  const result = await run(options.seconds ?? 8);
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+/** The floor: a static asset served by the same Worker, at the same concurrency. */
+export async function staticFloor(base: string, connections = 50): Promise<number> {
+  return (await load(`${base}/favicon.svg`, { connections })).requestsPerSecond;
+}
+
+export const share = (value: number, floor: number) => `${((value / floor) * 100).toFixed(0)}%`;

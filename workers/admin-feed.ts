@@ -1,6 +1,6 @@
-import { DurableObject } from "cloudflare:workers";
 import { REALTIME_VERSION, type AdminFeedMessage } from "~/domain/realtime";
 import type { AppEnv } from "../app/load-context";
+import { SocketHub } from "./socket-hub";
 
 type Topic = "users" | "clips";
 const FLUSH_MS = 500;
@@ -13,7 +13,7 @@ const FLUSH_MS = 500;
  * Sharding, when one object is no longer enough: name N feeds "admin-feed-0".."admin-feed-{N-1}", publish to
  * hash(userId) % N, and let each admin page hold a socket to every shard (N is small: admins are few, events many).
  */
-export class AdminFeed extends DurableObject<AppEnv> {
+export class AdminFeed extends SocketHub<null> {
   private pending = new Map<Topic, number>();
   /** A flush is already due: most events then cost no storage call at all. */
   private flushScheduled = false;
@@ -35,34 +35,17 @@ export class AdminFeed extends DurableObject<AppEnv> {
       events: [...this.pending.values()].reduce((a, b) => a + b, 0),
     };
     this.pending.clear();
-    const text = JSON.stringify(message);
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.send(text);
-      } catch {
-        // closing socket
-      }
-    }
+    this.sendAll(message);
   }
 
   /** Admin page sockets, forwarded by the Worker after requireAdmin. */
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
-    const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    return this.acceptSocket(null);
   }
 
   async webSocketMessage(): Promise<void> {
     // Admin pages only listen.
-  }
-
-  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
-    } catch {
-      // already closed
-    }
   }
 }
 

@@ -1,77 +1,74 @@
-import { DurableObject } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
-import type { Clip, ClipRequest, Credits } from "~/domain/api";
-import { clipRequestSchema } from "~/domain/api";
-import { NEW_USER_CREDITS, PLUGIN_CONNECT_CREDITS } from "~/domain/credits";
-import { effectivePlan, monthlyCredits, PLAN_PERIOD_MS, planRank, type PlanId } from "~/domain/plans";
+import type { ClipRequest } from "~/domain/api";
+import type { PlanId } from "~/domain/plans";
 import { clientMessageSchema, REALTIME_VERSION, type ServerMessage } from "~/domain/realtime";
 import { getDb, type Db } from "../app/db/client.server";
+import { clipCount } from "../app/db/clips.server";
+import * as ops from "../app/db/ledger.server";
 import {
-  applyDelta,
-  captureHold,
-  chargeClip,
-  clipCount,
-  expireHolds,
+  BUSY_MESSAGE,
+  cloneState,
+  creditsOf,
   fail,
-  readCredits,
-  releaseHold,
-  reserveHold,
+  loadLedgerState,
+  SAVE_FAILED_MESSAGE,
+  type Decision,
   type LedgerResult,
+  type LedgerState,
+  type OpContext,
 } from "../app/db/ledger.server";
-import { users } from "../app/db/schema";
+import { setPresence, touchLastSeen } from "../app/db/users.server";
 import type { AppEnv } from "../app/load-context";
 import { publishAdminEvent } from "./admin-feed";
+import { SocketHub } from "./socket-hub";
 
 type SocketKind = "page" | "extension";
-type Broadcast =
-  | { type: "credits"; data: Credits }
-  | { type: "clip"; data: { clip: Clip } }
-  | { type: "plan"; data: { plan: string; pendingPlan: PlanId | null } };
 interface SocketAttachment {
   kind: SocketKind;
 }
-
-/** The socket may have closed while we awaited: a send then is moot, not an error. */
-function safeSend(ws: WebSocket, message: ServerMessage): void {
-  try {
-    ws.send(JSON.stringify(message));
-  } catch {
-    // closed meanwhile
-  }
+type Operation<T> = (db: Db, state: LedgerState, ctx: OpContext) => Promise<Decision<T>>;
+interface Waiting {
+  operation: Operation<unknown>;
+  answer: (result: LedgerResult<unknown>) => void;
 }
 
-const parseStoredRequest = (json: string): ClipRequest | null => {
-  const parsed = clipRequestSchema.safeParse(JSON.parse(json));
-  return parsed.success ? parsed.data : null;
+/** An operation that replaces the state with what D1 holds, in its place in the queue. */
+const reloadState: Operation<null> = async (db, state) => {
+  const fresh = await loadLedgerState(db, state.userId);
+  if (fresh) Object.assign(state, fresh, { lastClipAt: state.lastClipAt });
+  return { result: { ok: true, value: null, replayed: false }, writes: [], events: [], adminTopics: [], wakeAt: null };
 };
 
+/** Beyond this many waiting operations the object answers "busy" rather than queueing without bound. */
+const MAX_WAITING = 256;
+/** Statements per D1 batch stay well under D1's limits: a charge is three. */
+const MAX_GROUP = 64;
+
 /**
- * One per user (named by the user id): the only path for any change of that user's balance. Operations run one at
- * a time through `serial`, so each reads the balance and commits its D1 batch with no other change in between.
- * It also holds the user's realtime sockets (hibernatable) and pushes every change to them.
+ * One per user (named by the user id), the only writer of that user's balance. It is a thin shell: every operation
+ * is an `app/db/ledger.server.ts` function; this object serialises them, commits them (group commit: operations
+ * that arrive while a batch is in flight are decided in memory, in arrival order, and committed together in the
+ * next batch), answers each caller after its batch committed, and publishes the operation's events once.
+ * It also holds the user's realtime sockets (hibernatable). See docs/decisions/005-group-commit.md.
  */
-export class UserLedger extends DurableObject<AppEnv> {
-  private queue: Promise<unknown> = Promise.resolve();
+export class UserLedger extends SocketHub<SocketAttachment> {
   private seq = 0;
   private userId: string | null = null;
+  /** Committed state: what D1 holds. Null until loaded. */
+  private state: LedgerState | null = null;
+  private waiting: Waiting[] = [];
+  private committing = false;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.seq = (await ctx.storage.get<number>("seq")) ?? 0;
       this.userId = (await ctx.storage.get<string>("userId")) ?? null;
+      if (this.userId) this.state = await loadLedgerState(this.db, this.userId);
     });
   }
 
   private get db(): Db {
     return getDb(this.env.DB);
-  }
-
-  /** Runs operations strictly one after another (D1 calls are I/O, so plain awaits would interleave). */
-  private serial<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async bind(userId: string): Promise<void> {
@@ -81,7 +78,99 @@ export class UserLedger extends DurableObject<AppEnv> {
     await this.ctx.storage.put("userId", userId);
   }
 
-  // ── Credit operations (RPC) ──────────────────────────────────────────────
+  /** The state, loaded once (first call of a new object), with nothing else running meanwhile. */
+  private async ready(userId: string): Promise<LedgerState | null> {
+    await this.bind(userId);
+    if (!this.state)
+      await this.ctx.blockConcurrencyWhile(async () => {
+        this.state ??= await loadLedgerState(this.db, userId);
+      });
+    return this.state;
+  }
+
+  /** serialise → operation → publish: queue the operation; the answer comes once its batch committed. */
+  private async run<T>(userId: string, operation: Operation<T>): Promise<LedgerResult<T>> {
+    if (!(await this.ready(userId))) return fail(404, "not_found", "User not found.");
+    if (this.waiting.length >= MAX_WAITING) return fail(503, "busy", BUSY_MESSAGE);
+    return new Promise<LedgerResult<T>>((answer) => {
+      this.waiting.push({ operation, answer } as Waiting);
+      if (!this.committing) void this.commitLoop();
+    });
+  }
+
+  private async commitLoop(): Promise<void> {
+    this.committing = true;
+    try {
+      while (this.waiting.length > 0) await this.commitGroup(this.waiting.splice(0, MAX_GROUP));
+    } finally {
+      this.committing = false;
+    }
+  }
+
+  /** Decide each operation in memory, in arrival order, then commit them all in one D1 batch. */
+  private async commitGroup(group: Waiting[]): Promise<void> {
+    const base = this.state;
+    if (!base) return group.forEach((w) => w.answer(fail(404, "not_found", "User not found.")));
+    const draft = cloneState(base);
+    const ctx = { now: Date.now(), thorough: false };
+    const decided: (Decision<unknown> | null)[] = [];
+    for (const w of group) decided.push(await w.operation(this.db, draft, ctx).catch(() => null));
+    const writes = decided.flatMap((d) => d?.writes ?? []);
+    if (decided.includes(null) || writes.length > 0) {
+      try {
+        if (decided.includes(null)) throw new Error("an operation failed to decide");
+        await this.db.batch(writes as [ops.Statement, ...ops.Statement[]]);
+      } catch (error) {
+        // One bad operation must not fail its neighbours: start again from what D1 holds, one at a time.
+        console.warn(
+          JSON.stringify({ level: "warn", msg: "ledger batch failed", size: group.length, error: String(error) }),
+        );
+        this.state = (await loadLedgerState(this.db, base.userId).catch(() => null)) ?? base;
+        for (const w of group) await this.commitOne(w);
+        return;
+      }
+    }
+    this.state = draft;
+    for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>);
+    void this.ctx.storage.put("seq", this.seq);
+  }
+
+  /** The slow path after a failed batch: decide with D1 consulted for unknown keys, commit alone. */
+  private async commitOne(w: Waiting): Promise<void> {
+    const base = this.state;
+    if (!base) return w.answer(fail(404, "not_found", "User not found."));
+    const draft = cloneState(base);
+    let decision: Decision<unknown>;
+    try {
+      decision = await w.operation(this.db, draft, { now: Date.now(), thorough: true });
+      if (decision.writes.length > 0) await this.db.batch(decision.writes as [ops.Statement, ...ops.Statement[]]);
+    } catch (error) {
+      // The batch is a transaction: nothing of it was written, and the state stays as it was.
+      console.error(JSON.stringify({ level: "error", msg: "ledger operation failed", error: String(error) }));
+      return w.answer(fail(500, "internal", SAVE_FAILED_MESSAGE));
+    }
+    this.state = draft;
+    await this.finish(w, decision);
+    void this.ctx.storage.put("seq", this.seq);
+  }
+
+  /** After commit: publish the events (each once, in order), wake later if asked, then answer. */
+  private async finish(w: Waiting, decision: Decision<unknown>): Promise<void> {
+    for (const event of decision.events) {
+      this.seq += 1;
+      this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
+    }
+    for (const topic of new Set(decision.adminTopics)) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
+    if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
+    w.answer(decision.result);
+  }
+
+  private async scheduleAlarm(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
+  }
+
+  // ── Operations (RPC); names as the callers know them ────────────────────
 
   charge(input: {
     userId: string;
@@ -90,271 +179,58 @@ export class UserLedger extends DurableObject<AppEnv> {
     source: "api" | "admin";
     actorId?: string | null;
   }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      const result = await chargeClip(this.db, input);
-      if (result.ok && !result.replayed) {
-        this.broadcast({ type: "credits", data: result.value.credits });
-        this.broadcast({ type: "clip", data: { clip: result.value.clip } });
-        this.notifyAdmins("clips");
-      }
-      return result;
-    });
+    return this.run(input.userId, (db, state, ctx) => ops.charge(db, state, input, ctx));
   }
 
   reserve(input: { userId: string; key: string; request: ClipRequest }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      const result = await reserveHold(this.db, input);
-      if (result.ok && !result.replayed) {
-        this.broadcast({ type: "credits", data: result.value.credits });
-        await this.scheduleAlarm(Date.parse(result.value.hold.expiresAt));
-      }
-      return result;
-    });
+    return this.run(input.userId, (db, state, ctx) => ops.reserve(db, state, input, ctx));
   }
 
   capture(input: { userId: string; holdId: string }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      const result = await captureHold(this.db, { ...input, parseRequest: parseStoredRequest });
-      if (result.ok && !result.replayed) {
-        this.broadcast({ type: "credits", data: result.value.credits });
-        this.broadcast({ type: "clip", data: { clip: result.value.clip } });
-        this.notifyAdmins("clips");
-      }
-      return result;
-    });
+    return this.run(input.userId, (db, state, ctx) => ops.capture(db, state, input, ctx));
   }
 
   release(input: { userId: string; holdId: string }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      const result = await releaseHold(this.db, input);
-      if (result.ok && !result.replayed) this.broadcast({ type: "credits", data: result.value.credits });
-      return result;
-    });
+    return this.run(input.userId, (db, state, ctx) => ops.release(db, state, input, ctx));
   }
 
   /** Admin edit of a balance to an exact value, with the admin and a reason on the ledger row. */
   adjust(input: { userId: string; key: string; newBalance: number; actorId: string; reason: string }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      const credits = await readCredits(this.db, input.userId);
-      if (!credits) return fail(404, "not_found", "User not found.");
-      if (!Number.isInteger(input.newBalance) || input.newBalance < 0) {
-        return fail(422, "invalid_input", "Credits must be a whole number of at least 0.");
-      }
-      return this.afterDelta(
-        await applyDelta(this.db, {
-          userId: input.userId,
-          key: input.key,
-          delta: input.newBalance - credits.balance,
-          kind: "adjust",
-          description: `Adjusted by an admin: ${input.reason}`,
-          actorId: input.actorId,
-        }),
-      );
-    });
+    return this.run(input.userId, (db, state, ctx) => ops.adjust(db, state, input, ctx));
   }
 
-  /** Gives back a clip's cost, once per clip. */
-  refund(input: { userId: string; clipId: string; amount: number; reason: string; actorId?: string | null }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      return this.afterDelta(
-        await applyDelta(this.db, {
-          userId: input.userId,
-          key: `refund:${input.clipId}`,
-          delta: input.amount,
-          kind: "refund",
-          description: `Refund: ${input.reason}`,
-          clipId: input.clipId,
-          actorId: input.actorId,
-        }),
-      );
-    });
+  /** Gives back a clip's cost, once per clip; `deleteClip` removes the clip in the same batch. */
+  refund(input: { userId: string; clipId: string; reason: string; actorId?: string | null; deleteClip?: boolean }) {
+    return this.run(input.userId, (db, state, ctx) => ops.refund(db, state, input, ctx));
   }
 
-  /** "Connect and get 1 free credit": once per user ever; the plan becomes Plugin (counted as Free) if it was Free. */
   pluginConnect(input: { userId: string }) {
-    return this.serial(async (): Promise<LedgerResult<{ credits: Credits; alreadyConnected: boolean }>> => {
-      await this.bind(input.userId);
-      const user = await this.loadUser(input.userId);
-      if (!user) return fail(404, "not_found", "User profile not found.");
-      const credits = await readCredits(this.db, input.userId);
-      if (user.plan === "Plugin" && credits)
-        return { ok: true, value: { credits, alreadyConnected: true }, replayed: true };
-      const becomesPlugin = effectivePlan(user.plan) === "Free";
-      const result = await applyDelta(this.db, {
-        userId: input.userId,
-        key: "plugin-connect",
-        delta: PLUGIN_CONNECT_CREDITS,
-        kind: "plugin_connect",
-        description: "Plugin connection bonus",
-        alongside: becomesPlugin
-          ? [this.db.update(users).set({ plan: "Plugin", updatedAt: new Date() }).where(eq(users.id, input.userId))]
-          : [],
-      });
-      if (!result.ok) return result;
-      if (!result.replayed) {
-        this.broadcast({ type: "credits", data: result.value.credits });
-        if (becomesPlugin) await this.broadcastPlan(input.userId);
-      }
-      return {
-        ok: true,
-        value: { credits: result.value.credits, alreadyConnected: result.replayed },
-        replayed: result.replayed,
-      };
-    });
+    return this.run(input.userId, (db, state, ctx) => ops.pluginConnect(db, state, ctx));
   }
 
-  /** The spec's rule: a Free user with 0 credits and no clips gets 100 back — once, ever. */
   starterReset(input: { userId: string }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      const user = await this.loadUser(input.userId);
-      if (!user || effectivePlan(user.plan) !== "Free" || user.credits !== 0) return null;
-      if ((await clipCount(this.db, input.userId)) > 0) return null;
-      return this.afterDelta(
-        await applyDelta(this.db, {
-          userId: input.userId,
-          key: "starter-reset",
-          delta: NEW_USER_CREDITS,
-          kind: "starter_reset",
-          description: "Starter credits restored",
-        }),
-      );
-    });
+    return this.run(input.userId, (db, state, ctx) => ops.starterReset(db, state, ctx));
   }
 
-  /**
-   * Upgrades apply at once: new limits, a new period and a top-up of the difference in monthly credits.
-   * Downgrades wait for the end of the period. The grant's key derives from (user, period, plans).
-   */
   changePlan(input: { userId: string; plan: PlanId; now?: number }) {
-    return this.serial(
-      async (): Promise<
-        LedgerResult<{ plan: string; pendingPlan: PlanId | null; effective: "now" | "period_end" }>
-      > => {
-        await this.bind(input.userId);
-        const now = input.now ?? Date.now();
-        const user = await this.loadUser(input.userId);
-        if (!user) return fail(404, "not_found", "User profile not found.");
-        if (user.status === "Banned") return fail(403, "forbidden", "This account has been banned.");
-        const current = effectivePlan(user.plan);
-        const target = input.plan;
-        if (target === current) {
-          if (user.pendingPlan) {
-            await this.db
-              .update(users)
-              .set({ pendingPlan: null, updatedAt: new Date(now) })
-              .where(eq(users.id, input.userId));
-            await this.broadcastPlan(input.userId);
-          }
-          return { ok: true, value: { plan: user.plan, pendingPlan: null, effective: "now" }, replayed: true };
-        }
-        if (planRank(target) < planRank(current) && user.planPeriodEnd && user.planPeriodEnd.getTime() > now) {
-          await this.db
-            .update(users)
-            .set({ pendingPlan: target, updatedAt: new Date(now) })
-            .where(eq(users.id, input.userId));
-          await this.broadcastPlan(input.userId);
-          await this.scheduleAlarm(user.planPeriodEnd.getTime());
-          return {
-            ok: true,
-            value: { plan: user.plan, pendingPlan: target, effective: "period_end" },
-            replayed: false,
-          };
-        }
-        const topUp = Math.max(0, monthlyCredits(target) - monthlyCredits(current));
-        const periodEnd = target === "Free" ? null : new Date(now + PLAN_PERIOD_MS);
-        const planUpdate = this.db
-          .update(users)
-          .set({
-            plan: target,
-            pendingPlan: null,
-            planPeriodStart: target === "Free" ? null : new Date(now),
-            planPeriodEnd: periodEnd,
-            updatedAt: new Date(now),
-          })
-          .where(eq(users.id, input.userId));
-        if (topUp > 0) {
-          const result = await applyDelta(this.db, {
-            userId: input.userId,
-            // Derived from (user, new period, kind): the period this upgrade starts is unique to it. A retried request
-            // cannot grant twice either — it runs after this one and finds the plan already changed.
-            key: `plan-grant:${target}:${now}`,
-            delta: topUp,
-            kind: "plan_grant",
-            description: `${target} plan credits`,
-            alongside: [planUpdate],
-          });
-          if (!result.ok) return result;
-          this.broadcast({ type: "credits", data: result.value.credits });
-        } else {
-          await planUpdate;
-        }
-        await this.broadcastPlan(input.userId);
-        if (periodEnd) await this.scheduleAlarm(periodEnd.getTime());
-        this.notifyAdmins("users");
-        return { ok: true, value: { plan: target, pendingPlan: null, effective: "now" }, replayed: false };
-      },
+    return this.run(input.userId, (db, state, ctx) =>
+      ops.changePlan(db, state, input, { ...ctx, now: input.now ?? ctx.now }),
     );
   }
 
-  /** End of a paid period: apply a pending downgrade, start the next period and grant its credits (once). */
+  /** End of a paid period (the alarm, the scheduled safety net, tests with a chosen `now`). */
   renew(input: { userId: string; now?: number }) {
-    return this.serial(async () => {
-      await this.bind(input.userId);
-      return this.renewDue(input.userId, input.now ?? Date.now());
-    });
+    return this.run(input.userId, (db, state, ctx) =>
+      ops.renewPeriod(db, state, { ...ctx, now: input.now ?? ctx.now }),
+    );
   }
 
-  private async renewDue(userId: string, now: number): Promise<number | null> {
-    for (let guard = 0; guard < 24; guard++) {
-      const user = await this.loadUser(userId);
-      if (!user?.planPeriodEnd || user.planPeriodEnd.getTime() > now) return user?.planPeriodEnd?.getTime() ?? null;
-      const next: PlanId = user.pendingPlan ?? effectivePlan(user.plan);
-      const start = user.planPeriodEnd.getTime();
-      if (next === "Free") {
-        await this.db
-          .update(users)
-          .set({
-            plan: "Free",
-            pendingPlan: null,
-            planPeriodStart: null,
-            planPeriodEnd: null,
-            updatedAt: new Date(now),
-          })
-          .where(eq(users.id, userId));
-        await this.broadcastPlan(userId);
-        return null;
-      }
-      const result = await applyDelta(this.db, {
-        userId,
-        key: `renewal:${start}`,
-        delta: monthlyCredits(next),
-        kind: "renewal",
-        description: `${next} plan credits`,
-        alongside: [
-          this.db
-            .update(users)
-            .set({
-              plan: next,
-              pendingPlan: null,
-              planPeriodStart: new Date(start),
-              planPeriodEnd: new Date(start + PLAN_PERIOD_MS),
-              updatedAt: new Date(now),
-            })
-            .where(eq(users.id, userId)),
-        ],
-      });
-      if (!result.ok) throw new Error(`renewal failed: ${result.message}`);
-      this.broadcast({ type: "credits", data: result.value.credits });
-      await this.broadcastPlan(userId);
-    }
-    return null;
+  /**
+   * The user row changed outside the ledger (a ban, an admin edit of the plan): read the state again. Balance,
+   * holds and keys are only ever written here, so this is about the row's other columns.
+   */
+  async reload(input: { userId: string }): Promise<void> {
+    await this.run(input.userId, reloadState);
   }
 
   /** Holds that were never captured are released when they expire; periods that ended are renewed. */
@@ -364,34 +240,14 @@ export class UserLedger extends DurableObject<AppEnv> {
 
   /** The alarm's work, also run by the scheduled safety net. */
   async sweep(input?: { userId: string }): Promise<void> {
-    if (input) await this.bind(input.userId);
-    const userId = this.userId;
+    const userId = input?.userId ?? this.userId;
     if (!userId) return;
-    await this.serial(async () => {
-      const now = Date.now();
-      const { expired, next } = await expireHolds(this.db, userId, now);
-      if (expired > 0) {
-        const credits = await readCredits(this.db, userId, now);
-        if (credits) this.broadcast({ type: "credits", data: credits });
-      }
-      const periodEnd = await this.renewDue(userId, now);
-      const wake = [next, periodEnd].filter((t): t is number => t !== null).sort((a, b) => a - b)[0];
-      if (wake !== undefined) await this.ctx.storage.setAlarm(wake);
-    });
-  }
-
-  private async scheduleAlarm(at: number): Promise<void> {
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
-  }
-
-  private afterDelta<T extends { credits: Credits }>(result: LedgerResult<T>): LedgerResult<T> {
-    if (result.ok && !result.replayed) this.broadcast({ type: "credits", data: result.value.credits });
-    return result;
-  }
-
-  private loadUser(userId: string) {
-    return this.db.select().from(users).where(eq(users.id, userId)).get();
+    // Queued in this order: the sweep starts from what D1 holds (it also heals any drift), then expires and renews.
+    await Promise.all([
+      this.run(userId, reloadState),
+      this.run(userId, (db, state, ctx) => ops.expire(db, state, ctx)),
+      this.run(userId, (db, state, ctx) => ops.renewPeriod(db, state, ctx)),
+    ]);
   }
 
   // ── Realtime ─────────────────────────────────────────────────────────────
@@ -399,20 +255,13 @@ export class UserLedger extends DurableObject<AppEnv> {
   /** WebSocket upgrade, forwarded by the Worker after it authenticated the user (X-ClipCut-User). */
   async fetch(request: Request): Promise<Response> {
     const userId = request.headers.get("X-ClipCut-User");
-    const kind = request.headers.get("X-ClipCut-Socket") === "extension" ? "extension" : "page";
+    const kind: SocketKind = request.headers.get("X-ClipCut-Socket") === "extension" ? "extension" : "page";
     if (!userId || request.headers.get("Upgrade") !== "websocket")
       return new Response("Expected a WebSocket", { status: 426 });
     await this.bind(userId);
-    const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1], [kind]);
-    pair[1].serializeAttachment({ kind } satisfies SocketAttachment);
-    const protocol = request.headers.get("X-ClipCut-Protocol");
-    await this.setPresence(userId, true);
-    return new Response(null, {
-      status: 101,
-      webSocket: pair[0],
-      headers: protocol ? { "Sec-WebSocket-Protocol": protocol } : {},
-    });
+    const response = this.acceptSocket({ kind }, [kind], request.headers.get("X-ClipCut-Protocol"));
+    await this.presence(userId, true);
+    return response;
   }
 
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
@@ -425,84 +274,38 @@ export class UserLedger extends DurableObject<AppEnv> {
     }
     const parsed = clientMessageSchema.safeParse(json);
     if (!parsed.success || !userId) {
-      safeSend(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." });
+      this.send(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." } satisfies ServerMessage);
       return;
     }
     if (parsed.data.type === "ping") {
-      await this.touchLastSeen(userId);
-      safeSend(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq });
+      await touchLastSeen(this.db, userId);
+      this.send(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq } satisfies ServerMessage);
       return;
     }
     // hello: always answer with a snapshot; it is cheap and makes any missed sequence moot.
-    safeSend(ws, await this.snapshot(userId));
+    this.send(ws, await this.snapshot(userId));
   }
 
-  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
-    } catch {
-      // already closed
-    }
-    if (this.userId && this.ctx.getWebSockets().filter((s) => s !== ws).length === 0)
-      await this.setPresence(this.userId, false);
-  }
-
-  async webSocketError(ws: WebSocket): Promise<void> {
-    await this.webSocketClose(ws, 1011);
+  protected async onSocketClosed(_ws: WebSocket, remaining: WebSocket[]): Promise<void> {
+    if (this.userId && remaining.length === 0) await this.presence(this.userId, false);
   }
 
   private async snapshot(userId: string): Promise<ServerMessage> {
-    const [credits, user, count] = await Promise.all([
-      readCredits(this.db, userId),
-      this.loadUser(userId),
-      clipCount(this.db, userId),
-    ]);
+    const [state, count] = await Promise.all([this.ready(userId), clipCount(this.db, userId)]);
     return {
       v: REALTIME_VERSION,
       type: "snapshot",
       seq: this.seq,
       data: {
-        credits: credits ?? { balance: 0, held: 0, available: 0 },
-        plan: { plan: user?.plan ?? "Free", pendingPlan: user?.pendingPlan ?? null },
+        credits: state ? creditsOf(state, Date.now()) : { balance: 0, held: 0, available: 0 },
+        plan: { plan: state?.user.plan ?? "Free", pendingPlan: state?.user.pendingPlan ?? null },
         clipCount: count,
       },
     };
   }
 
-  private broadcast(message: Broadcast): void {
-    this.seq += 1;
-    void this.ctx.storage.put("seq", this.seq);
-    const text = JSON.stringify({ v: REALTIME_VERSION, seq: this.seq, ...message });
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.send(text);
-      } catch {
-        // a closing socket: its close handler cleans up
-      }
-    }
-  }
-
-  private async broadcastPlan(userId: string): Promise<void> {
-    const user = await this.loadUser(userId);
-    if (user) this.broadcast({ type: "plan", data: { plan: user.plan, pendingPlan: user.pendingPlan } });
-    this.notifyAdmins("users");
-  }
-
-  private async setPresence(userId: string, online: boolean): Promise<void> {
-    const user = await this.loadUser(userId);
-    if (!user || user.status === "Banned") return;
-    await this.db
-      .update(users)
-      .set({ status: online ? "online" : "offline", lastSeen: new Date() })
-      .where(eq(users.id, userId));
-    this.notifyAdmins("users");
-  }
-
-  private async touchLastSeen(userId: string): Promise<void> {
-    await this.db.update(users).set({ lastSeen: new Date() }).where(eq(users.id, userId));
-  }
-
-  private notifyAdmins(topic: "users" | "clips"): void {
-    this.ctx.waitUntil(publishAdminEvent(this.env, topic));
+  private async presence(userId: string, online: boolean): Promise<void> {
+    await setPresence(this.db, userId, online);
+    this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
   }
 }

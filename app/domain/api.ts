@@ -98,6 +98,7 @@ export const API_ERROR_CODES = [
   "hold_not_active",
   "invalid_input",
   "rate_limited",
+  "busy",
   "internal",
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];

@@ -8,7 +8,7 @@ import { useLive } from "~/components/realtime";
 import { formatShortDate } from "~/domain/greeting";
 import { effectivePlan, PLAN_IDS, PLANS } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
-import { ledgerFor } from "~/services/ledger.server";
+import { ledgerCall, ledgerFor } from "~/services/ledger.server";
 import { formObject } from "~/utils/forms";
 
 /** After a plan change the page returns to itself after this long (spec: 2000 ms). */
@@ -29,10 +29,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = changeSchema.safeParse(formObject(await request.formData()));
   if (!parsed.success)
     return data({ ok: false as const, message: "Failed to update plan: Unknown plan." }, { status: 400 });
-  const result = await ledgerFor(context.cloudflare.env, user.id).changePlan({
-    userId: user.id,
-    plan: parsed.data.plan,
-  });
+  const result = await ledgerCall(() =>
+    ledgerFor(context.cloudflare.env, user.id).changePlan({ userId: user.id, plan: parsed.data.plan }),
+  );
   if (!result.ok)
     return data({ ok: false as const, message: `Failed to update plan: ${result.message}` }, { status: result.status });
   const note =

@@ -1,14 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Await, Link, useAsyncError, useFetcher, useLoaderData } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { ErrorBox } from "~/components/error-box";
 import { useLive } from "~/components/realtime";
 import { SkeletonRows } from "~/components/skeleton";
 import { getDb } from "~/db/client.server";
-import { recentClips } from "~/db/ledger.server";
-import { users } from "~/db/schema";
+import { recentClips } from "~/db/clips.server";
+import { saveTimeZone } from "~/db/users.server";
 import { firstName, formatShortDate, greetingFor } from "~/domain/greeting";
 import { effectivePlan, PLANS } from "~/domain/plans";
 import { formatMinutesSeconds } from "~/domain/time";
@@ -50,10 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const parsed = timeZoneSchema.safeParse(formObject(await request.formData()));
   if (!parsed.success) return data({ ok: false }, { status: 400 });
-  await getDb(context.cloudflare.env.DB)
-    .update(users)
-    .set({ timeZone: parsed.data.timeZone })
-    .where(eq(users.id, user.id));
+  await saveTimeZone(getDb(context.cloudflare.env.DB), user.id, parsed.data.timeZone);
   return { ok: true };
 }
 

@@ -1,11 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { and, eq } from "drizzle-orm";
 import { ErrorBox } from "~/components/error-box";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getDb } from "~/db/client.server";
-import { toApiClip } from "~/db/ledger.server";
-import { clips } from "~/db/schema";
+import { clipOfUser } from "~/db/clips.server";
 import { formatShortDate } from "~/domain/greeting";
 import { FORMAT_LABELS } from "~/domain/media";
 import { MESSAGES } from "~/domain/messages";
@@ -15,14 +13,8 @@ import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  // Another user's clip is indistinguishable from a missing one.
-  const row = await getDb(context.cloudflare.env.DB)
-    .select()
-    .from(clips)
-    .where(and(eq(clips.id, params.clipId ?? ""), eq(clips.userId, user.id)))
-    .get();
-  if (!row) throw new Response(MESSAGES.clipNotFound, { status: 404 });
-  const clip = toApiClip(row);
+  const clip = await clipOfUser(getDb(context.cloudflare.env.DB), user.id, params.clipId ?? "");
+  if (!clip) throw new Response(MESSAGES.clipNotFound, { status: 404 });
   const videoId = extractYouTubeId(clip.videoUrl);
   return {
     clip,

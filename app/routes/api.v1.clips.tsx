@@ -1,10 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { toApiClip } from "~/db/ledger.server";
-import { clips } from "~/db/schema";
-import { ledgerFor } from "~/services/ledger.server";
+import { clipPage } from "~/db/clips.server";
+import { ledgerCall, ledgerFor } from "~/services/ledger.server";
 import { ledgerError, parseClipRequest, requireApiUser, requireIdempotencyKey } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
 
@@ -18,15 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, context);
   const query = listQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return apiError(400, "bad_request", "limit must be 1–100 and before an ISO date.");
-  const { limit, before } = query.data;
-  const rows = await getDb(context.cloudflare.env.DB)
-    .select()
-    .from(clips)
-    .where(before ? and(eq(clips.userId, user.id), lt(clips.createdAt, new Date(before))) : eq(clips.userId, user.id))
-    .orderBy(desc(clips.createdAt))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit).map(toApiClip);
-  return apiJson({ clips: page, nextBefore: rows.length > limit ? (page.at(-1)?.createdAt ?? null) : null });
+  return apiJson(await clipPage(getDb(context.cloudflare.env.DB), user.id, query.data));
 }
 
 /** Create a clip: charged and saved atomically by the user's ledger. */
@@ -35,12 +25,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireApiUser(request, context);
   const key = requireIdempotencyKey(request);
   const clipRequest = await parseClipRequest(request);
-  const result = await ledgerFor(context.cloudflare.env, user.id).charge({
-    userId: user.id,
-    key,
-    request: clipRequest,
-    source: "api",
-  });
+  const result = await ledgerCall(() =>
+    ledgerFor(context.cloudflare.env, user.id).charge({ userId: user.id, key, request: clipRequest, source: "api" }),
+  );
   if (!result.ok) return ledgerError(result);
   return apiJson({ clip: result.value.clip, credits: result.value.credits }, result.replayed ? 200 : 201);
 }

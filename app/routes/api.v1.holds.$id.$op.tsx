@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { ledgerFor } from "~/services/ledger.server";
+import { ledgerCall, ledgerFor } from "~/services/ledger.server";
 import { ledgerError, requireApiUser } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
 
@@ -18,10 +18,11 @@ export async function action({ request, params: raw, context }: ActionFunctionAr
   const ledger = ledgerFor(context.cloudflare.env, user.id);
   const { id, op } = parsed.data;
   // Both are idempotent on the hold itself: capturing twice returns the same clip, releasing twice is a no-op.
-  const result =
+  const result = await ledgerCall(() =>
     op === "capture"
-      ? await ledger.capture({ userId: user.id, holdId: id })
-      : await ledger.release({ userId: user.id, holdId: id });
+      ? ledger.capture({ userId: user.id, holdId: id })
+      : ledger.release({ userId: user.id, holdId: id }),
+  );
   if (!result.ok) return ledgerError(result);
   return apiJson(result.value);
 }

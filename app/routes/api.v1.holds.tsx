@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { ledgerFor } from "~/services/ledger.server";
+import { ledgerCall, ledgerFor } from "~/services/ledger.server";
 import { ledgerError, parseClipRequest, requireApiUser, requireIdempotencyKey } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
 
@@ -12,11 +12,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireApiUser(request, context);
   const key = requireIdempotencyKey(request);
   const clipRequest = await parseClipRequest(request);
-  const result = await ledgerFor(context.cloudflare.env, user.id).reserve({
-    userId: user.id,
-    key,
-    request: clipRequest,
-  });
+  const result = await ledgerCall(() =>
+    ledgerFor(context.cloudflare.env, user.id).reserve({ userId: user.id, key, request: clipRequest }),
+  );
   if (!result.ok) return ledgerError(result);
   return apiJson(result.value, result.replayed ? 200 : 201);
 }

@@ -3,6 +3,7 @@ import type { LedgerFailure } from "~/db/ledger.server";
 import { getDb } from "~/db/client.server";
 import { clipRequestSchema, idempotencyKeySchema, type ClipRequest } from "~/domain/api";
 import { apiError } from "./api-response.server";
+import { BUSY_RETRY_AFTER_S } from "./ledger.server";
 import { bearerToken, userForApiToken } from "./api-tokens.server";
 import type { User } from "./auth.server";
 
@@ -41,6 +42,8 @@ export async function parseClipRequest(request: Request): Promise<ClipRequest> {
   return parsed.data;
 }
 
+/** A ledger refusal as API v1 says it; "busy" tells the client when it may retry (with the same key). */
 export function ledgerError(failure: LedgerFailure): Response {
-  return apiError(failure.status, failure.code, failure.message);
+  const retry = failure.code === "busy" ? { "Retry-After": String(BUSY_RETRY_AFTER_S) } : undefined;
+  return apiError(failure.status, failure.code, failure.message, retry);
 }

@@ -1,0 +1,76 @@
+import { DurableObject } from "cloudflare:workers";
+import type { AppEnv } from "../app/load-context";
+
+/**
+ * The socket lifecycle both Durable Objects share: accept a hibernatable WebSocket with its attachment, send to one
+ * or to all, and answer a close. Subclasses say what a socket is for and what closing means to them.
+ */
+export abstract class SocketHub<Attachment> extends DurableObject<AppEnv> {
+  /** Accepts the server end and answers the upgrade with the client end (and the chosen subprotocol, if any). */
+  protected acceptSocket(attachment: Attachment, tags: string[] = [], protocol: string | null = null): Response {
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1], tags);
+    pair[1].serializeAttachment(attachment);
+    return new Response(null, {
+      status: 101,
+      webSocket: pair[0],
+      headers: protocol ? { "Sec-WebSocket-Protocol": protocol } : {},
+    });
+  }
+
+  protected attachment(ws: WebSocket): Attachment {
+    return ws.deserializeAttachment() as Attachment;
+  }
+
+  /** The socket may have closed while we awaited: a send then is moot, not an error. */
+  protected send(ws: WebSocket, message: unknown): void {
+    try {
+      ws.send(JSON.stringify(message));
+    } catch {
+      // closing socket: its close handler cleans up
+    }
+  }
+
+  /** One serialisation, every open socket (optionally those with a tag). */
+  protected sendAll(message: unknown, tag?: string): void {
+    const text = JSON.stringify(message);
+    for (const ws of this.ctx.getWebSockets(tag)) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing socket
+      }
+    }
+  }
+
+  /** Closes every socket (optionally those with a tag) with a code the client understands. */
+  protected closeAll(code: number, reason: string, tag?: string): void {
+    for (const ws of this.ctx.getWebSockets(tag)) {
+      try {
+        ws.close(code, reason);
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  /** Called after a socket closed, with the sockets still open. */
+  protected async onSocketClosed(_ws: WebSocket, _remaining: WebSocket[]): Promise<void> {}
+
+  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      // 1005/1006 are reserved (no status / abnormal) and cannot be sent back.
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+    } catch {
+      // already closed
+    }
+    await this.onSocketClosed(
+      ws,
+      this.ctx.getWebSockets().filter((s) => s !== ws),
+    );
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    await this.webSocketClose(ws, 1011);
+  }
+}

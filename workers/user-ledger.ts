@@ -38,8 +38,6 @@ const reloadState: Operation<null> = async (db, state) => {
   return { result: { ok: true, value: null, replayed: false }, writes: [], events: [], adminTopics: [], wakeAt: null };
 };
 
-/** Beyond this many waiting operations the object answers "busy" rather than queueing without bound. */
-const MAX_WAITING = 256;
 /** Statements per D1 batch stay well under D1's limits: a charge is three. */
 const MAX_GROUP = 64;
 
@@ -51,6 +49,8 @@ const MAX_GROUP = 64;
  * It also holds the user's realtime sockets (hibernatable). See docs/decisions/005-group-commit.md.
  */
 export class UserLedger extends SocketHub<SocketAttachment> {
+  /** Beyond `maxWaiting` queued operations the object answers "busy" rather than queueing without bound. */
+  readonly limits = { maxWaiting: 256 };
   private seq = 0;
   private userId: string | null = null;
   /** Committed state: what D1 holds. Null until loaded. */
@@ -91,7 +91,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** serialise → operation → publish: queue the operation; the answer comes once its batch committed. */
   private async run<T>(userId: string, operation: Operation<T>): Promise<LedgerResult<T>> {
     if (!(await this.ready(userId))) return fail(404, "not_found", "User not found.");
-    if (this.waiting.length >= MAX_WAITING) return fail(503, "busy", BUSY_MESSAGE);
+    if (this.waiting.length >= this.limits.maxWaiting) return fail(503, "busy", BUSY_MESSAGE);
     return new Promise<LedgerResult<T>>((answer) => {
       this.waiting.push({ operation, answer } as Waiting);
       if (!this.committing) void this.commitLoop();

@@ -11,6 +11,8 @@ import {
 import { ClipError } from "./errors";
 
 export const DEFAULT_API_BASE = "http://localhost:8787";
+/** Attempts of one call while the server answers "busy". */
+const BUSY_ATTEMPTS = 5;
 
 export interface Hold {
   id: string;
@@ -66,21 +68,30 @@ export class ApiClient {
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
     let res: Response;
-    try {
-      res = await this.fetchImpl(new URL(path, this.baseUrl), {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(20_000),
-      });
-    } catch (error) {
-      throw new ClipError(
-        "api_unreachable",
-        `Cannot reach the ClipCut server at ${this.baseUrl}: ${(error as Error).message}`,
-        502,
-      );
+    let json: unknown;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await this.fetchImpl(new URL(path, this.baseUrl), {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(20_000),
+        });
+      } catch (error) {
+        throw new ClipError(
+          "api_unreachable",
+          `Cannot reach the ClipCut server at ${this.baseUrl}: ${(error as Error).message}`,
+          502,
+        );
+      }
+      json = await res.json().catch(() => null);
+      // "busy" (503 + Retry-After): nothing was decided for this attempt; the same Idempotency-Key makes the retry
+      // safe even if it was. See docs/api.md, "Retry rules".
+      const busy = res.status === 503 && apiErrorSchema.safeParse(json).data?.error.code === "busy";
+      if (!busy || attempt >= BUSY_ATTEMPTS || (method !== "GET" && !idempotencyKey)) break;
+      const wait = Math.min(Number(res.headers.get("Retry-After")) || 1, 5) * 1000;
+      await new Promise((r) => setTimeout(r, wait * (0.5 + Math.random() / 2)));
     }
-    const json: unknown = await res.json().catch(() => null);
     if (!res.ok) {
       const parsed = apiErrorSchema.safeParse(json);
       const code = parsed.success ? parsed.data.error.code : "api_error";

@@ -1,5 +1,13 @@
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
 import { GeneralErrorBoundary } from "./components/error-boundary";
 import { NavigationSplash } from "./components/splash";
@@ -18,6 +26,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     user: user && { id: user.id, fullName: user.fullName, email: user.email, role: user.role, plan: user.plan },
   };
 }
+
+/** Realtime revalidations (same URL, no form) never need the session user again. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  !args.formMethod && args.currentUrl.href === args.nextUrl.href ? false : args.defaultShouldRevalidate;
 
 export type RootData = Awaited<ReturnType<typeof loader>>;
 

@@ -1,6 +1,7 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
+import { isCacheablePage, servePublicPage } from "./edge-cache";
 import { routeRealtime } from "./realtime";
 import { runScheduled } from "./scheduled";
 import { formActionSources, withSecurityHeaders as secure } from "./security-headers";
@@ -47,6 +48,12 @@ export default {
     try {
       const upgraded = await routeRealtime(request, env, ctx);
       if (upgraded) return withSecurityHeaders(upgraded, nonce);
+      if (isCacheablePage(request)) {
+        const page = await servePublicPage(request, ctx, build.assets.version, nonce, (placeholder) =>
+          handleRemixRequest(request, { cloudflare: { env, ctx }, nonce: placeholder }),
+        );
+        return withSecurityHeaders(page, nonce);
+      }
       const response = withSecurityHeaders(
         await handleRemixRequest(request, { cloudflare: { env, ctx }, nonce }),
         nonce,

@@ -1,6 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import type { Credits } from "~/domain/api";
+import type { Clip, Credits } from "~/domain/api";
 import {
   HEARTBEAT_MS,
   REALTIME_VERSION,
@@ -15,6 +15,8 @@ export interface LiveState {
   plan: string;
   pendingPlan: string | null;
   connection: "connecting" | "live" | "reconnecting";
+  /** Clips created since the page loaded, newest first, straight from the messages (no reload). */
+  newClips: Clip[];
 }
 
 const LiveContext = createContext<LiveState | null>(null);
@@ -26,9 +28,20 @@ export function useLive(): LiveState {
   return state;
 }
 
+/** A revalidation with no navigation and no form: in the signed-in area only the realtime provider asks for one. */
+export function isRealtimeRevalidation(args: { currentUrl: URL; nextUrl: URL; formMethod?: string }): boolean {
+  return !args.formMethod && args.currentUrl.href === args.nextUrl.href;
+}
+
+/** The loader's clips with the ones that arrived over the socket since, newest first, without duplicates. */
+export function withNewClips(loaded: Clip[], live: Clip[], limit: number): Clip[] {
+  const seen = new Set<string>();
+  return [...live, ...loaded].filter((c) => !seen.has(c.id) && seen.add(c.id)).slice(0, limit);
+}
+
 /**
- * Holds one WebSocket to the user's ledger for the signed-in area: applies credit and plan messages at once,
- * revalidates loaders when clips change or a reconnect may have missed something, pings every 60 s (presence and
+ * Holds one WebSocket to the user's ledger for the signed-in area: applies credit, plan and clip messages at once
+ * from the message itself (no loader runs), revalidates only when a reconnect may have missed something, pings every 60 s (presence and
  * last seen), and reconnects with backoff — sockets close on every deploy, so that is normal, not an error.
  */
 export function RealtimeProvider({
@@ -36,11 +49,11 @@ export function RealtimeProvider({
   extensionId,
   children,
 }: {
-  initial: Omit<LiveState, "connection">;
+  initial: Omit<LiveState, "connection" | "newClips">;
   extensionId: string;
   children: ReactNode;
 }) {
-  const [state, setState] = useState<LiveState>({ ...initial, connection: "connecting" });
+  const [state, setState] = useState<LiveState>({ ...initial, connection: "connecting", newClips: [] });
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -82,12 +95,13 @@ export function RealtimeProvider({
         if (message.type === "snapshot") {
           const missed = lastSeq !== null && message.seq !== lastSeq;
           lastSeq = message.seq;
-          setState({
+          setState((s) => ({
+            ...s,
             credits: message.data.credits,
             plan: message.data.plan.plan,
             pendingPlan: message.data.plan.pendingPlan,
             connection: "live",
-          });
+          }));
           if (missed) revalidate.current();
           return;
         }
@@ -96,9 +110,13 @@ export function RealtimeProvider({
         if (message.type === "plan") {
           setState((s) => ({ ...s, plan: message.data.plan, pendingPlan: message.data.pendingPlan }));
           void sendToExtension(extensionId, { action: "userPlanUpdated", plan: message.data.plan });
+          // The page's own data may depend on the plan (period end on /billing/plan): rare, so the page reloads it.
           revalidate.current();
         }
-        if (message.type === "clip") revalidate.current();
+        if (message.type === "clip") {
+          const { clip } = message.data;
+          setState((s) => ({ ...s, newClips: [clip, ...s.newClips.filter((c) => c.id !== clip.id)].slice(0, 50) }));
+        }
       });
       socket.addEventListener("close", () => {
         clearInterval(heartbeat);

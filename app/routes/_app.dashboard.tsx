@@ -3,7 +3,7 @@ import { Await, Link, useAsyncError, useFetcher, useLoaderData } from "@remix-ru
 import { Suspense, useEffect, useState } from "react";
 import { z } from "zod";
 import { ErrorBox } from "~/components/error-box";
-import { useLive } from "~/components/realtime";
+import { useLive, withNewClips } from "~/components/realtime";
 import { SkeletonRows } from "~/components/skeleton";
 import { getDb } from "~/db/client.server";
 import { recentClips } from "~/db/clips.server";
@@ -14,6 +14,8 @@ import { formatMinutesSeconds } from "~/domain/time";
 import { requireUser } from "~/services/auth.server";
 import { ledgerFor } from "~/services/ledger.server";
 import { formObject } from "~/utils/forms";
+
+const RECENT_CLIPS = 5;
 
 const timeZoneSchema = z.object({
   intent: z.literal("timezone"),
@@ -40,7 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     firstName: firstName(user.fullName),
     timeZone: user.timeZone ?? "UTC",
     // Streamed: the page shows skeletons until the clips arrive.
-    recent: recentClips(getDb(env.DB), user.id, 5),
+    recent: recentClips(getDb(env.DB), user.id, RECENT_CLIPS),
   };
 }
 
@@ -119,8 +121,9 @@ export default function Dashboard() {
         <div className="mt-4">
           <Suspense fallback={<SkeletonRows rows={5} label="Loading recent clips" />}>
             <Await resolve={recent} errorElement={<RecentError />}>
-              {(clips) =>
-                clips.length === 0 ? (
+              {(loaded) => {
+                const clips = withNewClips(loaded, live.newClips, RECENT_CLIPS);
+                return clips.length === 0 ? (
                   <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center">
                     <p className="font-medium">No clips created yet</p>
                     <Link to="/" className="btn-primary mt-4">
@@ -146,8 +149,8 @@ export default function Dashboard() {
                       </li>
                     ))}
                   </ul>
-                )
-              }
+                );
+              }}
             </Await>
           </Suspense>
         </div>

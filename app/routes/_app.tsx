@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData } from "@remix-run/react";
+import { Outlet, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect } from "react";
 import { AppShell } from "~/components/app-shell";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,7 +8,7 @@ import { getDb } from "~/db/client.server";
 import { requireUser } from "~/services/auth.server";
 import { readCredits } from "~/db/ledger.server";
 import { getExtensionId } from "~/services/settings.server";
-import { RealtimeProvider } from "~/components/realtime";
+import { isRealtimeRevalidation, RealtimeProvider } from "~/components/realtime";
 import { sendToExtension } from "~/utils/extension-bridge";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -26,6 +26,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     extensionId,
   };
 }
+
+/**
+ * The socket keeps credits and plan current, so a revalidation the realtime provider asks for (same URL, no form)
+ * skips this layout: only the page's loader runs.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  isRealtimeRevalidation(args) ? false : args.defaultShouldRevalidate;
 
 const linkedKey = (userId: string) => `clipcut:extension-linked:${userId}`;
 

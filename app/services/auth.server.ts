@@ -10,8 +10,23 @@ import { readSessionToken } from "./session-cookie.server";
 export type User = typeof users.$inferSelect;
 export type SessionUser = User & { sessionId: string; showMaintenanceNotification: boolean };
 
-/** The signed-in user for this request, or null (no cookie, unknown or expired session, banned user). */
-export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+// One lookup per request: root, layout and page loaders of one request share the same load context.
+const lookups = new WeakMap<AppLoadContext, Promise<SessionUser | null>>();
+
+/**
+ * The signed-in user for this request, or null (no cookie, unknown or expired session, banned user). Looked up once
+ * per request however many loaders ask; an action and the loaders after it are separate requests (single fetch).
+ */
+export function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  let lookup = lookups.get(context);
+  if (!lookup) {
+    lookup = lookupSessionUser(request, context);
+    lookups.set(context, lookup);
+  }
+  return lookup;
+}
+
+async function lookupSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   const token = readSessionToken(request);
   if (!token) return null;
   const db = getDb(context.cloudflare.env.DB);

@@ -78,7 +78,7 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
   request,
 }) => {
   test.setTimeout(180_000);
-  const port = 8795;
+  const port = Number(process.env.E2E_RESTART_PORT ?? 8795);
   const base = `http://localhost:${port}`;
   const persist = ".wrangler/e2e-restart";
   spawnSync("rm", ["-rf", persist]);

@@ -2,15 +2,16 @@ import type { HeadersFunction } from "@remix-run/cloudflare";
 import { SESSION_COOKIE_NAMES } from "./session-cookie.server";
 
 /**
- * Cache policy for public pages. Anonymous HTML is the same for everyone, so the edge may keep it briefly;
- * a visitor with a session cookie sees a personal header ("Go to Dashboard") and must never get a shared copy.
+ * Cache policy for public pages. Anonymous HTML is the same for everyone, but it carries a per-response CSP nonce:
+ * only the Worker keeps a copy (workers/edge-cache.ts, rewriting the nonce per response), never a shared cache.
+ * A visitor with a session cookie sees a personal header ("Go to Dashboard") and must never get a shared copy.
  */
 export function publicCacheHeaders(request: Request): HeadersInit {
   const cookie = request.headers.get("Cookie") ?? "";
   const signedIn = SESSION_COOKIE_NAMES.some((name) => cookie.includes(`${name}=`));
   return signedIn
     ? { "Cache-Control": "private, no-store", Vary: "Cookie" }
-    : { "Cache-Control": "public, max-age=60, s-maxage=300, stale-while-revalidate=86400", Vary: "Cookie" };
+    : { "Cache-Control": "private, no-cache", Vary: "Cookie" };
 }
 
 /**

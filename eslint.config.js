@@ -28,4 +28,42 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  // Layers: the domain is pure rules and imports nothing from the app; the extension and its companion share only
+  // the domain and the one clip-range component with the site.
+  {
+    files: ["app/domain/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(~/|\\.\\./)",
+              message: "app/domain imports nothing from app/: move the shared piece into app/domain.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["extension/**/*.{ts,tsx,js,mjs}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^~/(?!domain/|components/clip-range/)",
+              message: "The extension imports only app/domain and app/components/clip-range from the site.",
+            },
+            {
+              regex: "/app/(?!domain/|components/clip-range/)",
+              message: "The extension imports only app/domain and app/components/clip-range from the site.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

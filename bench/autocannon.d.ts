@@ -10,6 +10,8 @@ declare module "autocannon" {
     requests: { average: number };
     latency: { p99: number };
     non2xx: number;
+    errors: number;
+    timeouts: number;
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

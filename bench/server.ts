@@ -58,6 +58,7 @@ export interface LoadResult {
   requestsPerSecond: number;
   p99: number;
   non2xx: number;
+  errors: number;
 }
 
 /** autocannon for `seconds` at `connections`, after a short warm-up. */
@@ -74,7 +75,12 @@ export async function load(
     });
   await run(1);
   const result = await run(options.seconds ?? 8);
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
 }
 
 /** The floor: a static asset served by the same Worker, at the same concurrency. */

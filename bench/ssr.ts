@@ -51,6 +51,7 @@ async function main() {
         "share of static": share(r.requestsPerSecond, floor),
         "p99 ms": r.p99,
         non2xx: r.non2xx,
+        errors: r.errors,
       });
     }
     console.log("\nSSR benchmark (wrangler dev, 50 connections, load generator on the same machine)");

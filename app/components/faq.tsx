@@ -1,7 +1,6 @@
-export interface FaqItem {
-  question: string;
-  answer: string;
-}
+import type { FaqItem } from "~/domain/faq";
+
+export type { FaqItem };
 
 /** Accordion built on <details>: keyboard-accessible and working without JavaScript. */
 export function Faq({ items, firstOpen = false }: { items: readonly FaqItem[]; firstOpen?: boolean }) {

@@ -826,3 +826,28 @@ export async function readCredits(db: Db, userId: string, now = Date.now()): Pro
   if (!row) return null;
   return { balance: row.balance, held: row.held, available: row.balance - row.held };
 }
+
+/** One page of the user's ledger, newest first, and how many rows there are in all (the credits history). */
+export async function ledgerPage(db: Db, userId: string, page: { page: number; size: number }) {
+  const [rows, total] = await Promise.all([
+    db
+      .select({
+        id: creditLedger.id,
+        delta: creditLedger.delta,
+        balanceAfter: creditLedger.balanceAfter,
+        description: creditLedger.description,
+        createdAt: creditLedger.createdAt,
+      })
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, userId))
+      .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
+      .limit(page.size)
+      .offset((page.page - 1) * page.size),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, userId))
+      .get(),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}

@@ -1,6 +1,11 @@
-import type { FaqItem } from "~/components/faq";
 import { PLANS } from "./plans";
 import { LEGAL, SITE } from "./site";
+
+/** One question and its answer; the domain owns the shape, the accordion component renders it. */
+export interface FaqItem {
+  question: string;
+  answer: string;
+}
 
 export const PRICING_FAQ: readonly FaqItem[] = [
   {

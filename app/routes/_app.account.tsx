@@ -1,11 +1,10 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { Field } from "~/components/field";
 import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { saveFullName, saveLowCreditAlerts } from "~/db/users.server";
 import { passwordProblem } from "~/domain/password-policy";
 import { setPassword } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
@@ -52,14 +51,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const input = parsed.data;
   if (input.intent === "profile") {
-    await db.update(users).set({ fullName: input.fullName, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await saveFullName(db, user.id, input.fullName);
     return data<Result>({ intent: "profile", ok: true, message: PROFILE_SAVED });
   }
   if (input.intent === "alerts") {
-    await db
-      .update(users)
-      .set({ lowCreditAlerts: input.lowCreditAlerts === "on", updatedAt: new Date() })
-      .where(eq(users.id, user.id));
+    await saveLowCreditAlerts(db, user.id, input.lowCreditAlerts === "on");
     return data<Result>({ intent: "alerts", ok: true, message: "Notification preference saved." });
   }
   const fail = (message: string) => data<Result>({ intent: "password", ok: false, message }, { status: 400 });

@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { useLive } from "~/components/realtime";
 import { getDb } from "~/db/client.server";
-import { creditLedger } from "~/db/schema";
+import { ledgerPage } from "~/db/ledger.server";
 import { formatShortDate } from "~/domain/greeting";
 import { effectivePlan, planAllowance } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
@@ -15,31 +14,11 @@ const query = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const { page } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const db = getDb(context.cloudflare.env.DB);
-  const [rows, total] = await Promise.all([
-    db
-      .select({
-        id: creditLedger.id,
-        delta: creditLedger.delta,
-        balanceAfter: creditLedger.balanceAfter,
-        description: creditLedger.description,
-        createdAt: creditLedger.createdAt,
-      })
-      .from(creditLedger)
-      .where(eq(creditLedger.userId, user.id))
-      .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
-      .limit(PAGE_SIZE)
-      .offset((page - 1) * PAGE_SIZE),
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(creditLedger)
-      .where(eq(creditLedger.userId, user.id))
-      .get(),
-  ]);
+  const { rows, total } = await ledgerPage(getDb(context.cloudflare.env.DB), user.id, { page, size: PAGE_SIZE });
   return {
     rows: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     page,
-    pages: Math.max(1, Math.ceil((total?.n ?? 0) / PAGE_SIZE)),
+    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     timeZone: user.timeZone ?? "UTC",
   };
 }

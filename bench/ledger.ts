@@ -52,6 +52,9 @@ async function listen(user: BenchUser, arrivals: Map<string, number>): Promise<W
     ws.once("open", () => resolve());
     ws.once("error", reject);
   });
+  ws.on("close", (code) => {
+    socketCloses.push(code);
+  });
   ws.on("message", (data) => {
     const message = JSON.parse(String(data)) as { type: string; data?: { clip?: { name: string } } };
     if (message.type === "clip" && message.data?.clip) arrivals.set(message.data.clip.name, performance.now());
@@ -61,6 +64,8 @@ async function listen(user: BenchUser, arrivals: Map<string, number>): Promise<W
 }
 
 let reported = false;
+/** Close codes of sockets that closed while a scenario ran (a restarted object closes them). */
+const socketCloses: number[] = [];
 async function charge(user: BenchUser, name: string): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     const status = await chargeOnce(user, name);
@@ -131,6 +136,7 @@ async function scenario(label: string, users: BenchUser[], chargesPerUser: numbe
   const pushDelays = [...answered].flatMap(([name, t1]) =>
     arrivals.has(name) ? [Math.max(0, (arrivals.get(name) ?? 0) - t1)] : [],
   );
+  const closedEarly = socketCloses.splice(0).join(",") || "none";
   for (const ws of sockets) ws.close();
   return {
     scenario: label,
@@ -143,6 +149,7 @@ async function scenario(label: string, users: BenchUser[], chargesPerUser: numbe
     "p95 charge→ws ms": percentile(delays, 95).toFixed(1),
     "p50 answer→ws ms": percentile(pushDelays, 50).toFixed(1),
     "p95 answer→ws ms": percentile(pushDelays, 95).toFixed(1),
+    "sockets closed early": closedEarly,
   };
 }
 

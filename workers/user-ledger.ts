@@ -154,14 +154,19 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     void this.ctx.storage.put("seq", this.seq);
   }
 
-  /** After commit: publish the events (each once, in order), wake later if asked, then answer. */
+  /** After commit: publish the events (each once, in order), wake later if asked, then answer — always. */
   private async finish(w: Waiting, decision: Decision<unknown>): Promise<void> {
-    for (const event of decision.events) {
-      this.seq += 1;
-      this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
+    try {
+      for (const event of decision.events) {
+        this.seq += 1;
+        this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
+      }
+      for (const topic of new Set(decision.adminTopics)) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
+      if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
+    } catch (error) {
+      // Committed already: the caller gets its answer; the scheduled safety net covers a missed alarm.
+      console.error(JSON.stringify({ level: "error", msg: "ledger publish failed", error: String(error) }));
     }
-    for (const topic of new Set(decision.adminTopics)) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
-    if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
     w.answer(decision.result);
   }
 

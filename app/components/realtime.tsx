@@ -3,6 +3,7 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import type { Clip, Credits } from "~/domain/api";
 import {
   HEARTBEAT_MS,
+  isFinalClose,
   REALTIME_VERSION,
   reconnectDelayMs,
   serverMessageSchema,
@@ -118,9 +119,11 @@ export function RealtimeProvider({
           setState((s) => ({ ...s, newClips: [clip, ...s.newClips.filter((c) => c.id !== clip.id)].slice(0, 50) }));
         }
       });
-      socket.addEventListener("close", () => {
+      socket.addEventListener("close", (event) => {
         clearInterval(heartbeat);
         if (stopped) return;
+        // Signed out or banned elsewhere: reconnecting would only be refused; the next navigation signs in again.
+        if (isFinalClose(event.code)) return setState((s) => ({ ...s, connection: "reconnecting" }));
         setState((s) => ({ ...s, connection: "reconnecting" }));
         retry = setTimeout(connect, reconnectDelayMs(attempt++));
       });

@@ -13,6 +13,18 @@ export const REALTIME_SUBPROTOCOL = "clipcut.v1";
 export const TOKEN_SUBPROTOCOL_PREFIX = "bearer.";
 export const HEARTBEAT_MS = 60_000;
 
+/**
+ * Close codes the server uses beyond the standard ones (1000 normal, 1001 going away — every deploy — and 1011
+ * server error, after which clients reconnect with backoff). After these two a client must not reconnect.
+ */
+export const CLOSE_CODES = {
+  /** The session or extension token ended (sign-out, password change, revocation). */
+  signedOut: 4401,
+  /** The account was banned. */
+  banned: 4403,
+} as const;
+export const isFinalClose = (code: number) => code === CLOSE_CODES.signedOut || code === CLOSE_CODES.banned;
+
 const planState = z.object({ plan: z.enum(STORED_PLANS), pendingPlan: z.enum(PLAN_IDS).nullable() });
 
 export const serverMessageSchema = z.discriminatedUnion("type", [

@@ -36,7 +36,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const parsed = schema.safeParse(formObject(await request.formData()));
   if (!parsed.success) return data({ error: null, fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
   // Used up atomically: a second use of the same link finds nothing.
-  const userId = await consumeEmailToken(db, params.token ?? "", "reset");
+  const userId = (await consumeEmailToken(db, params.token ?? "", "reset"))?.userId;
   if (!userId) return data({ error: INVALID_LINK, fieldErrors: {} }, { status: 400 });
   await setPassword(db, userId, parsed.data.password);
   await markEmailVerified(db, userId); // the link proved the address

@@ -20,6 +20,7 @@ import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { getOptionalUser } from "~/services/auth.server";
 import { hashPassword } from "~/services/password.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
+import { markSignupBrowser } from "~/services/signup-browser.server";
 import { fieldErrors, formObject } from "~/utils/forms";
 
 const signupSchema = z
@@ -64,18 +65,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   const { fullName, email, password } = parsed.data;
+  // The password is kept with the confirmation link, not on the account: confirming applies the password of the
+  // sign-up whose e-mail was opened, so nobody who signed up with someone else's address keeps a way in.
+  const browser = await markSignupBrowser(request);
+  const headers = { "Set-Cookie": browser.setCookie };
+  const pending = { passwordHash: await hashPassword(password), browserHash: browser.browserHash };
   const existing = await findUserByEmail(db, email);
   if (existing) {
     // The spec's message; the owner gets an e-mail (a new confirmation link, or a note that they have an account).
     const mail = await hitRateLimit(env.DB, AUTH_LIMITS.verificationEmailPerAccount, existing.id);
     if (mail.ok) {
       if (existing.emailVerifiedAt) await sendAlreadyRegisteredEmail({ env, db }, request, existing);
-      else await sendVerificationEmail({ env, db }, request, existing);
+      else await sendVerificationEmail({ env, db }, request, existing, pending);
     }
-    return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409 });
+    return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409, headers });
   }
   try {
-    const user = await createUser(db, { email, fullName, passwordHash: await hashPassword(password), verified: false });
+    const user = await createUser(db, { email, fullName, passwordHash: null, verified: false });
     await audit(db, {
       action: "auth.signup",
       actorId: user.id,
@@ -83,14 +89,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ip,
       details: { method: "password" },
     });
-    await sendVerificationEmail({ env, db }, request, user);
+    await sendVerificationEmail({ env, db }, request, user, pending);
   } catch (error) {
     if (isUniqueViolation(error))
       return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409 });
     console.error(JSON.stringify({ level: "error", msg: "signup failed", error: String(error) }));
     return data<Result>({ status: "error", error: MESSAGES.signupFailed }, { status: 500 });
   }
-  return data<Result>({ status: "ok", message: MESSAGES.signupSuccess });
+  return data<Result>({ status: "ok", message: MESSAGES.signupSuccess }, { headers });
 }
 
 export default function SignUp() {

@@ -2,6 +2,7 @@ import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
 import { applyPrivateCachePolicy } from "../app/services/cache.server";
+import { redactUrl } from "../app/utils/redact";
 import { isForeignOriginWrite } from "./origin-check";
 import { routeRealtime } from "./realtime";
 import { runScheduled } from "./scheduled";
@@ -45,7 +46,9 @@ export default {
       return response;
     } catch (error) {
       // Log the detail for us; the client gets a plain message and never a stack trace.
-      console.error(JSON.stringify({ level: "error", msg: "unhandled", url: request.url, error: String(error) }));
+      console.error(
+        JSON.stringify({ level: "error", msg: "unhandled", url: redactUrl(request.url), error: String(error) }),
+      );
       return withSecurityHeaders(
         new Response("Something went wrong on our side. Please try again in a moment.", {
           status: 500,

@@ -37,8 +37,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const user = await findUserByEmail(db, email);
   if (user && user.status !== "Banned") {
-    await sendPasswordResetEmail({ env, db }, request, user);
-    await audit(db, { action: "auth.password_reset_requested", subjectId: user.id, ip });
+    // After the response: neither its timing nor a failing e-mail provider may tell whether the account exists.
+    context.cloudflare.ctx.waitUntil(
+      (async () => {
+        await sendPasswordResetEmail({ env, db }, request, user);
+        await audit(db, { action: "auth.password_reset_requested", subjectId: user.id, ip });
+      })().catch((error: unknown) => {
+        console.error(JSON.stringify({ level: "error", msg: "reset e-mail failed", error: String(error) }));
+      }),
+    );
   }
   // The same answer whether or not the account exists.
   return { ok: true as const, message: MESSAGES.resetSent };

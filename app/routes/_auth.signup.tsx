@@ -12,7 +12,7 @@ import { Field } from "~/components/field";
 import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
 import { MESSAGES } from "~/domain/messages";
-import { passwordProblem } from "~/domain/password-policy";
+import { PASSWORD_MIN, passwordProblem } from "~/domain/password-policy";
 import { createUser, findUserByEmail, isUniqueViolation } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
 import { sendAlreadyRegisteredEmail, sendVerificationEmail } from "~/services/auth-emails.server";
@@ -31,11 +31,12 @@ const signupSchema = z
       .min(1, "Please enter your full name.")
       .max(100, "Name is too long (100 characters at most)."),
     email: z.string().trim().toLowerCase().email("Please enter a valid email address.").max(254),
-    password: z.string().superRefine((value, ctx) => {
-      const problem = passwordProblem(value);
-      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-    }),
+    password: z.string(),
     confirmPassword: z.string(),
+  })
+  .superRefine((v, ctx) => {
+    const problem = passwordProblem(v.password, { email: v.email });
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem, path: ["password"] });
   })
   .refine((v) => v.password === v.confirmPassword, { message: "Passwords do not match.", path: ["confirmPassword"] });
 
@@ -135,7 +136,7 @@ export default function SignUp() {
               error={errors.confirmPassword}
             />
             <p className="text-xs text-slate-600">
-              At least 8 characters. Long passphrases are welcome. By signing up you agree to our{" "}
+              At least {PASSWORD_MIN} characters. Long passphrases are welcome. By signing up you agree to our{" "}
               <Link to="/terms" className="font-medium text-brand-700 underline">
                 Terms of Service
               </Link>{" "}

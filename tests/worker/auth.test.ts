@@ -66,10 +66,10 @@ describe("sign-up and e-mail verification", () => {
     const mismatch = await post("/signup", { ...base, password: PASSWORD, confirmPassword: `${PASSWORD}!` });
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain("Passwords do not match.");
-    const common = await post("/signup", { ...base, password: "password123", confirmPassword: "password123" });
+    const common = await post("/signup", { ...base, password: "Password1234", confirmPassword: "Password1234" });
     expect(await common.text()).toContain("too common");
     const short = await post("/signup", { ...base, password: "abc", confirmPassword: "abc" });
-    expect(await short.text()).toContain("at least 8 characters");
+    expect(await short.text()).toContain("at least 12 characters");
     expect(await countRows("SELECT count(*) n FROM users WHERE email = 'bo@example.com'")).toBe(0);
   });
 

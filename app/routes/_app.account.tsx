@@ -15,7 +15,7 @@ import { verifyPassword } from "~/services/password.server";
 import { beginPasswordAttempt } from "~/services/password-attempts.server";
 import { clientIp, retryMessage } from "~/services/rate-limit.server";
 import { signedInSessions } from "~/services/session-list.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const PROFILE_SAVED = "Profile information saved successfully!";
 const PROFILE_FAILED = "Failed to update profile. Please try again.";
@@ -46,7 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const fields = formObject(await request.formData());
+  const fields = await readForm(request);
   const parsed = actionSchema.safeParse(fields);
   if (!parsed.success) {
     // Answer in the words of the form that was sent.

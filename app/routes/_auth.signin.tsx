@@ -22,7 +22,7 @@ import { markSignupBrowser } from "~/services/signup-browser.server";
 import { createUserSession, safeRedirect } from "~/services/session.server";
 import { MESSAGES } from "~/domain/messages";
 import { SITE } from "~/domain/site";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const signinSchema = z.object({
   email: z.string().trim().max(254).default(""),
@@ -43,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
-  const parsed = signinSchema.safeParse(formObject(await request.formData()));
+  const parsed = signinSchema.safeParse(await readForm(request));
   if (!parsed.success || !parsed.data.email || !parsed.data.password) {
     return data({ error: "Please enter your email and password." }, { status: 400 });
   }

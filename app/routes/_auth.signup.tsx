@@ -21,7 +21,7 @@ import { getOptionalUser } from "~/services/auth.server";
 import { hashPassword } from "~/services/password.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
 import { markSignupBrowser } from "~/services/signup-browser.server";
-import { fieldErrors, formObject } from "~/utils/forms";
+import { fieldErrors, readForm } from "~/utils/forms";
 
 const signupSchema = z
   .object({
@@ -53,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
-  const parsed = signupSchema.safeParse(formObject(await request.formData()));
+  const parsed = signupSchema.safeParse(await readForm(request));
   if (!parsed.success) {
     return data<Result>({ status: "error", fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
   }

@@ -6,7 +6,7 @@ import { audit } from "~/services/audit.server";
 import { requireUser } from "~/services/auth.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { signOutEverywhere } from "~/services/user-moderation.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("revoke"), sessionId: z.string().regex(/^[0-9a-f]{64}$/) }),
@@ -25,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
-  const parsed = schema.safeParse(formObject(await request.formData()));
+  const parsed = schema.safeParse(await readForm(request));
   if (!parsed.success) return data({ error: "That session could not be read. Please try again." }, 400);
   const ip = clientIp(request);
   if (parsed.data.intent === "others") {

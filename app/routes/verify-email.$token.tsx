@@ -19,7 +19,7 @@ import { verifyPassword } from "~/services/password.server";
 import { clientIp, retryMessage } from "~/services/rate-limit.server";
 import { createUserSession } from "~/services/session.server";
 import { clearSignupBrowser, isSignupBrowser } from "~/services/signup-browser.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const INVALID_LINK = "This confirmation link is invalid or has expired. Sign in to get a new one.";
 const WRONG_PASSWORD = "That is not the password chosen when this account was created. Please try again.";
@@ -44,7 +44,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
   const token = params.token ?? "";
-  const parsed = schema.safeParse(formObject(await request.formData()));
+  const parsed = schema.safeParse(await readForm(request));
   const password = parsed.success ? (parsed.data.password ?? "") : "";
   const row = await findEmailToken(db, token, "verify");
   if (!row) return data({ error: INVALID_LINK }, { status: 400 });

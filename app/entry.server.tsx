@@ -3,6 +3,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "./utils/nonce";
+import { redactUrl } from "./utils/redact";
 
 export default async function handleRequest(
   request: Request,
@@ -36,5 +37,5 @@ export default async function handleRequest(
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  console.error(JSON.stringify({ level: "error", msg: "loader/action", url: request.url, error: detail }));
+  console.error(JSON.stringify({ level: "error", msg: "loader/action", url: redactUrl(request.url), error: detail }));
 };

@@ -53,7 +53,7 @@ async function listen(user: BenchUser, arrivals: Map<string, number>): Promise<W
     ws.once("error", reject);
   });
   ws.on("close", (code) => {
-    socketCloses.push(code);
+    if (!closedByUs.has(ws)) socketCloses.push(code);
   });
   ws.on("message", (data) => {
     const message = JSON.parse(String(data)) as { type: string; data?: { clip?: { name: string } } };
@@ -66,6 +66,7 @@ async function listen(user: BenchUser, arrivals: Map<string, number>): Promise<W
 let reported = false;
 /** Close codes of sockets that closed while a scenario ran (a restarted object closes them). */
 const socketCloses: number[] = [];
+const closedByUs = new WeakSet<WebSocket>();
 async function charge(user: BenchUser, name: string): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     const status = await chargeOnce(user, name);
@@ -137,7 +138,10 @@ async function scenario(label: string, users: BenchUser[], chargesPerUser: numbe
     arrivals.has(name) ? [Math.max(0, (arrivals.get(name) ?? 0) - t1)] : [],
   );
   const closedEarly = socketCloses.splice(0).join(",") || "none";
-  for (const ws of sockets) ws.close();
+  for (const ws of sockets) {
+    closedByUs.add(ws);
+    ws.close();
+  }
   return {
     scenario: label,
     users: users.length,

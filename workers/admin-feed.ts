@@ -1,5 +1,6 @@
-import { REALTIME_VERSION, type AdminFeedMessage } from "~/domain/realtime";
+import { CLOSE_CODES, REALTIME_VERSION, type AdminFeedMessage } from "~/domain/realtime";
 import type { AppEnv } from "../app/load-context";
+import { ADMIN_FEED_NAME } from "../app/services/realtime-control.server";
 import { SocketHub } from "./socket-hub";
 
 type Topic = "users" | "clips";
@@ -41,7 +42,14 @@ export class AdminFeed extends SocketHub<null> {
   /** Admin page sockets, forwarded by the Worker after requireAdmin. */
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
-    return this.acceptSocket(null);
+    // Tagged with the admin's id, so a demoted or banned admin's sockets can be closed.
+    const userId = request.headers.get("X-ClipCut-User");
+    return this.acceptSocket(null, userId ? [userId] : []);
+  }
+
+  /** Closes the admin sockets of one user (demoted, banned or signed out everywhere). */
+  async disconnectUser(userId: string): Promise<number> {
+    return this.closeAll(CLOSE_CODES.adminAccessEnded, "admin access ended", userId);
   }
 
   async webSocketMessage(): Promise<void> {
@@ -49,7 +57,7 @@ export class AdminFeed extends SocketHub<null> {
   }
 }
 
-export const ADMIN_FEED_NAME = "admin-feed-0";
+export { ADMIN_FEED_NAME };
 
 /** Fire-and-forget from a user's ledger: a lost hint only delays an admin refresh, never loses data. */
 export async function publishAdminEvent(env: AppEnv, topic: Topic): Promise<void> {

@@ -1,4 +1,4 @@
-import { SESSION_COOKIE_NAMES } from "../app/services/session-cookie.server";
+import { hasSessionCookie } from "../app/services/cache.server";
 
 /**
  * Anonymous GETs of the public pages come from the Workers Cache API (`caches.default`). The page is rendered once
@@ -25,11 +25,6 @@ const PUBLIC_PAGES = new Set([
 export const NONCE_PLACEHOLDER = "cc-nonce-placeholder-0";
 /** How long a stored page is served: a content change reaches visitors within this, a deploy at once. */
 const STORED_SECONDS = 300;
-
-export function hasSessionCookie(request: Request): boolean {
-  const cookie = request.headers.get("Cookie") ?? "";
-  return SESSION_COOKIE_NAMES.some((name) => cookie.includes(`${name}=`));
-}
 
 export function isCacheablePage(request: Request): boolean {
   if (request.method !== "GET" || hasSessionCookie(request)) return false;

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "../app/db/client.server";
+import { pruneExpired } from "../app/db/user-access.server";
 import type { AppEnv } from "../app/load-context";
 import { ledgerFor } from "../app/services/ledger.server";
+import { SESSION_IDLE_MS } from "../app/services/session.server";
 
 /**
  * Safety net behind the Durable Object alarms (cron, every 15 minutes): users whose paid period ended or who
@@ -15,5 +17,13 @@ export async function runScheduled(env: AppEnv, now = Date.now()): Promise<numbe
     select distinct user_id as id from credit_holds where status = 'held' and expires_at <= ${now}
     limit 500`);
   await Promise.all(due.map((row) => ledgerFor(env, row.id).sweep({ userId: row.id })));
+  await pruneAuthState(env, now);
   return due.length;
+}
+
+/** Housekeeping: sessions, tokens and rate-limit rows that can never be used again are deleted. */
+export async function pruneAuthState(env: AppEnv, now = Date.now()) {
+  const pruned = await pruneExpired(getDb(env.DB), now, SESSION_IDLE_MS);
+  console.log(JSON.stringify({ level: "info", msg: "pruned expired auth state", ...pruned }));
+  return pruned;
 }

@@ -13,7 +13,8 @@ export function contentSecurityPolicy(nonce: string, formAction = formActionSour
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https://i.ytimg.com",
     "font-src 'self'",
-    "connect-src 'self' ws: wss:",
+    // 'self' covers our own ws:/wss: endpoint (CSP Level 3); no other host may be reached from a page.
+    "connect-src 'self'",
     "frame-src https://www.youtube-nocookie.com https://www.youtube.com",
     "frame-ancestors 'none'",
     "base-uri 'self'",
@@ -40,4 +41,16 @@ export function withSecurityHeaders(response: Response, nonce: string, formActio
     secured.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, formAction));
   }
   return secured;
+}
+
+/**
+ * Outside local mode every request is served over https: plain http is redirected (permanently, same path), so
+ * sessions only ever travel in `__Host-` Secure cookies. Local mode keeps plain http for localhost.
+ */
+export function httpsRedirect(request: Request, appMode: string | undefined): Response | null {
+  if (appMode === "local") return null;
+  const url = new URL(request.url);
+  if (url.protocol !== "http:") return null;
+  url.protocol = "https:";
+  return new Response(null, { status: 308, headers: { Location: url.href, "Cache-Control": "no-store" } });
 }

@@ -43,15 +43,17 @@ export abstract class SocketHub<Attachment> extends DurableObject<AppEnv> {
     }
   }
 
-  /** Closes every socket (optionally those with a tag) with a code the client understands. */
-  protected closeAll(code: number, reason: string, tag?: string): void {
-    for (const ws of this.ctx.getWebSockets(tag)) {
+  /** Closes every socket (optionally those with a tag) with a code the client understands; returns how many. */
+  protected closeAll(code: number, reason: string, tag?: string): number {
+    const sockets = this.ctx.getWebSockets(tag);
+    for (const ws of sockets) {
       try {
         ws.close(code, reason);
       } catch {
         // already closed
       }
     }
+    return sockets.length;
   }
 
   /** Called after a socket closed, with the sockets still open. */

@@ -1,6 +1,6 @@
 import type { ClipRequest } from "~/domain/api";
 import type { PlanId } from "~/domain/plans";
-import { clientMessageSchema, REALTIME_VERSION, type ServerMessage } from "~/domain/realtime";
+import { clientMessageSchema, CLOSE_CODES, REALTIME_VERSION, type ServerMessage } from "~/domain/realtime";
 import { getDb, type Db } from "../app/db/client.server";
 import { clipCount } from "../app/db/clips.server";
 import * as ops from "../app/db/ledger.server";
@@ -16,7 +16,8 @@ import {
   type LedgerState,
   type OpContext,
 } from "../app/db/ledger.server";
-import { setPresence, touchLastSeen } from "../app/db/users.server";
+import { writePresence } from "../app/db/user-access.server";
+import { touchLastSeen } from "../app/db/users.server";
 import type { AppEnv } from "../app/load-context";
 import { publishAdminEvent } from "./admin-feed";
 import { SocketHub } from "./socket-hub";
@@ -265,7 +266,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       return new Response("Expected a WebSocket", { status: 426 });
     await this.bind(userId);
     const response = this.acceptSocket({ kind }, [kind], request.headers.get("X-ClipCut-Protocol"));
-    await this.presence(userId, true);
+    await this.setPresence(userId, true);
     return response;
   }
 
@@ -292,7 +293,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   }
 
   protected async onSocketClosed(_ws: WebSocket, remaining: WebSocket[]): Promise<void> {
-    if (this.userId && remaining.length === 0) await this.presence(this.userId, false);
+    if (this.userId && remaining.length === 0) await this.setPresence(this.userId, false);
   }
 
   private async snapshot(userId: string): Promise<ServerMessage> {
@@ -309,8 +310,21 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     };
   }
 
-  private async presence(userId: string, online: boolean): Promise<void> {
-    await setPresence(this.db, userId, online);
-    this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
+  /** Conditional in one statement (user-access.server.ts): a ban written meanwhile is never overwritten by presence. */
+  private async setPresence(userId: string, online: boolean): Promise<void> {
+    if (await writePresence(this.db, userId, online)) this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
+  }
+
+  /**
+   * Access ended (ban, sign-out everywhere): closes every socket of the user with a code that says "do not
+   * reconnect", and re-reads the user row, whose status changed outside the ledger.
+   */
+  async disconnect(reason = "signed out"): Promise<number> {
+    const closed = this.closeAll(CLOSE_CODES.accessEnded, reason);
+    if (this.userId) {
+      await this.setPresence(this.userId, false);
+      if (this.state) await this.run(this.userId, reloadState);
+    }
+    return closed;
   }
 }

@@ -100,6 +100,10 @@ export const emailTokens = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     purpose: text("purpose", { enum: ["verify", "reset"] }).notNull(),
     tokenHash: text("token_hash").notNull(),
+    /** Verify links: the password chosen at the sign-up that asked for this link; confirming applies exactly it. */
+    passwordHash: text("password_hash"),
+    /** Verify links: SHA-256 of the signing-up browser's cookie; only that browser is signed in without a password. */
+    browserHash: text("browser_hash"),
     createdAt: createdAt(),
     expiresAt: ms("expires_at").notNull(),
     usedAt: ms("used_at"),

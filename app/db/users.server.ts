@@ -1,15 +1,7 @@
-/** The user row outside the ledger: presence, last seen, profile and preferences. */
-import { and, eq, ne } from "drizzle-orm";
+/** The user row outside the ledger: last seen, profile and preferences (presence and access: user-access.server.ts). */
+import { eq } from "drizzle-orm";
 import type { Db } from "./client.server";
 import { users } from "./schema";
-
-/** Online/offline for the admin list. Conditional, so a presence write can never undo a ban. */
-export async function setPresence(db: Db, userId: string, online: boolean, now = new Date()): Promise<void> {
-  await db
-    .update(users)
-    .set({ status: online ? "online" : "offline", lastSeen: now })
-    .where(and(eq(users.id, userId), ne(users.status, "Banned")));
-}
 
 export async function touchLastSeen(db: Db, userId: string, now = new Date()): Promise<void> {
   await db.update(users).set({ lastSeen: now }).where(eq(users.id, userId));

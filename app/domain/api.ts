@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ZERO_DURATION_MESSAGE } from "./credits";
 import { FORMATS, QUALITIES } from "./media";
 import { STORED_PLANS } from "./plans";
+import { INVALID_VIDEO_URL, parseHttpUrl } from "./video-link";
 
 /** Wire shapes of API v1, shared by the Worker, the extension, the companion and tests. */
 
@@ -18,7 +19,11 @@ export const clipRequestSchema = z
       .trim()
       .min(1, "Clip name is required.")
       .max(200, "Clip name is too long (200 characters at most)."),
-    videoUrl: z.string().trim().url("Video URL must be a valid URL.").max(2048),
+    videoUrl: z
+      .string()
+      .trim()
+      .max(2048, "Video URL is too long (2048 characters at most).")
+      .refine((value) => parseHttpUrl(value) !== null, INVALID_VIDEO_URL),
     startSeconds: seconds,
     endSeconds: seconds,
     format: z.enum(FORMATS),

@@ -18,12 +18,12 @@ export const HEARTBEAT_MS = 60_000;
  * server error, after which clients reconnect with backoff). After these two a client must not reconnect.
  */
 export const CLOSE_CODES = {
-  /** The session or extension token ended (sign-out, password change, revocation). */
-  signedOut: 4401,
-  /** The account was banned. */
-  banned: 4403,
+  /** The user's access ended (ban, sign-out everywhere, revocation): a reconnect would be refused. */
+  accessEnded: 4001,
+  /** An admin feed socket of a user who is no longer an admin. */
+  adminAccessEnded: 4003,
 } as const;
-export const isFinalClose = (code: number) => code === CLOSE_CODES.signedOut || code === CLOSE_CODES.banned;
+export const isFinalClose = (code: number) => code === CLOSE_CODES.accessEnded || code === CLOSE_CODES.adminAccessEnded;
 
 const planState = z.object({ plan: z.enum(STORED_PLANS), pendingPlan: z.enum(PLAN_IDS).nullable() });
 

@@ -17,3 +17,30 @@ export function youTubeEmbedUrl(id: string, startSeconds?: number, endSeconds?: 
   if (endSeconds !== undefined) params.set("end", String(Math.ceil(endSeconds)));
   return `https://www.youtube-nocookie.com/embed/${id}?${params.toString()}`;
 }
+
+/**
+ * What a clip's video link may be: a YouTube link (youtube.com, youtu.be; the site's player and the extension) or a
+ * direct http(s) link to a media file (the companion downloads it). Nothing else is stored or rendered as a link:
+ * no javascript:, data:, file: or other schemes, and no user:password@ in the address.
+ */
+export const SUPPORTED_VIDEO_SOURCES =
+  "a YouTube link (youtube.com or youtu.be) or a direct http(s) link to a video file";
+export const INVALID_VIDEO_URL = `Video URL must be ${SUPPORTED_VIDEO_SOURCES}.`;
+
+/** The URL when it is an absolute http(s) address without credentials, else null. Never throws. */
+export function parseHttpUrl(value: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (url.username || url.password || !url.hostname) return null;
+  return url;
+}
+
+/** The href to render for a stored video URL: only http(s), whatever was stored before validation existed. */
+export function safeVideoHref(value: string): string | null {
+  return parseHttpUrl(value)?.href ?? null;
+}

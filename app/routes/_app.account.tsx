@@ -1,6 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { SessionsList } from "~/components/account/sessions-list";
 import { Field } from "~/components/field";
 import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
@@ -10,8 +11,10 @@ import { setPassword } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
 import { requireUser } from "~/services/auth.server";
 import { verifyPassword } from "~/services/password.server";
-import { clientIp } from "~/services/rate-limit.server";
-import { formObject } from "~/utils/forms";
+import { beginPasswordAttempt } from "~/services/password-attempts.server";
+import { clientIp, retryMessage } from "~/services/rate-limit.server";
+import { signedInSessions } from "~/services/session-list.server";
+import { readForm } from "~/utils/forms";
 
 const PROFILE_SAVED = "Profile information saved successfully!";
 const PROFILE_FAILED = "Failed to update profile. Please try again.";
@@ -35,13 +38,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     email: user.email,
     hasPassword: user.passwordHash !== null,
     lowCreditAlerts: user.lowCreditAlerts,
+    sessions: await signedInSessions(getDb(context.cloudflare.env.DB), user),
   };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const fields = formObject(await request.formData());
+  const fields = await readForm(request);
   const parsed = actionSchema.safeParse(fields);
   if (!parsed.success) {
     // Answer in the words of the form that was sent.
@@ -61,10 +65,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const fail = (message: string) => data<Result>({ intent: "password", ok: false, message }, { status: 400 });
   if (!input.newPassword) return fail("Password cannot be empty.");
   if (input.newPassword !== input.confirmPassword) return fail("Passwords do not match.");
-  if (user.passwordHash && !(await verifyPassword(input.currentPassword ?? "", user.passwordHash))) {
-    return fail("Error: Current password is incorrect.");
+  if (user.passwordHash) {
+    // The same throttle as sign-in: a stolen session cannot be used to guess the password.
+    const attempt = await beginPasswordAttempt(context.cloudflare.env.DB, {
+      ip: clientIp(request),
+      account: user.email,
+    });
+    if (!attempt.ok) {
+      return data<Result>(
+        { intent: "password", ok: false, message: `Error: ${retryMessage(attempt.retryAfterSeconds)}` },
+        { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
+      );
+    }
+    if (!(await verifyPassword(input.currentPassword ?? "", user.passwordHash))) {
+      return fail("Error: Current password is incorrect.");
+    }
+    await attempt.succeeded();
   }
-  const problem = passwordProblem(input.newPassword);
+  const problem = passwordProblem(input.newPassword, { email: user.email });
   if (problem) return fail(`Error: ${problem}`);
   // Every other session and extension token ends; this browser stays signed in.
   await setPassword(db, user.id, input.newPassword, user.sessionId);
@@ -138,6 +156,8 @@ export default function Account() {
           </button>
         </password.Form>
       </section>
+
+      <SessionsList sessions={account.sessions} />
 
       <section className="card" aria-labelledby="notifications-title">
         <h2 id="notifications-title" className="text-lg font-semibold">

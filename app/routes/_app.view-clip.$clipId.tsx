@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorBox } from "~/components/error-box";
+import { VideoSourceLink } from "~/components/video-source-link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getDb } from "~/db/client.server";
 import { clipOfUser } from "~/db/clips.server";
@@ -44,6 +45,9 @@ export default function ViewClip() {
       ) : (
         <ErrorBox error={MESSAGES.invalidClipVideoUrl} />
       )}
+      <p className="text-sm text-slate-600">
+        Source: <VideoSourceLink url={clip.videoUrl} />
+      </p>
       <dl className="card grid gap-4 sm:grid-cols-4">
         {[
           ["Start", formatTimecode(clip.startSeconds)],

@@ -10,7 +10,7 @@ import { audit } from "~/services/audit.server";
 import { sendPasswordResetEmail } from "~/services/auth-emails.server";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const schema = z.object({ email: z.string().trim().max(254).default("") });
 
@@ -19,7 +19,7 @@ export { formPageHeaders as headers } from "~/services/cache.server";
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
-  const parsed = schema.safeParse(formObject(await request.formData()));
+  const parsed = schema.safeParse(await readForm(request));
   const email = parsed.success ? normalizeEmail(parsed.data.email) : "";
   if (!email) return data({ ok: false as const, error: MESSAGES.emptyEmail }, { status: 400 });
   const ip = clientIp(request);
@@ -37,8 +37,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const user = await findUserByEmail(db, email);
   if (user && user.status !== "Banned") {
-    await sendPasswordResetEmail({ env, db }, request, user);
-    await audit(db, { action: "auth.password_reset_requested", subjectId: user.id, ip });
+    // After the response: neither its timing nor a failing e-mail provider may tell whether the account exists.
+    context.cloudflare.ctx.waitUntil(
+      (async () => {
+        await sendPasswordResetEmail({ env, db }, request, user);
+        await audit(db, { action: "auth.password_reset_requested", subjectId: user.id, ip });
+      })().catch((error: unknown) => {
+        console.error(JSON.stringify({ level: "error", msg: "reset e-mail failed", error: String(error) }));
+      }),
+    );
   }
   // The same answer whether or not the account exists.
   return { ok: true as const, message: MESSAGES.resetSent };

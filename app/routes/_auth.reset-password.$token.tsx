@@ -10,7 +10,7 @@ import { audit } from "~/services/audit.server";
 import { consumeEmailToken, peekEmailToken } from "~/services/email-tokens.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { createUserSession } from "~/services/session.server";
-import { fieldErrors, formObject } from "~/utils/forms";
+import { fieldErrors, readForm } from "~/utils/forms";
 
 const INVALID_LINK = "This password reset link is invalid or has expired. Please request a new one.";
 
@@ -33,10 +33,10 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const db = getDb(context.cloudflare.env.DB);
-  const parsed = schema.safeParse(formObject(await request.formData()));
+  const parsed = schema.safeParse(await readForm(request));
   if (!parsed.success) return data({ error: null, fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
   // Used up atomically: a second use of the same link finds nothing.
-  const userId = await consumeEmailToken(db, params.token ?? "", "reset");
+  const userId = (await consumeEmailToken(db, params.token ?? "", "reset"))?.userId;
   if (!userId) return data({ error: INVALID_LINK, fieldErrors: {} }, { status: 400 });
   await setPassword(db, userId, parsed.data.password);
   await markEmailVerified(db, userId); // the link proved the address

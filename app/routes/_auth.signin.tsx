@@ -16,16 +16,19 @@ import { audit } from "~/services/audit.server";
 import { sendVerificationEmail } from "~/services/auth-emails.server";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { getOptionalUser } from "~/services/auth.server";
-import { clientIp, hitRateLimit, peekRateLimit, retryMessage } from "~/services/rate-limit.server";
+import { beginPasswordAttempt } from "~/services/password-attempts.server";
+import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
+import { markSignupBrowser } from "~/services/signup-browser.server";
 import { createUserSession, safeRedirect } from "~/services/session.server";
 import { MESSAGES } from "~/domain/messages";
 import { SITE } from "~/domain/site";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const signinSchema = z.object({
   email: z.string().trim().max(254).default(""),
   password: z.string().max(1024).default(""),
-  redirectTo: z.string().max(2048).optional(),
+  // Any value is accepted here and judged by safeRedirect, which falls back to /dashboard.
+  redirectTo: z.string().optional(),
 });
 
 export { formPageHeaders as headers } from "~/services/cache.server";
@@ -40,7 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
-  const parsed = signinSchema.safeParse(formObject(await request.formData()));
+  const parsed = signinSchema.safeParse(await readForm(request));
   if (!parsed.success || !parsed.data.email || !parsed.data.password) {
     return data({ error: "Please enter your email and password." }, { status: 400 });
   }
@@ -48,26 +51,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const email = normalizeEmail(parsed.data.email);
   const ip = clientIp(request);
 
-  for (const [rule, subject] of [
-    [AUTH_LIMITS.signinFailuresPerIp, ip],
-    [AUTH_LIMITS.signinFailuresPerAccount, email],
-  ] as const) {
-    const limit = await peekRateLimit(env.DB, rule, subject);
-    if (!limit.ok) {
-      return data(
-        { error: retryMessage(limit.retryAfterSeconds) },
-        { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
-      );
-    }
+  // Counted before the password is checked, so parallel guesses cannot outrun the limit.
+  const attempt = await beginPasswordAttempt(env.DB, { ip, account: email });
+  if (!attempt.ok) {
+    return data(
+      { error: retryMessage(attempt.retryAfterSeconds) },
+      { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
+    );
   }
-
   const result = await checkPassword(db, email, password);
   if (!result.ok && result.reason === "invalid") {
-    await hitRateLimit(env.DB, AUTH_LIMITS.signinFailuresPerIp, ip);
-    await hitRateLimit(env.DB, AUTH_LIMITS.signinFailuresPerAccount, email);
     await audit(db, { action: "auth.signin_failed", ip, details: { email } });
     return data({ error: MESSAGES.invalidCredentials }, { status: 400 });
   }
+  await attempt.succeeded();
   if (!result.ok && result.reason === "banned") {
     await audit(db, { action: "auth.banned_signin_refused", subjectId: result.user.id, ip });
     return data(
@@ -76,12 +73,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   if (!result.ok) {
-    // Right password, address not confirmed yet: send a fresh link (rate limited) and say so.
+    // Right password, address not confirmed yet: send a fresh link (rate limited) for this browser and say so.
+    const browser = await markSignupBrowser(request);
     const limit = await hitRateLimit(env.DB, AUTH_LIMITS.verificationEmailPerAccount, result.user.id);
-    if (limit.ok) await sendVerificationEmail({ env, db }, request, result.user);
+    if (limit.ok) {
+      await sendVerificationEmail({ env, db }, request, result.user, {
+        passwordHash: result.passwordHash,
+        browserHash: browser.browserHash,
+      });
+    }
     return data(
       { error: "Email not confirmed. We have sent you a new confirmation link — please check your inbox." },
-      { status: 403 },
+      { status: 403, headers: { "Set-Cookie": browser.setCookie } },
     );
   }
   await audit(db, { action: "auth.signin", actorId: result.user.id, subjectId: result.user.id, ip });

@@ -12,7 +12,7 @@ import { Field } from "~/components/field";
 import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
 import { MESSAGES } from "~/domain/messages";
-import { passwordProblem } from "~/domain/password-policy";
+import { PASSWORD_MIN, passwordProblem } from "~/domain/password-policy";
 import { createUser, findUserByEmail, isUniqueViolation } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
 import { sendAlreadyRegisteredEmail, sendVerificationEmail } from "~/services/auth-emails.server";
@@ -20,7 +20,8 @@ import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { getOptionalUser } from "~/services/auth.server";
 import { hashPassword } from "~/services/password.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
-import { fieldErrors, formObject } from "~/utils/forms";
+import { markSignupBrowser } from "~/services/signup-browser.server";
+import { fieldErrors, readForm } from "~/utils/forms";
 
 const signupSchema = z
   .object({
@@ -30,11 +31,12 @@ const signupSchema = z
       .min(1, "Please enter your full name.")
       .max(100, "Name is too long (100 characters at most)."),
     email: z.string().trim().toLowerCase().email("Please enter a valid email address.").max(254),
-    password: z.string().superRefine((value, ctx) => {
-      const problem = passwordProblem(value);
-      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-    }),
+    password: z.string(),
     confirmPassword: z.string(),
+  })
+  .superRefine((v, ctx) => {
+    const problem = passwordProblem(v.password, { email: v.email });
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem, path: ["password"] });
   })
   .refine((v) => v.password === v.confirmPassword, { message: "Passwords do not match.", path: ["confirmPassword"] });
 
@@ -51,7 +53,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
-  const parsed = signupSchema.safeParse(formObject(await request.formData()));
+  const parsed = signupSchema.safeParse(await readForm(request));
   if (!parsed.success) {
     return data<Result>({ status: "error", fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
   }
@@ -64,18 +66,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   const { fullName, email, password } = parsed.data;
+  // The password is kept with the confirmation link, not on the account: confirming applies the password of the
+  // sign-up whose e-mail was opened, so nobody who signed up with someone else's address keeps a way in.
+  const browser = await markSignupBrowser(request);
+  const headers = { "Set-Cookie": browser.setCookie };
+  const pending = { passwordHash: await hashPassword(password), browserHash: browser.browserHash };
   const existing = await findUserByEmail(db, email);
   if (existing) {
     // The spec's message; the owner gets an e-mail (a new confirmation link, or a note that they have an account).
     const mail = await hitRateLimit(env.DB, AUTH_LIMITS.verificationEmailPerAccount, existing.id);
     if (mail.ok) {
       if (existing.emailVerifiedAt) await sendAlreadyRegisteredEmail({ env, db }, request, existing);
-      else await sendVerificationEmail({ env, db }, request, existing);
+      else await sendVerificationEmail({ env, db }, request, existing, pending);
     }
-    return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409 });
+    return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409, headers });
   }
   try {
-    const user = await createUser(db, { email, fullName, passwordHash: await hashPassword(password), verified: false });
+    const user = await createUser(db, { email, fullName, passwordHash: null, verified: false });
     await audit(db, {
       action: "auth.signup",
       actorId: user.id,
@@ -83,14 +90,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ip,
       details: { method: "password" },
     });
-    await sendVerificationEmail({ env, db }, request, user);
+    await sendVerificationEmail({ env, db }, request, user, pending);
   } catch (error) {
     if (isUniqueViolation(error))
       return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409 });
     console.error(JSON.stringify({ level: "error", msg: "signup failed", error: String(error) }));
     return data<Result>({ status: "error", error: MESSAGES.signupFailed }, { status: 500 });
   }
-  return data<Result>({ status: "ok", message: MESSAGES.signupSuccess });
+  return data<Result>({ status: "ok", message: MESSAGES.signupSuccess }, { headers });
 }
 
 export default function SignUp() {
@@ -129,7 +136,7 @@ export default function SignUp() {
               error={errors.confirmPassword}
             />
             <p className="text-xs text-slate-600">
-              At least 8 characters. Long passphrases are welcome. By signing up you agree to our{" "}
+              At least {PASSWORD_MIN} characters. Long passphrases are welcome. By signing up you agree to our{" "}
               <Link to="/terms" className="font-medium text-brand-700 underline">
                 Terms of Service
               </Link>{" "}

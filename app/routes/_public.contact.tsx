@@ -8,7 +8,7 @@ import { CONTACT_FAQ } from "~/domain/faq";
 import { SITE } from "~/domain/site";
 import { saveContactMessage } from "~/services/contact.server";
 import { clientIp, hitRateLimit, rateLimitedFormResponse } from "~/services/rate-limit.server";
-import { fieldErrors, formObject } from "~/utils/forms";
+import { fieldErrors, readForm } from "~/utils/forms";
 
 const TOPICS = ["General question", "Technical support", "Billing", "Partnerships", "Feedback"] as const;
 
@@ -26,7 +26,7 @@ const contactSchema = z.object({
 export { publicPageHeaders as headers } from "~/services/cache.server";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const parsed = contactSchema.safeParse(formObject(await request.formData()));
+  const parsed = contactSchema.safeParse(await readForm(request));
   if (!parsed.success) {
     return data({ ok: false as const, formError: null, fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
   }

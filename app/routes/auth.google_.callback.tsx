@@ -38,7 +38,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     console.warn(JSON.stringify({ level: "warn", msg: "google sign-in failed", error: String(cause) }));
     return fail(cause instanceof GoogleSignInError ? cause.message : OAUTH_FAILED);
   }
-  const { user, created } = await findOrCreateGoogleUser(db, claims);
+  let found;
+  try {
+    found = await findOrCreateGoogleUser(db, claims);
+  } catch (error) {
+    if (error instanceof GoogleSignInError) return fail(error.message);
+    throw error;
+  }
+  const { user, created } = found;
   const ip = clientIp(request);
   if (user.status === "Banned") {
     await audit(db, { action: "auth.banned_signin_refused", subjectId: user.id, ip, details: { method: "google" } });

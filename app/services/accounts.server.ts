@@ -1,9 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { apiTokens, creditLedger, users } from "~/db/schema";
+import { creditLedger, users } from "~/db/schema";
 import { NEW_USER_CREDITS } from "~/domain/credits";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password.server";
-import { revokeUserSessions } from "./session.server";
+import { latestPendingPasswordHash, retireEmailTokens } from "~/db/email-tokens.server";
+import { revokeUserAccess } from "~/db/user-access.server";
 import type { User } from "./auth.server";
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -64,52 +65,59 @@ export function isUniqueViolation(error: unknown): boolean {
 export type PasswordCheck =
   | { ok: true; user: User }
   | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "banned" | "unverified"; user: User };
+  | { ok: false; reason: "banned"; user: User }
+  | { ok: false; reason: "unverified"; user: User; passwordHash: string };
 
 /**
  * Checks e-mail and password. Unknown e-mails are verified against a dummy hash so both paths cost the same;
- * banned and unverified states are revealed only to someone who knows the password.
+ * banned and unverified states are revealed only to someone who knows the password. An unconfirmed account has
+ * no password of its own yet: the one to check is the one its newest confirmation link carries.
  */
 export async function checkPassword(db: Db, email: string, password: string): Promise<PasswordCheck> {
   const user = await findUserByEmail(db, email);
-  const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !user.passwordHash || !valid) return { ok: false, reason: "invalid" };
+  const stored = user && !user.emailVerifiedAt ? await latestPendingPasswordHash(db, user.id) : user?.passwordHash;
+  const valid = await verifyPassword(password, stored ?? DUMMY_PASSWORD_HASH);
+  if (!user || !stored || !valid) return { ok: false, reason: "invalid" };
   if (user.status === "Banned") return { ok: false, reason: "banned", user };
-  if (!user.emailVerifiedAt) return { ok: false, reason: "unverified", user };
+  if (!user.emailVerifiedAt) return { ok: false, reason: "unverified", user, passwordHash: stored };
   return { ok: true, user };
 }
 
+/**
+ * Confirms the address with what the confirmation link carries: the account's password becomes exactly the one
+ * chosen at the sign-up that asked for the link (none for an old link), and every other confirmation link dies.
+ * Only an unconfirmed account changes; returns whether this call confirmed it.
+ */
+export async function confirmEmail(db: Db, userId: string, passwordHash: string | null): Promise<boolean> {
+  const now = new Date();
+  const [confirmed] = await db.batch([
+    db
+      .update(users)
+      .set({ emailVerifiedAt: now, passwordHash, updatedAt: now })
+      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
+      .returning({ id: users.id }),
+    retireEmailTokens(db, userId, "verify", now),
+  ]);
+  return confirmed.length > 0;
+}
+
+/** A password reset proves the address too: confirm it, and retire any pending confirmation link. */
 export async function markEmailVerified(db: Db, userId: string): Promise<void> {
   const now = new Date();
-  await db
-    .update(users)
-    .set({ emailVerifiedAt: now, updatedAt: now })
-    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  await db.batch([
+    db
+      .update(users)
+      .set({ emailVerifiedAt: now, updatedAt: now })
+      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt))),
+    retireEmailTokens(db, userId, "verify", now),
+  ]);
 }
 
 /** Sets a new password and ends every other session and extension token of the user. */
 export async function setPassword(db: Db, userId: string, password: string, keepSessionId?: string): Promise<void> {
-  const now = new Date();
   await db
     .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: now })
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
     .where(eq(users.id, userId));
-  await revokeUserSessions(db, userId, keepSessionId);
-  await db
-    .update(apiTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
-}
-
-/** Ban: the account is marked Banned and every session and extension token dies at once. */
-export async function banUser(db: Db, userId: string): Promise<void> {
-  const now = new Date();
-  await db.batch([
-    db.update(users).set({ status: "Banned", updatedAt: now }).where(eq(users.id, userId)),
-    db
-      .update(apiTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt))),
-  ]);
-  await revokeUserSessions(db, userId);
+  await revokeUserAccess(db, userId, keepSessionId);
 }

@@ -8,17 +8,28 @@ function origin(request: Request): string {
   return new URL(request.url).origin;
 }
 
-export async function sendVerificationEmail(ctx: { env: AppEnv; db: Db }, request: Request, user: User) {
-  const token = await issueEmailToken(ctx.db, user.id, "verify");
+/**
+ * The confirmation link for a sign-up. It carries the password chosen at that sign-up and the browser it came from.
+ * The text names nobody: the full name is chosen by whoever signed up, who may not own the address (no attacker
+ * text, and no attacker URL, in a mail we send).
+ */
+export async function sendVerificationEmail(
+  ctx: { env: AppEnv; db: Db },
+  request: Request,
+  user: Pick<User, "id" | "email">,
+  pending: { passwordHash: string | null; browserHash: string | null },
+) {
+  const token = await issueEmailToken(ctx.db, user.id, "verify", pending);
   await sendEmail(
     ctx,
     actionEmail({
       to: user.email,
       subject: "Confirm your ClipCut account",
-      intro: `Hi ${user.fullName}, thanks for signing up for ClipCut. Please confirm your e-mail address to start clipping.`,
+      intro: "Thanks for signing up for ClipCut. Please confirm your e-mail address to start clipping.",
       action: "Confirm my e-mail",
       url: `${origin(request)}/verify-email/${token}`,
-      outro: "The link works once and expires in 24 hours. If you did not sign up, you can ignore this e-mail.",
+      outro:
+        "The link works once and expires in 24 hours. If you did not sign up, ignore this e-mail: nothing happens until the link is used.",
     }),
   );
 }

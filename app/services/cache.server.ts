@@ -1,5 +1,27 @@
 import type { HeadersFunction } from "@remix-run/cloudflare";
-import { SESSION_COOKIE_NAMES } from "./session-cookie.server";
+import { readCookie, SESSION_COOKIE_NAMES } from "./session-cookie.server";
+
+export function hasSessionCookie(request: Request): boolean {
+  return SESSION_COOKIE_NAMES.some((name) => Boolean(readCookie(request, name)));
+}
+
+/**
+ * The last word on caching, for every response the Worker sends: anything rendered for a session (the request
+ * carries a session cookie) or that sets a cookie, and every answer to a write, is `private, no-store`. Only
+ * anonymous GETs keep the policy their route chose.
+ */
+export function applyPrivateCachePolicy(request: Request, response: Response): void {
+  const write = request.method !== "GET" && request.method !== "HEAD";
+  if (write) {
+    response.headers.set("Cache-Control", "no-store");
+    return;
+  }
+  if (hasSessionCookie(request) || response.headers.has("Set-Cookie")) {
+    response.headers.set("Cache-Control", "private, no-store");
+    const vary = response.headers.get("Vary");
+    if (!vary?.toLowerCase().includes("cookie")) response.headers.set("Vary", vary ? `${vary}, Cookie` : "Cookie");
+  }
+}
 
 /**
  * Cache policy for public pages. Anonymous HTML is the same for everyone, but it carries a per-response CSP nonce:

@@ -1,9 +1,10 @@
 import { createCookieSessionStorage } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
+import { retireEmailTokens } from "~/db/email-tokens.server";
 import { users } from "~/db/schema";
 import type { AppEnv } from "~/load-context";
 import { createUser, findUserByEmail, isUniqueViolation } from "./accounts.server";
@@ -76,26 +77,37 @@ export function googleAuthenticator(env: AppEnv, request: Request) {
 
 /**
  * The account for a Google identity: the one already linked, else the one with the same (verified) e-mail, which
- * gets linked, else a new one. Linking an account whose e-mail was never confirmed drops its password: whoever
- * set it had not proved they own the address (account pre-hijacking).
+ * gets linked only if it has no Google identity yet — a different one is never overwritten — else a new one.
+ * Linking an unconfirmed account confirms it and drops any password: whoever set it had not proved they own the
+ * address (account pre-hijacking), and pending confirmation links die with it.
  */
 export async function findOrCreateGoogleUser(db: Db, claims: GoogleClaims): Promise<{ user: User; created: boolean }> {
   const linked = await db.select().from(users).where(eq(users.googleSub, claims.sub)).get();
   if (linked) return { user: linked, created: false };
   const byEmail = await findUserByEmail(db, claims.email);
   if (byEmail) {
+    if (byEmail.googleSub !== null) {
+      throw new GoogleSignInError(
+        "This e-mail address belongs to an account linked to a different Google account. Sign in with that Google account or with your password.",
+      );
+    }
     const now = new Date();
-    const [user] = await db
-      .update(users)
-      .set({
-        googleSub: claims.sub,
-        emailVerifiedAt: byEmail.emailVerifiedAt ?? now,
-        passwordHash: byEmail.emailVerifiedAt ? byEmail.passwordHash : null,
-        updatedAt: now,
-      })
-      .where(eq(users.id, byEmail.id))
-      .returning();
-    if (!user) throw new Error("link failed");
+    const [updated] = await db.batch([
+      db
+        .update(users)
+        .set({
+          googleSub: claims.sub,
+          emailVerifiedAt: byEmail.emailVerifiedAt ?? now,
+          passwordHash: byEmail.emailVerifiedAt ? byEmail.passwordHash : null,
+          updatedAt: now,
+        })
+        // Conditional: a concurrent link of another Google identity wins, and this one fails below.
+        .where(and(eq(users.id, byEmail.id), isNull(users.googleSub)))
+        .returning(),
+      retireEmailTokens(db, byEmail.id, "verify", now),
+    ]);
+    const user = updated[0];
+    if (!user) return findOrCreateGoogleUser(db, claims);
     return { user, created: false };
   }
   try {

@@ -38,6 +38,15 @@ export async function hitRateLimit(db: D1Database, rule: RateLimitRule, subject:
   return (row?.count ?? 0) <= rule.limit ? { ok: true } : blocked();
 }
 
+/** Gives back one counted attempt in the current window (e.g. a password attempt that turned out right). */
+export async function refundRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<void> {
+  const { start: windowStart } = windowOf(rule);
+  await db
+    .prepare("UPDATE rate_limits SET count = count - 1 WHERE key = ?1 AND window_start = ?2 AND count > 0")
+    .bind(`${rule.name}:${subject}`, windowStart)
+    .run();
+}
+
 /** Whether the subject is already over the limit, without counting this request (for failure-only limits). */
 export async function peekRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
   const { start: windowStart, blocked } = windowOf(rule);

@@ -18,3 +18,20 @@ export function formObject(form: FormData): Record<string, string> {
   for (const [key, value] of form) if (typeof value === "string") out[key] = value;
   return out;
 }
+
+/**
+ * The posted form as plain strings. A body that is not a form (wrong content type, broken multipart) is the
+ * client's mistake: it gets a 400 with a message, never a 500.
+ */
+export async function readForm(request: Request): Promise<Record<string, string>> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw new Response("The form could not be read. Please reload the page and try again.", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+  return formObject(form);
+}

@@ -26,7 +26,18 @@ describe("sign-up and e-mail verification", () => {
       email_verified_at: null,
     });
     expect(await countRows("SELECT count(*) n FROM credit_ledger WHERE user_id = ?", user?.id)).toBe(1);
-    expect(String(user?.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/);
+    // The password waits with the confirmation link until the address is confirmed.
+    expect(user?.password_hash).toBeNull();
+    const pending = await env.DB.prepare("SELECT password_hash FROM email_tokens WHERE user_id = ?")
+      .bind(user?.id)
+      .first<{ password_hash: string }>();
+    expect(String(pending?.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/);
+    const signupBrowser =
+      res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("clipcut_signup="))
+        ?.split(";")[0] ?? "";
+    expect(signupBrowser).toMatch(/^clipcut_signup=[\w-]{43}$/);
     const [mail] = await outbox();
     expect(mail?.to).toBe("ada@example.com");
     const link = new URL(mail?.links[0] ?? "");
@@ -35,15 +46,19 @@ describe("sign-up and e-mail verification", () => {
     const token = link.pathname.split("/").pop() ?? "";
     expect(await countRows("SELECT count(*) n FROM email_tokens WHERE token_hash = ?", token)).toBe(0);
 
-    const verified = await get(link.pathname);
+    // Opening the link only shows the confirmation page; the browser that signed up confirms with a POST.
+    expect((await get(link.pathname, { cookie: signupBrowser })).status).toBe(200);
+    const verified = await post(link.pathname, {}, { cookie: signupBrowser });
     expect(verified.status).toBe(302);
     expect(verified.headers.get("Location")).toBe("/dashboard");
     const cookie = sessionCookieOf(verified);
     expect(cookie).toBeTruthy();
     expect((await get("/dashboard", { cookie: cookie ?? "" })).status).toBe(200);
+    expect((await signIn("ada@example.com", PASSWORD)).length).toBeGreaterThan(0);
     // The link works once.
-    const again = await get(link.pathname);
-    expect(again.headers.get("Location")).toMatch(/^\/signin\?error=/);
+    const again = await post(link.pathname, {}, { cookie: signupBrowser });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("invalid or has expired");
   });
 
   it("refuses mismatched, short and common passwords without creating anyone", async () => {
@@ -51,10 +66,10 @@ describe("sign-up and e-mail verification", () => {
     const mismatch = await post("/signup", { ...base, password: PASSWORD, confirmPassword: `${PASSWORD}!` });
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain("Passwords do not match.");
-    const common = await post("/signup", { ...base, password: "password123", confirmPassword: "password123" });
+    const common = await post("/signup", { ...base, password: "Password1234", confirmPassword: "Password1234" });
     expect(await common.text()).toContain("too common");
     const short = await post("/signup", { ...base, password: "abc", confirmPassword: "abc" });
-    expect(await short.text()).toContain("at least 8 characters");
+    expect(await short.text()).toContain("at least 12 characters");
     expect(await countRows("SELECT count(*) n FROM users WHERE email = 'bo@example.com'")).toBe(0);
   });
 
@@ -74,12 +89,12 @@ describe("sign-up and e-mail verification", () => {
   });
 
   it("keeps unverified users out until they confirm, and sends them a fresh link", async () => {
-    await insertUser({ email: "new@example.com", password: PASSWORD, verified: false });
+    await post("/signup", { fullName: "New", email: "new@example.com", password: PASSWORD, confirmPassword: PASSWORD });
     const res = await post("/signin", { email: "new@example.com", password: PASSWORD });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("Email not confirmed");
     expect(sessionCookieOf(res)).toBeNull();
-    expect((await outbox()).some((m) => m.to === "new@example.com")).toBe(true);
+    expect((await outbox()).filter((m) => m.to === "new@example.com")).toHaveLength(2);
   });
 });
 

@@ -8,6 +8,7 @@ import { createCompanionServer, type CompanionServer } from "../src/server";
 import { call, waitForJob } from "./client";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir } from "./helpers";
+import { bestMatch, decodeGray } from "./frames";
 import { outputFacts } from "./probe-helpers";
 import { waitUntilGone } from "./process-table";
 import { startRangeServer, type RangeServer } from "./range-server";
@@ -42,6 +43,15 @@ beforeAll(async () => {
     byUrl: {
       [PAGE]: { id: "dQw4w9WgXcQ", title: "Dash demo", duration: 40, formats: youtubeFormats(media.url) },
       [`${PAGE}-vp9`]: { id: "vp9", title: "VP9 demo", duration: 12, formats: [...youtubeFormats(media.url), vp9] },
+      [`${PAGE}-av1`]: {
+        id: "av1",
+        title: "AV1 demo",
+        duration: 8,
+        formats: [
+          ...youtubeFormats(media.url),
+          { ...vp9, format_id: "401", url: media.url("av1-144.webm"), vcodec: "av01.0.12M.08", height: 2160 },
+        ],
+      },
     },
   });
   companion = createCompanionServer({
@@ -91,22 +101,46 @@ it("a batch of 5 ranges from one video resolves and probes once", async () => {
   expect(yt.calls().filter((c) => c.includes("-J")).length - before).toBe(1);
 });
 
-it("VP9 1440p: auto falls back to a full re-encode, says why, and shows an ETA", async () => {
-  const id = await submit({ source: `${PAGE}-vp9`, startSeconds: 3.3, endSeconds: 6.1, quality: "1440p" });
+it("VP9 1440p: auto smart-cuts it, frame-exact, with the VP9 picked by the selector", async () => {
+  const id = await submit({
+    source: `${PAGE}-vp9`,
+    startSeconds: 3.3,
+    endSeconds: 6.1,
+    quality: "1440p",
+    format: "webm",
+  });
   const job = await waitForJob(port, token, id);
   expect(job.status, JSON.stringify(job.error)).toBe("done");
-  const call = yt
+  const ytCall = yt
     .calls()
     .filter((c) => c.includes(`${PAGE}-vp9`))
     .pop()!;
-  expect(call[call.indexOf("-f") + 1]).toMatch(/^bv\*\[height<=1440\]\[vcodec\^=vp09\]\+ba/);
+  expect(ytCall[ytCall.indexOf("-f") + 1]).toMatch(/^bv\*\[height<=1440\]\[vcodec\^=vp09\]\+ba/);
+  expect(job.result?.strategy).toBe("smart");
+  const facts = await outputFacts(job.result!.output);
+  expect(facts.decodeErrors).toBe("");
+  expect(facts.videoCodec).toBe("vp9");
+  expect(facts.audioCodec).toBe("opus");
+  expect(facts.frames).toBe(84);
+  // The first and last pictures are the source's frames 99 and 182 (3.3 s and 6.067 s at 30 fps).
+  const source = await decodeGray(join(dir, "vp9-360.webm"));
+  const out = await decodeGray(job.result!.output);
+  expect(out.length).toBe(84);
+  expect(bestMatch(out[0]!, source, 99).index).toBe(99);
+  expect(bestMatch(out[83]!, source, 182).index).toBe(182);
+});
+
+it("AV1 (no safe join in FFmpeg 5.1): auto falls back to a full re-encode, says why, and shows an ETA", async () => {
+  const id = await submit({ source: `${PAGE}-av1`, startSeconds: 3.3, endSeconds: 5.1, quality: "2160p" });
+  const job = await waitForJob(port, token, id);
+  expect(job.status, JSON.stringify(job.error)).toBe("done");
   expect(job.result?.strategy).toBe("reencode");
-  expect(job.result?.reason).toMatch(/vp9 cannot be joined safely.*re-encoded/);
+  expect(job.result?.reason).toMatch(/av1 cannot be joined safely.*re-encoded/);
+  expect(job.result?.notes?.join(" ")).toMatch(/at most 144p/);
   const facts = await outputFacts(job.result!.output);
   expect(facts.decodeErrors).toBe("");
   expect(facts.videoCodec).toBe("h264");
-  expect(facts.audioCodec).toBe("aac");
-  expect(facts.frames).toBe(84);
+  expect(facts.frames).toBe(54);
   const etas = events.filter((e) => e.type === "progress" && e.jobId === id && e.progress.etaSeconds !== null);
   expect(etas.length).toBeGreaterThan(0);
 });

@@ -21,6 +21,9 @@ Usage:
   clipcut-companion cut <source> --start <time> --end <time> [options]
                                           Cut one clip in the terminal (no server, no account)
   clipcut-companion pair --reset          Make a new pairing token (the old one stops working)
+  clipcut-companion autostart enable|disable [--dry-run]
+                                          Start at login (systemd user unit, macOS LaunchAgent, Windows
+                                          Startup folder); --dry-run prints the file without writing it
   clipcut-companion --help | --version
 
 serve options:
@@ -184,12 +187,39 @@ async function pairCommand(args: string[]) {
   process.stdout.write(`New pairing token (paste it into the ClipCut extension): ${token}\nStored in ${path}\n`);
 }
 
+async function autostartCommand(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { "dry-run": { type: "boolean", default: false } },
+  });
+  const action = positionals[0];
+  if (action !== "enable" && action !== "disable") fail("autostart needs enable or disable. See --help.", 2);
+  const { autostart } = await import("./autostart");
+  const { plan, ran } = await autostart(action, { dryRun: values["dry-run"] });
+  if (values["dry-run"]) {
+    const commands = (action === "enable" ? plan.enable : plan.disable).map((c) => `  ${c.join(" ")}`);
+    process.stdout.write(
+      `Would ${action === "enable" ? "write" : "remove"} ${plan.file}:\n\n${plan.content}\n` +
+        (commands.length ? `and run:\n${commands.join("\n")}\n` : ""),
+    );
+    return;
+  }
+  process.stdout.write(
+    action === "enable"
+      ? `ClipCut companion will start at login (${plan.file}).\n`
+      : `ClipCut companion will no longer start at login (removed ${plan.file}).\n`,
+  );
+  if (ran.length === 0 && action === "enable") process.stdout.write("It starts at your next login.\n");
+}
+
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
   if (command === "--help" || command === "-h" || command === "help") return void process.stdout.write(HELP);
   if (command === "--version" || command === "-v") return void process.stdout.write(`${VERSION}\n`);
   if (command === "cut") return cutCommand(rest);
   if (command === "pair") return pairCommand(rest);
+  if (command === "autostart") return autostartCommand(rest);
   if (command === undefined || command === "serve") return serveCommand(rest);
   if (command.startsWith("--")) return serveCommand(argv);
   fail(`Unknown command: ${command}. See --help.`, 2);

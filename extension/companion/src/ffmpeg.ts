@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { CancelledError, ClipError } from "./errors";
 
 /** One `-progress` report from ffmpeg. */
@@ -66,6 +66,17 @@ function installExitHook() {
   process.on("exit", killAllChildren);
 }
 
+let deathSignal: boolean | null = null;
+/**
+ * Linux: start children through `setpriv --pdeathsig KILL`, so the kernel kills them if the companion itself is
+ * killed (SIGKILL cannot be handled, and ffmpeg ignores SIGPIPE, so it would otherwise run on as an orphan).
+ */
+function withDeathSignal(bin: string, args: string[]): [string, string[]] {
+  if (process.platform !== "linux") return [bin, args];
+  deathSignal ??= spawnSync("setpriv", ["--pdeathsig", "KILL", "--", "true"], { timeout: 5000 }).status === 0;
+  return deathSignal ? ["setpriv", ["--pdeathsig", "KILL", "--", bin, ...args]] : [bin, args];
+}
+
 /** Pids of the children alive now (tests check that cancel leaves none). */
 export function liveChildren(): number[] {
   return [...liveGroups];
@@ -80,9 +91,9 @@ export function runProcess(bin: string, args: string[], options: RunOptions & { 
       return;
     }
     installExitHook();
-    // detached = a new process group (POSIX), killed as a whole. If the companion is SIGKILLed, ffmpeg's next
-    // progress write hits a closed pipe and SIGPIPE ends it (children get default signal dispositions).
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+    // detached = a new process group (POSIX), killed as a whole on cancel and timeout.
+    const [command, argv] = withDeathSignal(bin, args);
+    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);
     let stdout = "";

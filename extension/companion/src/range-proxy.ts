@@ -12,7 +12,8 @@ import type { InputSpec } from "./source";
  * needs, wherever in the file it starts.
  */
 const MIN_CHUNK = 64 * 1024;
-const MAX_CHUNK = 1024 * 1024;
+const MAX_CHUNK = 512 * 1024;
+const MAX_ANSWER = 512 * 1024;
 
 export interface RangeProxy {
   input: InputSpec;
@@ -34,10 +35,20 @@ async function originSize(input: InputSpec): Promise<number | null> {
   }
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpec, size: number) {
+/** Where the last answer ended and how big its chunks had grown: a request that continues it keeps the pace. */
+interface ReadState {
+  nextByte: number;
+  chunk: number;
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpec, size: number, state: ReadState) {
   const match = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "bytes=0-");
   const start = Number(match?.[1] ?? 0);
-  const end = match?.[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+  // Each answer is capped: bytes handed to the loopback socket sit in kernel buffers (megabytes) that are thrown
+  // away when ffmpeg seeks or stops. A short 206 makes ffmpeg come back for the rest (-reconnect), so at most one
+  // capped answer is ever read ahead.
+  const asked = match?.[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+  const end = Math.min(asked, start + MAX_ANSWER - 1);
   if (start >= size || start > end) {
     res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
     return;
@@ -52,7 +63,8 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   const controller = new AbortController();
   res.on("close", () => controller.abort());
   let position = start;
-  let chunk = MIN_CHUNK;
+  // Sequential reading earns bigger chunks (fewer round trips) across answers; a seek starts small again.
+  let chunk = start === state.nextByte ? state.chunk : MIN_CHUNK;
   try {
     while (position <= end && !res.destroyed) {
       const last = Math.min(end, position + chunk - 1);
@@ -70,8 +82,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
         if (!res.write(piece)) await once(res, "drain");
       }
       position = last + 1;
-      // Sequential reading earns bigger chunks (fewer round trips); a seek starts small again.
       chunk = Math.min(MAX_CHUNK, chunk * 2);
+      state.nextByte = position;
+      state.chunk = chunk;
     }
     res.end();
   } catch {
@@ -98,9 +111,10 @@ export async function startRangeProxy(input: InputSpec): Promise<RangeProxy> {
   const size = await originSize(input);
   if (size === null) return { input, close: async () => undefined };
   const secret = randomBytes(16).toString("hex");
+  const state: ReadState = { nextByte: -1, chunk: MIN_CHUNK };
   const server = createServer((req, res) => {
     if (req.url !== `/${secret}`) return void res.writeHead(404).end();
-    void serve(req, res, input, size);
+    void serve(req, res, input, size, state);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -14,11 +14,21 @@ export const YTDLP_UPDATE_HINT = "Update it: pipx upgrade yt-dlp (or yt-dlp -U, 
  * the tallest it has is used (nothing is upscaled); when everything is taller, the smallest one is scaled down.
  */
 export function formatSelector(height: number | null): string {
-  if (height === null) return "bv*[vcodec^=avc1]+ba[ext=m4a]/bv*+ba/b";
-  const h = `[height<=${height}]`;
-  const fallback = "wv*+ba/w";
-  if (height <= 1080) return `bv*${h}[vcodec^=avc1]+ba[ext=m4a]/bv*${h}+ba/b${h}/${fallback}`;
-  return `bv*${h}[vcodec^=vp09]+ba/bv*${h}[vcodec^=vp9]+ba/bv*${h}[vcodec^=av01]+ba/bv*${h}+ba/b${h}/${fallback}`;
+  // Plain files only: the range proxy and input seeking need one URL per stream (no HLS playlists, no DASH
+  // fragment lists).
+  const p = "[protocol^=http][protocol!=http_dash_segments]";
+  if (height === null) return `bv*${p}[vcodec^=avc1]+ba${p}[ext=m4a]/bv*${p}+ba${p}/b${p}`;
+  const h = `[height<=${height}]${p}`;
+  const fallback = `wv*${p}+ba${p}/w${p}`;
+  if (height <= 1080) return `bv*${h}[vcodec^=avc1]+ba${p}[ext=m4a]/bv*${h}+ba${p}/b${h}/${fallback}`;
+  return [
+    `bv*${h}[vcodec^=vp09]+ba${p}`,
+    `bv*${h}[vcodec^=vp9]+ba${p}`,
+    `bv*${h}[vcodec^=av01]+ba${p}`,
+    `bv*${h}+ba${p}`,
+    `b${h}`,
+    fallback,
+  ].join("/");
 }
 
 const headersSchema = z.record(z.string(), z.unknown()).transform((h) => {

@@ -202,7 +202,12 @@ if (fixture.error) {
   fail(make(id, url), 1);
 }
 
-const { formats = [], error: _e, stderr: _s, exitCode: _c, hangSeconds: _h, version: _v, ...info } = fixture;
+const { formats: listed = [], error: _e, stderr: _s, exitCode: _c, hangSeconds: _h, version: _v, ...info } = fixture;
+// yt-dlp fills in each format's protocol from its URL when the extractor does not set it.
+const formats = listed.map((f) => ({
+  ...f,
+  protocol: f.protocol ?? (/^https:/i.test(f.url ?? "") ? "https" : "http"),
+}));
 const chosen = select(formats, selector);
 if (!chosen) fail(ERRORS.format(id));
 const base = {

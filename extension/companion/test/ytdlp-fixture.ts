@@ -52,6 +52,18 @@ export function youtubeFormats(url: (name: string) => string) {
       height: 1080,
       http_headers: headers("video"),
     },
+    // An HLS variant ranked "best" by order: the selector must skip playlists (the range proxy needs plain files).
+    {
+      format_id: "96",
+      url: url("manifest/hls_playlist/index.m3u8"),
+      ext: "mp4",
+      protocol: "m3u8_native",
+      vcodec: "avc1.640028",
+      acodec: "mp4a.40.2",
+      width: 1920,
+      height: 1080,
+      http_headers: headers("hls"),
+    },
   ];
 }
 

@@ -12,8 +12,8 @@ import type { InputSpec } from "./source";
  * needs, wherever in the file it starts.
  */
 const MIN_CHUNK = 64 * 1024;
-const MAX_CHUNK = 512 * 1024;
-const MAX_ANSWER = 512 * 1024;
+const MAX_CHUNK = 1024 * 1024;
+const MAX_ANSWER = 1024 * 1024;
 
 export interface RangeProxy {
   input: InputSpec;

@@ -150,4 +150,21 @@ describe("YouTube DASH: separate video-only and audio-only streams through yt-dl
     expect(facts.audioCodec).toBe("aac");
     expect(facts.framesIgnoringEditList).toBe(60);
   });
+
+  it("every output works as for one file: MP3 from the audio stream only, MKV by stream copy", async () => {
+    const yt = fakeYtDlp({ id: "dQw4w9WgXcQ", title: "Dash demo", duration: 40, formats: youtubeFormats(server.url) });
+    server.reset();
+    const mp3 = await cut({ source: PAGE, start: 12.25, end: 14.25, format: "mp3" }, { tools: yt.tools });
+    expect(mp3.strategy).toBe("reencode");
+    expect(Math.abs(mp3.durationSeconds - 2)).toBeLessThan(0.06);
+    // An audio clip never downloads the picture.
+    expect(server.bytesFor("dash1080-video.mp4")).toBeLessThan(600_000);
+    const mkv = await cut({ source: PAGE, start: 20, end: 22, format: "mkv", height: 1080 }, { tools: yt.tools });
+    expect(mkv.strategy).toBe("copy");
+    const facts = await outputFacts(mkv.output);
+    expect(facts.decodeErrors).toBe("");
+    expect(facts.videoCodec).toBe("h264");
+    expect(facts.audioCodec).toBe("aac");
+    expect(facts.frames).toBe(60);
+  });
 });

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ClipError } from "../src/errors";
 import { resolveSource } from "../src/source";
 import { formatSelector, LIVE_MESSAGE, resolveWithYtDlp, ytDlpAgeWarning } from "../src/ytdlp";
+import { startServe } from "./cli-process";
+import { tempDir } from "./helpers";
 import { processesWith, waitUntilGone } from "./process-table";
 import { FAKE_YTDLP, fakeYtDlp } from "./ytdlp-fixture";
 
@@ -107,4 +109,16 @@ describe("yt-dlp is bounded and leaves nothing behind", () => {
     expect(((await pending) as ClipError).code).toBe("cancelled");
     expect(await waitUntilGone(tag)).toEqual([]);
   });
+});
+
+it("serve warns at start when yt-dlp is older than 90 days, and says how to update", async () => {
+  const yt = fakeYtDlp({ id: "x", formats });
+  const started = await startServe(["--port", "0", "--output-dir", tempDir()], {
+    ...yt.env,
+    FAKE_YTDLP_VERSION: "2024.01.01",
+    CLIPCUT_COMPANION_CONFIG_DIR: tempDir("clipcut-config-"),
+  });
+  process.kill(-started.child.pid!, "SIGTERM");
+  expect(started.output).toMatch(/Warning: yt-dlp 2024\.01\.01 is \d+ days old/);
+  expect(started.output).toMatch(/pipx upgrade yt-dlp \(or yt-dlp -U/);
 });

@@ -1,26 +1,39 @@
 /**
- * Clip-engine benchmark: a 20 s cut at 10 s and at 90 % into a long 1080p30 H.264 source served over loopback HTTP
- * with range requests. Compares ClipCut copy and smart cuts with plain `ffmpeg -ss -i -t -c copy` (the physical
- * floor) and with `yt-dlp --download-sections` when installed: wall time, bytes read from the server, start accuracy.
+ * Clip-engine benchmark, through `serve` (the path the extension uses: POST /jobs → done, credits on a stand-in API).
+ * 20 s cuts at two positions of three sources served over loopback HTTP with range requests:
+ *   - progressive: one 1080p30 H.264 + AAC MP4 (as before);
+ *   - DASH: the same split into a video-only MP4 and an audio-only M4A, resolved by the stand-in yt-dlp
+ *     (`requested_formats`), as YouTube serves 1080p;
+ *   - VP9 1440p: a video-only VP9 WebM (5 s GOPs, as YouTube's) + an Opus WebM, also through yt-dlp.
+ * Each beside plain ffmpeg (`-ss -i URL -t 20 -c copy`, the physical floor) and a plain ffmpeg full re-encode at the
+ * quality the smart cut re-encodes with. Prints wall time, bytes read from the server and start accuracy.
  *
- *   npx tsx bench/companion-cut.ts            (first run generates the source: about a minute)
+ *   npx tsx bench/companion-cut.ts            (first run generates the sources: a few minutes)
+ *   BENCH_ONLY=dash,vp9 npx tsx bench/companion-cut.ts
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cutClip } from "../extension/companion/src/cut";
-import { probeMedia } from "../extension/companion/src/probe";
-import { resolveSource } from "../extension/companion/src/source";
-import { toolPaths, toolVersion } from "../extension/companion/src/tools";
-import { makeVideoSource } from "../extension/companion/test/media";
+import type { Job } from "../app/domain/companion";
+import { newPairingToken } from "../extension/companion/src/config";
+import { allowedOrigins } from "../extension/companion/src/security";
+import { createCompanionServer } from "../extension/companion/src/server";
+import { toolPaths } from "../extension/companion/src/tools";
+import { call, waitForJob } from "../extension/companion/test/client";
+import { startFakeApi } from "../extension/companion/test/fake-api";
+import { makeDashPair, makeOpusSource, makeVideoSource, run } from "../extension/companion/test/media";
 import { startRangeServer } from "../extension/companion/test/range-server";
 import { measureAccuracy, timeCommand, type Accuracy } from "./companion/measure";
 
 const SOURCE_SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 240);
+const VP9_SECONDS = Number(process.env.BENCH_VP9_SECONDS ?? 60);
+const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,vp9").split(","));
 const CLIP = 20;
 const FPS = 30;
+const FAKE_YTDLP = new URL("../extension/companion/test/fake-yt-dlp.mjs", import.meta.url).pathname;
 
 interface Row {
+  source: string;
   tool: string;
   at: string;
   seconds: number;
@@ -28,122 +41,242 @@ interface Row {
   accuracy: Accuracy | null;
   note: string;
 }
+const rows: Row[] = [];
+
+async function makeVp9Bench(path: string, seconds: number) {
+  const { existsSync } = await import("node:fs");
+  if (existsSync(path)) return;
+  process.stderr.write(`Preparing ${seconds}s 1440p30 VP9 source (5 s GOP)…\n`);
+  const font = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+  const counter = existsSync(font)
+    ? `,drawtext=fontfile=${font}:text='%{n}':fontsize=480:fontcolor=white:box=1:boxcolor=black:x=20:y=20`
+    : "";
+  await run("ffmpeg", [
+    ...["-v", "error", "-y", "-f", "lavfi", "-i", `testsrc2=size=2560x1440:rate=${FPS}${counter}`],
+    ...["-t", String(seconds), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1"],
+    ...["-g", "150", "-keyint_min", "150", "-b:v", "9M", "-pix_fmt", "yuv420p", `${path}.tmp.webm`],
+  ]);
+  await run("mv", [`${path}.tmp.webm`, path]);
+}
 
 async function main() {
+  const tools = toolPaths();
   const mediaDir = join(tmpdir(), "clipcut-bench-media-v1");
   mkdirSync(mediaDir, { recursive: true });
-  const name = `long1080-${SOURCE_SECONDS}s.mp4`;
-  const sourcePath = join(mediaDir, name);
+  const h264 = `long1080-${SOURCE_SECONDS}s.mp4`;
+  const dashVideo = `long1080-${SOURCE_SECONDS}s-video.mp4`;
+  const dashAudio = `long1080-${SOURCE_SECONDS}s-audio.m4a`;
+  const vp9 = `vp9-1440-${VP9_SECONDS}s.webm`;
+  const opus = `opus-${VP9_SECONDS}s.webm`;
   process.stderr.write(`Preparing ${SOURCE_SECONDS}s 1080p30 source (2 s GOP, B-frames, faststart)…\n`);
-  await makeVideoSource(sourcePath, { width: 1920, height: 1080, seconds: SOURCE_SECONDS, videoBitrate: "4M" });
+  await makeVideoSource(join(mediaDir, h264), {
+    width: 1920,
+    height: 1080,
+    seconds: SOURCE_SECONDS,
+    videoBitrate: "4M",
+  });
+  await makeDashPair(join(mediaDir, h264), join(mediaDir, dashVideo), join(mediaDir, dashAudio));
+  if (ONLY.has("vp9")) {
+    await makeVp9Bench(join(mediaDir, vp9), VP9_SECONDS);
+    await makeOpusSource(join(mediaDir, opus), VP9_SECONDS);
+  }
   const server = await startRangeServer(mediaDir);
-  const url = server.url(name);
-  const tools = toolPaths();
-  const ytDlp = await toolVersion(tools.ytDlp, "--version");
   const work = mkdtempSync(join(tmpdir(), "clipcut-bench-"));
-  const rows: Row[] = [];
-  const positions = [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4];
 
-  for (const start of positions) {
-    const at = `${start}s`;
-    const measure = async (tool: string, output: string, fn: () => Promise<{ ok: boolean; note?: string }>) => {
-      server.reset();
-      const began = performance.now();
-      const { ok, note } = await fn();
-      const seconds = (performance.now() - began) / 1000;
-      const bytes = server.bytesSent();
-      const accuracy = ok ? await measureAccuracy(output, sourcePath, start, FPS).catch(() => null) : null;
-      rows.push({ tool, at, seconds, bytes, accuracy, note: ok ? (note ?? "") : "failed" });
-      process.stderr.write(`  ${tool} @ ${at}: ${seconds.toFixed(2)} s\n`);
+  // The stand-in yt-dlp answers the two page URLs with DASH pairs pointing at the range server.
+  const headers = { "User-Agent": "Mozilla/5.0 ClipCut-bench" };
+  const fixture = join(work, "yt.json");
+  const dashPage = "https://www.youtube.com/watch?v=benchdash01";
+  const vp9Page = "https://www.youtube.com/watch?v=benchvp9_01";
+  const audio = (name: string, codec: string, ext: string) => ({
+    format_id: codec === "opus" ? "251" : "140",
+    url: server.url(name),
+    ext,
+    vcodec: "none",
+    acodec: codec,
+    http_headers: headers,
+  });
+  writeFileSync(
+    fixture,
+    JSON.stringify({
+      byUrl: {
+        [dashPage]: {
+          id: "benchdash01",
+          title: "bench dash",
+          duration: SOURCE_SECONDS,
+          formats: [
+            audio(dashAudio, "mp4a.40.2", "m4a"),
+            {
+              format_id: "137",
+              url: server.url(dashVideo),
+              ext: "mp4",
+              vcodec: "avc1.640028",
+              acodec: "none",
+              height: 1080,
+              http_headers: headers,
+            },
+          ],
+        },
+        [vp9Page]: {
+          id: "benchvp9_01",
+          title: "bench vp9",
+          duration: VP9_SECONDS,
+          formats: [
+            audio(opus, "opus", "webm"),
+            {
+              format_id: "271",
+              url: server.url(vp9),
+              ext: "webm",
+              vcodec: "vp09.00.50.08",
+              acodec: "none",
+              height: 1440,
+              http_headers: headers,
+            },
+          ],
+        },
+      },
+    }),
+  );
+  process.env.FAKE_YTDLP_JSON = fixture;
+
+  const api = await startFakeApi([{ token: "tok-bench-12345", plan: "Pro", balance: 1_000_000 }]);
+  const token = newPairingToken();
+  const outputDir = join(work, "out");
+  mkdirSync(outputDir);
+  const companion = createCompanionServer({
+    tools: { ...tools, ytDlp: FAKE_YTDLP },
+    toolVersions: { ffmpeg: "ffmpeg", ytDlp: "bench" },
+    outputDir,
+    pairingToken: token,
+    allowedOrigins: allowedOrigins(),
+    apiBaseUrl: api.baseUrl,
+    concurrency: 1,
+    presets: { list: () => [], save: async () => undefined },
+    allowPrivateSources: true,
+  });
+  const port = await companion.listen(0);
+  await call(port, token, "PUT", "/session", { body: { apiToken: "tok-bench-12345" } });
+
+  const measure = async (
+    sourceName: string,
+    tool: string,
+    at: number,
+    reference: string,
+    fn: () => Promise<{ output: string; ok: boolean; note?: string }>,
+  ) => {
+    server.reset();
+    const began = performance.now();
+    const { output, ok, note } = await fn();
+    const seconds = (performance.now() - began) / 1000;
+    const bytes = server.bytesSent();
+    const accuracy = ok ? await measureAccuracy(output, reference, at, FPS).catch(() => null) : null;
+    rows.push({ source: sourceName, tool, at: `${at}s`, seconds, bytes, accuracy, note: ok ? (note ?? "") : "failed" });
+    process.stderr.write(`  ${sourceName} · ${tool} @ ${at}s: ${seconds.toFixed(2)} s\n`);
+  };
+  const viaServe = async (body: object) => {
+    const reply = await call(port, token, "POST", "/jobs", { body });
+    const id = (reply.body as { job: Job }).job.id;
+    const job = await waitForJob(port, token, id);
+    const r = job.result;
+    return {
+      ok: job.status === "done",
+      output: r?.output ?? "",
+      note: r ? `${r.strategy}${r.snapped ? `, snapped to ${r.startSeconds}s` : ""}` : (job.error?.message ?? ""),
     };
+  };
+  /** Plain ffmpeg: the same inputs, input-seeked, with either stream copy or a full re-encode. */
+  const plain = async (inputs: string[], at: number, out: string, codec: string[]) => {
+    const args = ["-v", "error", "-y"];
+    for (const input of inputs) args.push("-ss", String(at), "-t", String(CLIP), "-i", input);
+    if (inputs.length === 2) args.push("-map", "0:v:0", "-map", "1:a:0");
+    const r = await timeCommand("ffmpeg", [...args, ...codec, out]);
+    return { ok: r.ok, output: out, note: r.ok ? "" : r.stderr.slice(-200) };
+  };
+  const X264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "16", "-c:a", "aac", "-b:a", "160k"];
+  const VP9 = ["-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", "5", "-row-mt", "1", "-crf", "18", "-b:v", "0"];
 
-    const floor = join(work, `floor-${start}.mp4`);
-    await measure("ffmpeg -ss -i -t -c copy (floor)", floor, async () => {
-      const r = await timeCommand("ffmpeg", [
-        "-v",
-        "error",
-        "-y",
-        "-ss",
-        String(start),
-        "-i",
-        url,
-        "-t",
-        String(CLIP),
-        "-c",
-        "copy",
-        floor,
-      ]);
-      return { ok: r.ok };
-    });
+  const cases = [
+    {
+      key: "progressive",
+      name: "progressive 1080p H.264",
+      positions: [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4],
+      reference: join(mediaDir, h264),
+      inputs: [server.url(h264)],
+      source: server.url(h264),
+      format: "mp4",
+      reencode: X264,
+      ext: "mp4",
+    },
+    {
+      key: "dash",
+      name: "DASH 1080p H.264 + AAC",
+      positions: [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4],
+      reference: join(mediaDir, dashVideo),
+      inputs: [server.url(dashVideo), server.url(dashAudio)],
+      source: dashPage,
+      format: "mp4",
+      reencode: X264,
+      ext: "mp4",
+    },
+    {
+      key: "vp9",
+      name: "VP9 1440p + Opus",
+      // One position: a 1440p VP9 full re-encode takes minutes on 2 cores (BENCH_VP9_BOTH=1 adds 10.4 s).
+      positions: process.env.BENCH_VP9_BOTH ? [10.4, VP9_SECONDS - CLIP - 4.6] : [VP9_SECONDS - CLIP - 4.6],
+      reference: join(mediaDir, vp9),
+      inputs: [server.url(vp9), server.url(opus)],
+      source: vp9Page,
+      format: "webm",
+      reencode: [...VP9, "-c:a", "libopus", "-b:a", "128k"],
+      ext: "webm",
+    },
+  ].filter((c) => ONLY.has(c.key));
 
-    for (const strategy of ["copy", "smart"] as const) {
-      const outDir = mkdtempSync(join(work, `${strategy}-`));
-      let output = "";
-      await measure(`ClipCut ${strategy}`, "", async () => {
-        const input = await resolveSource(tools, url);
-        const info = await probeMedia(tools.ffprobe, input);
-        const result = await cutClip(
-          {
-            input,
-            info,
-            startSeconds: start,
-            endSeconds: start + CLIP,
-            format: "mp4",
-            quality: null,
+  for (const c of cases) {
+    for (const at of c.positions) {
+      const q = c.key === "vp9" ? "1440p" : "1080p";
+      await measure(c.name, "ffmpeg -ss -i -t -c copy (floor)", at, c.reference, () =>
+        plain(c.inputs, at, join(work, `floor-${c.key}-${at}.${c.ext}`), ["-c", "copy"]),
+      );
+      await measure(c.name, "ffmpeg full re-encode", at, c.reference, () =>
+        plain(c.inputs, at, join(work, `full-${c.key}-${at}.${c.ext}`), c.reencode),
+      );
+      for (const strategy of ["copy", "smart"] as const) {
+        await measure(c.name, `ClipCut ${strategy} (serve)`, at, c.reference, () =>
+          viaServe({
+            source: c.source,
+            startSeconds: at,
+            endSeconds: at + CLIP,
+            format: c.format,
+            quality: q,
             strategy,
-            allowSnap: true,
-            watermark: false,
-            outputDir: outDir,
-            baseName: "clip",
-          },
-          { tools },
+            allowSnap: strategy === "copy",
+          }),
         );
-        output = result.output;
-        return { ok: true, note: result.snapped ? `snapped to ${result.startSeconds}s (reported)` : "" };
-      });
-      // measure() ran accuracy with an empty path; redo it with the real output.
-      const row = rows[rows.length - 1]!;
-      row.accuracy = await measureAccuracy(output, sourcePath, start, FPS);
-    }
-
-    if (ytDlp) {
-      const out = join(work, `ytdlp-${start}.mp4`);
-      await measure(`yt-dlp ${ytDlp} --download-sections`, out, async () => {
-        const r = await timeCommand(tools.ytDlp, [
-          "--no-warnings",
-          "--quiet",
-          "--force-overwrites",
-          "-f",
-          "b",
-          "--download-sections",
-          `*${start}-${start + CLIP}`,
-          "-o",
-          out,
-          url,
-        ]);
-        return { ok: r.ok };
-      });
+      }
     }
   }
+  await companion.close();
+  await api.close();
   await server.close();
   rmSync(work, { recursive: true, force: true });
 
   const mb = (b: number) => (b / 1e6).toFixed(2);
   const lines = [
-    `Source: ${SOURCE_SECONDS} s 1080p30 H.264 (~4 Mb/s, 2 s GOP, B-frames) + AAC, served over loopback HTTP with ranges. Clip: ${CLIP} s.`,
-    `Ideal bytes for ${CLIP} s ≈ ${mb(((4_000_000 + 96_000) / 8) * CLIP)} MB. Start error: first frame a player shows vs the requested frame (1 frame = 33 ms).`,
+    `Sources over loopback HTTP with ranges; clip ${CLIP} s; ClipCut rows go through serve (POST /jobs → done).`,
+    `progressive/DASH: ${SOURCE_SECONDS} s 1080p30 H.264 ~4 Mb/s, 2 s GOP, B-frames + AAC. VP9: ${VP9_SECONDS} s 1440p30 ~9 Mb/s, 5 s GOP + Opus.`,
+    "Full re-encode: libx264 veryfast CRF 16 / libvpx-vp9 good cpu-used 5 CRF 18 (the settings smart cut re-encodes the ends with).",
     "",
-    "| Tool | Clip start | Wall time (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Note |",
-    "|---|---|---|---|---|---|---|---|",
+    "| Source | Tool | Clip start | Wall time (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Note |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...rows.map((r) => {
       const a = r.accuracy;
       const err = a
         ? `${a.startErrorFrames >= 0 ? "+" : ""}${a.startErrorFrames} fr (${((a.startErrorFrames / FPS) * 1000).toFixed(0)} ms)`
         : "–";
-      return `| ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${mb(r.bytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.note} |`;
+      return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${mb(r.bytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.note} |`;
     }),
   ];
-  if (!ytDlp) lines.push("", "yt-dlp is not installed: its rows are skipped.");
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppliedStrategy, CutResult, CutStrategy, Progress } from "../../../app/domain/companion";
@@ -9,6 +9,7 @@ import {
   containerArgs,
   EXTENSIONS,
   matchingH264Args,
+  matchingVp9Args,
   targetHeight,
   videoCodecArgs,
   watermarkFilter,
@@ -45,6 +46,8 @@ export interface CutRequest {
   outputDir: string;
   /** File name without extension; defaults to "<title> <start>-<end>". */
   baseName: string;
+  /** The quality the user asked for, before it was capped at the source (for the "not that tall" note). */
+  requestedQuality?: Quality | null;
 }
 
 export interface CutHooks {
@@ -55,6 +58,8 @@ export interface CutHooks {
 
 interface Step {
   args: string[];
+  /** A small file the step reads (the concat list), written just before it runs. */
+  writeFirst?: { path: string; text: string };
   /** Seconds of media this step writes, and the output timestamp it starts from, for progress. */
   mediaSeconds: number;
   origin: number;
@@ -62,6 +67,14 @@ interface Step {
 }
 
 const sec = (ticks: number) => toSeconds(ticks).toFixed(6);
+
+/**
+ * Every ffmpeg run is bounded: a generous floor plus a slow worst case (a 4K software encode at 0.05× realtime,
+ * a slow network at a tenth of realtime), so a stuck server or encoder ends the job with an error, not a hang.
+ */
+function stepTimeoutMs(mediaSeconds: number, network: boolean): number {
+  return Math.round((120 + mediaSeconds * (network ? 10 : 20)) * 1000);
+}
 
 /** What the output needs, known before any media is read. */
 export function reencodeReasons(req: Pick<CutRequest, "info" | "format" | "quality" | "watermark">): string[] {
@@ -100,10 +113,10 @@ export function validateCut(req: CutRequest): void {
       422,
     );
   }
-  if (req.strategy === "smart" && info.video && info.video.codec !== "h264") {
+  if (req.strategy === "smart" && info.video && !SMART_CODECS.has(info.video.codec)) {
     throw new ClipError(
       "strategy_unavailable",
-      `Smart cut supports H.264 sources; this one is ${info.video.codec}. Use copy, reencode or auto.`,
+      `Smart cut supports H.264 and VP9 sources; this one is ${info.video.codec}. Use copy, reencode or auto (auto re-encodes it).`,
       422,
     );
   }
@@ -120,23 +133,38 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
   try {
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const audioOnlyOut = isAudioFormat(req.format);
-    const stage = join(work, "stage.ts");
+    // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
+    // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
+    const stageFormat = stagingFormat(req);
+    const stage = join(work, stageFormat === "mpegts" ? "stage.ts" : "stage.mkv");
     const remote = req.input.kind === "http";
-    const stageShare = remote ? 0.45 : 0.15;
+    // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
+    // computed from the share done so far, is realistic from the start.
+    const stageShare = expectsFullEncode(req) ? (remote ? 0.12 : 0.04) : remote ? 0.45 : 0.15;
     progress.plan(stageShare);
-    // One read of the source: from the keyframe before start to just past the end, stream-copied.
-    await withRangeProxy(req.input, (input) =>
-      runFfmpeg(
+    // One read of the source: from the keyframe before start to just past the end, stream-copied. A DASH source
+    // is two reads (video-only and audio-only, each through its own bounded-range proxy) joined on one clock.
+    const readLength = (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6);
+    const seek = (input: InputSpec) => ["-ss", req.startSeconds.toFixed(6), "-t", readLength, ...inputArgs(input)];
+    await withRangeProxy(req.input, (input) => {
+      const wantVideo = !audioOnlyOut && req.info.video !== null;
+      const wantAudio = req.info.audio !== null;
+      let inputs: string[];
+      let maps: string[];
+      if (input.audio) {
+        const { audio, ...video } = input;
+        inputs = [...(wantVideo ? seek(video) : []), ...(wantAudio ? seek(audio) : [])];
+        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", `${wantVideo ? 1 : 0}:a:0`] : [])];
+      } else {
+        inputs = seek(input);
+        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", "0:a:0"] : [])];
+      }
+      return runFfmpeg(
         hooks.tools.ffmpeg,
         [
           "-copyts",
-          "-ss",
-          req.startSeconds.toFixed(6),
-          "-t",
-          (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6),
-          ...inputArgs(input),
-          ...(audioOnlyOut || !req.info.video ? [] : ["-map", "0:v:0"]),
-          ...(req.info.audio ? ["-map", "0:a:0"] : []),
+          ...inputs,
+          ...maps,
           "-c",
           "copy",
           "-muxdelay",
@@ -144,15 +172,16 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
           "-output_ts_offset",
           sec(STAGE_OFFSET),
           "-f",
-          "mpegts",
+          stageFormat,
           stage,
         ],
         {
           signal: hooks.signal,
+          timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
           onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
         },
-      ),
-    );
+      );
+    });
     progress.next();
 
     let plan: Plan;
@@ -166,14 +195,19 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
         strategy.kind === "copy"
           ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts)
           : strategy.kind === "smart"
-            ? smartPlan(req, stage, work, slot.partPath, frames)
+            ? stageFormat === "mpegts"
+              ? smartPlan(req, stage, work, slot.partPath, frames)
+              : smartPlanMatroska(req, stage, work, slot.partPath, frames)
             : reencodePlan(req, stage, slot.partPath, frames);
+      plan.reason = strategy.reason;
     }
     const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
     for (const step of plan.steps) {
       progress.plan(((1 - stageShare) * step.weight) / total);
+      if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
       await runFfmpeg(hooks.tools.ffmpeg, step.args, {
         signal: hooks.signal,
+        timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
         onProgress: progress.step(step.mediaSeconds, step.origin),
       });
       progress.next();
@@ -203,6 +237,9 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       watermark: req.watermark && !audioOnlyOut,
       sizeBytes: size,
       elapsedSeconds: round6((Date.now() - began) / 1000),
+      reason: plan.reason,
+      sourceHeight: req.info.video?.height ?? null,
+      notes: resultNotes(req),
     };
   } catch (error) {
     await slot?.discard();
@@ -214,8 +251,20 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
+function resultNotes(req: CutRequest): string[] {
+  const notes: string[] = [];
+  const asked = req.requestedQuality ?? req.quality;
+  const height = req.info.video?.height;
+  if (asked && height && !isAudioFormat(req.format) && qualityHeight(asked) > height) {
+    notes.push(`This video is at most ${height}p, so the clip is ${height}p: ClipCut never upscales.`);
+  }
+  return notes;
+}
+
 interface Plan {
   strategy: AppliedStrategy;
+  /** Why this strategy (reported in the result). */
+  reason?: string;
   steps: Step[];
   startSeconds: number;
   endSeconds: number;
@@ -224,25 +273,54 @@ interface Plan {
   expectAudio: boolean;
 }
 
-type Choice = { kind: "copy"; packets: number; endPts: number } | { kind: "smart" } | { kind: "reencode" };
+type Choice =
+  | { kind: "copy"; packets: number; endPts: number; reason: string }
+  | { kind: "smart"; reason: string }
+  | { kind: "reencode"; reason: string };
+
+/** Codecs whose partial GOPs can be re-encoded and joined to copied GOPs without a visible or decodable seam. */
+export const SMART_CODECS = new Set(["h264", "vp9"]);
+
+/** Known before any media is read: the clip will be a full re-encode (output needs, or a codec smart cut lacks). */
+function expectsFullEncode(req: CutRequest): boolean {
+  if (isAudioFormat(req.format) || !req.info.video) return false;
+  if (req.strategy === "reencode" || reencodeReasons(req).length > 0) return true;
+  return req.strategy === "auto" && !req.allowSnap && !SMART_CODECS.has(req.info.video.codec);
+}
+
+function stagingFormat(req: CutRequest): "mpegts" | "matroska" {
+  const video = req.info.video;
+  if (video && !isAudioFormat(req.format)) return ["h264", "hevc"].includes(video.codec) ? "mpegts" : "matroska";
+  return ["aac", "mp3", "ac3"].includes(req.info.audio?.codec ?? "") ? "mpegts" : "matroska";
+}
 
 /** auto: copy when it is exact, smart when the codec allows, re-encode otherwise. */
 export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Parameters<typeof copyEnd>[0]): Choice {
-  const copyAt = () => {
+  const copyAt = (reason: string) => {
     const endTick = frames.endPts;
     const end = copyEnd(packets, frames.keyBefore, endTick, frames.frameTicks);
-    return { kind: "copy" as const, packets: end.packets, endPts: end.endPts };
+    return { kind: "copy" as const, packets: end.packets, endPts: end.endPts, reason };
   };
-  if (req.strategy === "copy") return copyAt();
-  if (req.strategy === "smart") return { kind: "smart" };
-  if (req.strategy === "reencode" || reencodeReasons(req).length > 0) return { kind: "reencode" };
+  const codec = req.info.video?.codec ?? "unknown";
+  if (req.strategy === "copy") return copyAt("copy asked");
+  if (req.strategy === "smart") return { kind: "smart", reason: "smart asked" };
+  if (req.strategy === "reencode") return { kind: "reencode", reason: "re-encode asked" };
+  const needs = reencodeReasons(req);
+  if (needs.length > 0) return { kind: "reencode", reason: `full re-encode: ${needs.join(", ")}` };
   if (frames.startOnKey) {
-    const copy = copyAt();
+    const copy = copyAt("the clip starts on a keyframe and ends cleanly: stream copy is exact");
     if (copy.endPts === frames.endPts) return copy;
   } else if (req.allowSnap) {
-    return copyAt();
+    return copyAt("snapping to the keyframe before the start was allowed");
   }
-  return req.info.video?.codec === "h264" ? { kind: "smart" } : req.allowSnap ? copyAt() : { kind: "reencode" };
+  if (SMART_CODECS.has(codec)) {
+    return { kind: "smart", reason: "frame-accurate: only the partial GOPs at the ends are re-encoded" };
+  }
+  if (req.allowSnap) return copyAt("snapping to the keyframe before the start was allowed");
+  return {
+    kind: "reencode",
+    reason: `${codec} cannot be joined safely by smart cut in this FFmpeg (H.264 and VP9 only), so the whole clip is re-encoded`,
+  };
 }
 
 function videoScaleFilters(req: CutRequest): string[] {
@@ -266,6 +344,7 @@ function audioPlan(req: CutRequest, stage: string, out: string, end: number): Pl
   const duration = end - req.startSeconds;
   return {
     strategy: "reencode",
+    reason: "audio output is encoded from the clip's samples",
     startSeconds: req.startSeconds,
     endSeconds: end,
     snapped: false,
@@ -509,6 +588,135 @@ function smartPlan(req: CutRequest, stage: string, work: string, out: string, fr
       ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, false), ...audioCodecArgs(req.format)] : []),
       "-output_ts_offset",
       `-${sec(startPts)}`,
+      ...containerArgs(req.format),
+      out,
+    ],
+    mediaSeconds: toSeconds(endPts - startPts),
+    origin: 0,
+    weight: 0.3 * toSeconds(endPts - startPts),
+  });
+  return {
+    strategy: "smart",
+    startSeconds: toSeconds(startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    snapped: false,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps,
+  };
+}
+
+/**
+ * Smart cut for VP9 (see docs/decisions/007): MPEG-TS cannot carry VP9 in FFmpeg 5.1, so the parts are Matroska and
+ * are joined with the concat demuxer, each given its exact length. Every VP9 keyframe carries its full frame header
+ * (no parameter sets to match beyond profile, bit depth, chroma and size), and the encoder makes no hidden alt-ref
+ * frames, so copied GOPs decode after a re-encoded one without a seam. Audio is re-encoded for the clip.
+ */
+function smartPlanMatroska(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
+  const video = req.info.video;
+  if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
+  const { startPts, endPts, frameTicks, keyAfterStart, lastKey } = frames;
+  const encode = matchingVp9Args(video);
+  const parts: { file: string; ticks: number }[] = [];
+  const steps: Step[] = [];
+  const mkv = ["-f", "matroska"];
+  const reencode = (input: string, filter: string, output: string, seconds: number, origin: number): Step => ({
+    args: [
+      "-copyts",
+      "-i",
+      input,
+      "-map",
+      "0:v:0",
+      "-vf",
+      filter,
+      "-fps_mode",
+      "passthrough",
+      ...encode,
+      ...mkv,
+      output,
+    ],
+    mediaSeconds: seconds,
+    origin,
+    weight: 4 * seconds,
+  });
+  const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
+  const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
+  if (keyAfterStart === null || lastKey === null) {
+    const only = join(work, "only.mkv");
+    steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
+    parts.push({ file: only, ticks: endPts - startPts });
+  } else {
+    const cuts = [...new Set([keyAfterStart, lastKey])].map((k) => sec(k - frameTicks / 2));
+    steps.push({
+      args: [
+        "-copyts",
+        "-i",
+        stage,
+        "-map",
+        "0:v:0",
+        "-c",
+        "copy",
+        "-f",
+        "segment",
+        "-segment_format",
+        "matroska",
+        "-segment_times",
+        cuts.join(","),
+        "-reset_timestamps",
+        "0",
+        join(work, "gop%d.mkv"),
+      ],
+      mediaSeconds: toSeconds(endPts - frames.keyBefore),
+      origin: toSeconds(frames.keyBefore),
+      weight: 0.1 * toSeconds(endPts - frames.keyBefore),
+    });
+    const gop = (i: number) => join(work, `gop${i}.mkv`);
+    if (frames.startOnKey) parts.push({ file: gop(0), ticks: keyAfterStart - startPts });
+    else {
+      const head = join(work, "head.mkv");
+      steps.push(reencode(gop(0), trimStart, head, toSeconds(keyAfterStart - startPts), toSeconds(startPts)));
+      parts.push({ file: head, ticks: keyAfterStart - startPts });
+    }
+    if (cuts.length === 2) parts.push({ file: gop(1), ticks: lastKey - keyAfterStart });
+    const tail = join(work, "tail.mkv");
+    // VP9 has no reordering: the first N packets of the last GOP are exactly its first N frames.
+    steps.push({
+      args: [
+        "-i",
+        gop(cuts.length),
+        "-map",
+        "0:v:0",
+        "-frames:v",
+        String(frames.tailFrames),
+        "-c",
+        "copy",
+        ...mkv,
+        tail,
+      ],
+      mediaSeconds: toSeconds(endPts - lastKey),
+      origin: toSeconds(lastKey),
+      weight: 0.1,
+    });
+    parts.push({ file: tail, ticks: endPts - lastKey });
+  }
+  const list = join(work, "parts.txt");
+  const listing = parts.map((p) => `file '${p.file.replace(/'/g, "'\\''")}'\nduration ${sec(p.ticks)}\n`).join("");
+  const hasAudio = req.info.audio !== null;
+  steps.push({
+    writeFirst: { path: list, text: listing },
+    args: [
+      "-f",
+      "concat",
+      "-safe",
+      "0",
+      "-i",
+      list,
+      ...(hasAudio ? ["-copyts", "-i", stage] : []),
+      "-map",
+      "0:v:0",
+      "-c:v",
+      "copy",
+      ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, true), ...audioCodecArgs(req.format)] : []),
       ...containerArgs(req.format),
       out,
     ],

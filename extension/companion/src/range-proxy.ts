@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { guardedFetch } from "./net-guard";
 import type { InputSpec } from "./source";
 
 /**
@@ -12,15 +13,20 @@ import type { InputSpec } from "./source";
  */
 const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 1024 * 1024;
+const MAX_ANSWER = 1024 * 1024;
 
 export interface RangeProxy {
   input: InputSpec;
   close(): Promise<void>;
 }
 
-async function originSize(url: string, headers: Record<string, string>): Promise<number | null> {
+async function originSize(input: InputSpec): Promise<number | null> {
   try {
-    const res = await fetch(url, { headers: { ...headers, Range: "bytes=0-0" }, signal: AbortSignal.timeout(15_000) });
+    const res = await guardedFetch(
+      input.url,
+      { headers: { ...input.headers, Range: "bytes=0-0" }, signal: AbortSignal.timeout(15_000) },
+      input.allowPrivate ?? false,
+    );
     await res.body?.cancel();
     const total = /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1];
     return res.status === 206 && total ? Number(total) : null;
@@ -29,10 +35,20 @@ async function originSize(url: string, headers: Record<string, string>): Promise
   }
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpec, size: number) {
+/** Where the last answer ended and how big its chunks had grown: a request that continues it keeps the pace. */
+interface ReadState {
+  nextByte: number;
+  chunk: number;
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpec, size: number, state: ReadState) {
   const match = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "bytes=0-");
   const start = Number(match?.[1] ?? 0);
-  const end = match?.[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+  // Each answer is capped: bytes handed to the loopback socket sit in kernel buffers (megabytes) that are thrown
+  // away when ffmpeg seeks or stops. A short 206 makes ffmpeg come back for the rest (-reconnect), so at most one
+  // capped answer is ever read ahead.
+  const asked = match?.[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
+  const end = Math.min(asked, start + MAX_ANSWER - 1);
   if (start >= size || start > end) {
     res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
     return;
@@ -47,21 +63,28 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   const controller = new AbortController();
   res.on("close", () => controller.abort());
   let position = start;
-  let chunk = MIN_CHUNK;
+  // Sequential reading earns bigger chunks (fewer round trips) across answers; a seek starts small again.
+  let chunk = start === state.nextByte ? state.chunk : MIN_CHUNK;
   try {
     while (position <= end && !res.destroyed) {
       const last = Math.min(end, position + chunk - 1);
-      const upstream = await fetch(origin.url, {
-        headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
-        signal: controller.signal,
-      });
+      const upstream = await guardedFetch(
+        origin.url,
+        {
+          headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
+          // A stalled origin must not hold ffmpeg forever.
+          signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
+        },
+        origin.allowPrivate ?? false,
+      );
       if (upstream.status !== 206 || !upstream.body) throw new Error(`origin answered ${upstream.status}`);
       for await (const piece of upstream.body as unknown as AsyncIterable<Uint8Array>) {
         if (!res.write(piece)) await once(res, "drain");
       }
       position = last + 1;
-      // Sequential reading earns bigger chunks (fewer round trips); a seek starts small again.
       chunk = Math.min(MAX_CHUNK, chunk * 2);
+      state.nextByte = position;
+      state.chunk = chunk;
     }
     res.end();
   } catch {
@@ -69,15 +92,29 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   }
 }
 
-/** Starts a proxy for an http input; returns the input unchanged (no-op close) when the origin cannot do ranges. */
+/**
+ * Starts a proxy for an http input (and its separate audio stream, each with its own headers); returns the input
+ * unchanged (no-op close) when the origin cannot do ranges.
+ */
 export async function startRangeProxy(input: InputSpec): Promise<RangeProxy> {
+  if (input.audio) {
+    const { audio, ...video } = input;
+    const [v, a] = await Promise.all([startRangeProxy(video), startRangeProxy(audio)]);
+    return {
+      input: { ...v.input, audio: a.input },
+      close: async () => {
+        await Promise.all([v.close(), a.close()]);
+      },
+    };
+  }
   if (input.kind !== "http" || input.viaProxy) return { input, close: async () => undefined };
-  const size = await originSize(input.url, input.headers);
+  const size = await originSize(input);
   if (size === null) return { input, close: async () => undefined };
   const secret = randomBytes(16).toString("hex");
+  const state: ReadState = { nextByte: -1, chunk: MIN_CHUNK };
   const server = createServer((req, res) => {
     if (req.url !== `/${secret}`) return void res.writeHead(404).end();
-    void serve(req, res, input, size);
+    void serve(req, res, input, size, state);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

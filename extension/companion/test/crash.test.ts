@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
@@ -6,6 +7,7 @@ import { startServe } from "./cli-process";
 import { call } from "./client";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir } from "./helpers";
+import { processesWith, waitUntilGone } from "./process-table";
 
 const dir = inject("mediaDir");
 let api: FakeApi;
@@ -18,8 +20,9 @@ afterAll(() => api.close());
 it("a companion killed mid-job never captures; the hold is left to expire and the next start cleans up", async () => {
   const configDir = tempDir("clipcut-config-");
   const outputDir = tempDir();
-  const env = { CLIPCUT_COMPANION_CONFIG_DIR: configDir };
-  const args = ["--port", "0", "--output-dir", outputDir, "--api-base", api.baseUrl];
+  const marker = `clipcut-crash-${randomUUID()}`;
+  const env = { CLIPCUT_COMPANION_CONFIG_DIR: configDir, CLIPCUT_TEST_MARKER: marker };
+  const args = ["--port", "0", "--output-dir", outputDir, "--api-base", api.baseUrl, "--allow-private-sources"];
   const first = await startServe(args, env);
   const token = /shown once[^:]*: ([A-Za-z0-9_-]{43})/.exec(first.output)?.[1];
   expect(token).toBeDefined();
@@ -38,8 +41,11 @@ it("a companion killed mid-job never captures; the hold is left to expire and th
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(readdirSync(outputDir).some((f) => f.endsWith(".part"))).toBe(true);
-  process.kill(-first.child.pid!, "SIGKILL"); // the whole process group: companion and its ffmpeg
-  await new Promise((r) => setTimeout(r, 1000));
+  expect(processesWith(marker).some((p) => p.includes("ffmpeg"))).toBe(true);
+  // SIGKILL cannot be handled. ffmpeg runs in its own process group (so a cancel can kill it as a whole), so
+  // killing the companion's group does not reach it: the kernel must take it down with its parent.
+  process.kill(-first.child.pid!, "SIGKILL");
+  expect(await waitUntilGone(marker, 5000)).toEqual([]);
 
   const calls = api.calls.filter((c) => c.idempotencyKey?.startsWith(key)).map((c) => c.path.split("/").pop());
   expect(calls).toEqual(["holds"]);

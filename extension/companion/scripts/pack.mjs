@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * `npm run companion:pack`: a standalone package a creator can install without this repository.
+ * The CLI and everything it imports (app/domain, zod, ws) are bundled into one file with esbuild, so the package has
+ * no dependencies at all. Writes clipcut-companion-<version>.tgz into the current folder (or --out-dir).
+ *   npm install -g ./clipcut-companion-<version>.tgz && clipcut-companion serve
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const companion = resolve(here, "..");
+const outArg = process.argv.indexOf("--out-dir");
+const outDir = resolve(outArg > 0 ? process.argv[outArg + 1] : process.cwd());
+const version = /VERSION = "([^"]+)"/.exec(readFileSync(join(companion, "src", "version.ts"), "utf8"))?.[1];
+if (!version) throw new Error("No VERSION in src/version.ts");
+
+const stage = join(outDir, ".clipcut-companion-pack");
+rmSync(stage, { recursive: true, force: true });
+mkdirSync(join(stage, "bin"), { recursive: true });
+
+await build({
+  entryPoints: [join(companion, "src", "cli.ts")],
+  outfile: join(stage, "bin", "clipcut-companion.cjs"),
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  // CommonJS: ws is CommonJS and requires its optional native helpers inside try/catch.
+  format: "cjs",
+  external: ["bufferutil", "utf-8-validate"],
+  banner: { js: "#!/usr/bin/env node" },
+  legalComments: "inline",
+  logLevel: "warning",
+});
+chmodSync(join(stage, "bin", "clipcut-companion.cjs"), 0o755);
+
+writeFileSync(
+  join(stage, "package.json"),
+  `${JSON.stringify(
+    {
+      name: "clipcut-companion",
+      version,
+      description: "ClipCut's local clip engine: frame-accurate clips with FFmpeg, driven by the ClipCut extension.",
+      license: "UNLICENSED",
+      bin: { "clipcut-companion": "bin/clipcut-companion.cjs" },
+      engines: { node: ">=20" },
+      os: ["linux", "darwin", "win32"],
+      files: ["bin/", "README.md"],
+    },
+    null,
+    2,
+  )}\n`,
+);
+copyFileSync(join(companion, "README.md"), join(stage, "README.md"));
+
+const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", outDir], { cwd: stage, encoding: "utf8" })
+  .trim()
+  .split("\n")
+  .pop();
+rmSync(stage, { recursive: true, force: true });
+process.stdout.write(`${join(outDir, tgz ?? `clipcut-companion-${version}.tgz`)}\n`);

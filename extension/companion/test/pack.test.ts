@@ -1,0 +1,52 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, inject, it } from "vitest";
+import { cutResultSchema } from "../../../app/domain/companion";
+import { VERSION } from "../src/version";
+import { tempDir } from "./helpers";
+
+const dir = inject("mediaDir");
+const PACK = fileURLToPath(new URL("../scripts/pack.mjs", import.meta.url));
+
+it("the packed tarball installs into an empty prefix with no dependencies, cuts a clip and serves", async () => {
+  const work = tempDir("clipcut-pack-");
+  const printed = execFileSync(process.execPath, [PACK, "--out-dir", work], { encoding: "utf8" }).trim();
+  const tgz = join(work, `clipcut-companion-${VERSION}.tgz`);
+  expect(printed).toBe(tgz);
+  const prefix = join(work, "prefix");
+  execFileSync("npm", ["install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", tgz], {
+    stdio: "pipe",
+  });
+  const installed = join(prefix, "lib", "node_modules", "clipcut-companion");
+  // Bundled: nothing but the package itself (no node_modules of its own, no dev dependencies).
+  expect(existsSync(join(installed, "node_modules"))).toBe(false);
+  expect(readdirSync(installed).sort()).toEqual(["README.md", "bin", "package.json"]);
+  const bin = join(prefix, "bin", "clipcut-companion");
+  const env = { ...process.env, PATH: `${join(prefix, "bin")}:${process.env.PATH}` };
+
+  const out = join(work, "clip.mp4");
+  const stdout = execFileSync(bin, ["cut", join(dir, "src360.mp4"), "--start", "10.5", "--end", "12", "--out", out], {
+    encoding: "utf8",
+    env,
+    cwd: work,
+  });
+  const result = cutResultSchema.parse(JSON.parse(stdout.trim().split("\n").pop()!));
+  expect(result.output).toBe(out);
+  expect(result.strategy).toBe("smart");
+  expect(result.frames).toBe(45);
+
+  const serve = spawn(bin, ["serve", "--port", "0", "--output-dir", join(work, "out")], {
+    env: { ...env, CLIPCUT_COMPANION_CONFIG_DIR: join(work, "config") },
+  });
+  let text = "";
+  serve.stdout.on("data", (d: Buffer) => (text += d.toString()));
+  const deadline = Date.now() + 15_000;
+  while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(text) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  serve.kill("SIGTERM");
+  expect(text).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+  expect(text).toMatch(/Pairing token \(shown once/);
+});

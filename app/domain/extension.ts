@@ -1,7 +1,14 @@
+import { z } from "zod";
+import { FORMATS, QUALITIES } from "./media";
+import { STORED_PLANS } from "./plans";
+
 /** How the website, the extension and the companion find each other. */
 
-/** Chrome/Edge extension id used when the admin has stored none in settings (key extension_id). */
-export const DEFAULT_EXTENSION_ID = "hpbnfmkjdlcegiaoklnbmhfjgpcodfia";
+/**
+ * Chrome/Edge extension id used when the admin has stored none in settings (key extension_id). It is the id that
+ * the public `key` in the local build's manifest gives the unpacked extension (extension/wxt.config.ts).
+ */
+export const DEFAULT_EXTENSION_ID = "nlilpjbbdonloffboidegefelpmmcofe";
 export const EXTENSION_ID_SETTING = "extension_id";
 
 /** Chrome ids are 32 letters a–p. */
@@ -9,3 +16,35 @@ export const CHROME_EXTENSION_ID = /^[a-p]{32}$/;
 
 /** Default port of the local companion server (127.0.0.1 only). */
 export const COMPANION_DEFAULT_PORT = 17327;
+
+/** A clip handed from the website's /clip page to the extension, which runs it through the companion. */
+export const createClipMessageSchema = z
+  .object({
+    action: z.literal("createClip"),
+    name: z.string().trim().min(1).max(200),
+    videoUrl: z.string().trim().url().max(2048),
+    startSeconds: z.number().finite().min(0),
+    endSeconds: z.number().finite().min(0),
+    format: z.enum(FORMATS),
+    quality: z.enum(QUALITIES),
+  })
+  .strict()
+  .refine((m) => m.endSeconds > m.startSeconds, { message: "The end must come after the start." });
+
+/** Every message the website may send to the extension; anything else is refused. */
+export const siteMessageSchema = z.union([
+  z.object({ action: z.literal("ping") }).strict(),
+  z.object({ action: z.literal("setApiKey"), apiKey: z.string().min(8).max(4096) }).strict(),
+  z.object({ action: z.literal("clearApiKey") }).strict(),
+  z.object({ action: z.literal("userPlanUpdated"), plan: z.enum(STORED_PLANS) }).strict(),
+  createClipMessageSchema,
+]);
+export type SiteMessage = z.infer<typeof siteMessageSchema>;
+
+/** The extension's answer to every site message. */
+export const extensionReplySchema = z.object({ success: z.boolean(), message: z.string().optional() });
+export type ExtensionReply = z.infer<typeof extensionReplySchema>;
+
+/** window.postMessage envelopes of the Firefox bridge (Firefox has no externally_connectable). */
+export const PAGE_SOURCE = "clipcut-page";
+export const EXTENSION_SOURCE = "clipcut-extension";

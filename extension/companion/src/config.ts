@@ -17,6 +17,12 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 const storedSchema = z.object({
   pairingToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
   presets: z.array(presetSchema).default([]),
+  /** The Firefox extension origin bound at pairing (Firefox origins are random per install). */
+  firefoxOrigin: z
+    .string()
+    .regex(/^moz-extension:\/\/[0-9a-f-]{36}$/)
+    .nullable()
+    .default(null),
 });
 type Stored = z.infer<typeof storedSchema>;
 
@@ -45,7 +51,7 @@ export async function loadConfig(dir = configDir()): Promise<Config> {
     const parsed = storedSchema.safeParse(JSON.parse(text));
     if (parsed.success) return { ...parsed.data, path, created: false };
   }
-  const fresh: Stored = { pairingToken: newPairingToken(), presets: [] };
+  const fresh: Stored = { pairingToken: newPairingToken(), presets: [], firefoxOrigin: null };
   await save(path, fresh);
   return { ...fresh, path, created: true };
 }
@@ -53,13 +59,19 @@ export async function loadConfig(dir = configDir()): Promise<Config> {
 export async function resetPairingToken(dir = configDir()): Promise<{ token: string; path: string }> {
   const config = await loadConfig(dir);
   const token = newPairingToken();
-  await save(config.path, { pairingToken: token, presets: config.presets });
+  // A new token unbinds Firefox too: the next extension to pair binds again.
+  await save(config.path, { pairingToken: token, presets: config.presets, firefoxOrigin: null });
   return { token, path: config.path };
 }
 
 export async function savePresets(config: Config, presets: Preset[]): Promise<void> {
   config.presets = presets;
-  await save(config.path, { pairingToken: config.pairingToken, presets });
+  await save(config.path, { pairingToken: config.pairingToken, presets, firefoxOrigin: config.firefoxOrigin });
+}
+
+export async function saveFirefoxOrigin(config: Config, origin: string): Promise<void> {
+  config.firefoxOrigin = origin;
+  await save(config.path, { pairingToken: config.pairingToken, presets: config.presets, firefoxOrigin: origin });
 }
 
 export function defaultOutputDir(): string {

@@ -10,6 +10,51 @@ export interface SecurityOptions {
   port: () => number;
   pairingToken: string;
   allowedOrigins: ReadonlySet<string>;
+  firefox: FirefoxBinding;
+}
+
+/**
+ * Firefox gives every install a random moz-extension://<uuid> origin, so it cannot be listed in advance. The first
+ * moz-extension origin that presents the pairing token is bound; from then on only that one is accepted (until
+ * `pair --reset`). Chrome's origin is fixed by the extension id and listed up front.
+ */
+export interface FirefoxBinding {
+  bound(): string | null;
+  bind(origin: string): void;
+}
+
+export function memoryFirefoxBinding(
+  initial: string | null = null,
+  persist?: (origin: string) => void,
+): FirefoxBinding {
+  let bound = initial;
+  return {
+    bound: () => bound,
+    bind: (origin) => {
+      if (bound !== null) return;
+      bound = origin;
+      persist?.(origin);
+    },
+  };
+}
+
+const FIREFOX_ORIGIN = /^moz-extension:\/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const FIREFOX_UUID = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i;
+
+export function isFirefoxOrigin(origin: string | undefined): origin is string {
+  return origin !== undefined && FIREFOX_ORIGIN.test(origin);
+}
+
+/** An origin the server may answer: a listed one, or the bound Firefox one (or any Firefox one before binding). */
+export function originAllowed(
+  origin: string | undefined,
+  options: Pick<SecurityOptions, "allowedOrigins" | "firefox">,
+) {
+  if (!origin) return false;
+  if (options.allowedOrigins.has(origin)) return true;
+  if (!isFirefoxOrigin(origin)) return false;
+  const bound = options.firefox.bound();
+  return bound === null || bound === origin;
 }
 
 export interface Refusal {
@@ -20,8 +65,14 @@ export interface Refusal {
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/** Chrome ids become chrome-extension:// origins; a Firefox internal UUID given explicitly becomes moz-extension://. */
 export function allowedOrigins(extensionIds: readonly string[] = []): Set<string> {
-  return new Set([DEFAULT_EXTENSION_ID, ...extensionIds].map((id) => `chrome-extension://${id}`));
+  return new Set(
+    [DEFAULT_EXTENSION_ID, ...extensionIds].map((id) => {
+      const uuid = FIREFOX_UUID.exec(id)?.[1];
+      return uuid ? `moz-extension://${uuid.toLowerCase()}` : `chrome-extension://${id}`;
+    }),
+  );
 }
 
 /** DNS rebinding: a page on evil.com resolving to 127.0.0.1 still sends "Host: evil.com". */
@@ -40,8 +91,11 @@ export function checkHost(host: string | undefined, port: number): Refusal | nul
 }
 
 /** Only the ClipCut extension may call; browsers always send Origin on cross-origin fetch and WebSocket. */
-export function checkOrigin(origin: string | undefined, allowed: ReadonlySet<string>): Refusal | null {
-  if (!origin || !allowed.has(origin)) {
+export function checkOrigin(
+  origin: string | undefined,
+  options: Pick<SecurityOptions, "allowedOrigins" | "firefox">,
+): Refusal | null {
+  if (!originAllowed(origin, options)) {
     return {
       status: 403,
       code: "forbidden_origin",
@@ -78,9 +132,12 @@ export function checkToken(req: IncomingMessage, expected: string, allowQuery: b
 }
 
 export function checkRequest(req: IncomingMessage, options: SecurityOptions, allowQueryToken: boolean): Refusal | null {
-  return (
+  const refusal =
     checkHost(req.headers.host, options.port()) ??
-    checkOrigin(req.headers.origin, options.allowedOrigins) ??
-    checkToken(req, options.pairingToken, allowQueryToken)
-  );
+    checkOrigin(req.headers.origin, options) ??
+    checkToken(req, options.pairingToken, allowQueryToken);
+  // Pairing binds: the first Firefox origin that proves it holds the token becomes the only one accepted.
+  const origin = req.headers.origin;
+  if (!refusal && isFirefoxOrigin(origin) && !options.allowedOrigins.has(origin)) options.firefox.bind(origin);
+  return refusal;
 }

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { COMPANION_DEFAULT_PORT } from "../../../app/domain/extension";
-import { cleanStaleParts, defaultOutputDir, loadConfig, savePresets } from "./config";
-import { allowedOrigins } from "./security";
+import { cleanStaleParts, defaultOutputDir, loadConfig, saveFirefoxOrigin, savePresets } from "./config";
+import { allowedOrigins, memoryFirefoxBinding } from "./security";
 import { createCompanionServer } from "./server";
 import { checkTools, toolPaths } from "./tools";
 
@@ -31,6 +31,9 @@ export async function startCompanion(options: ServeOptions) {
     outputDir,
     pairingToken: config.pairingToken,
     allowedOrigins: allowedOrigins(ids),
+    firefox: memoryFirefoxBinding(config.firefoxOrigin, (origin) => {
+      saveFirefoxOrigin(config, origin).catch(() => undefined);
+    }),
     apiBaseUrl: options.apiBaseUrl ?? process.env.CLIPCUT_API_BASE,
     concurrency: options.concurrency && options.concurrency > 0 ? options.concurrency : 2,
     presets: { list: () => config.presets, save: (presets) => savePresets(config, presets) },

@@ -15,7 +15,13 @@ import {
 import { ApiClient, DEFAULT_API_BASE } from "./api-client";
 import { ClipError } from "./errors";
 import { JobQueue, type Session } from "./jobs";
-import { checkRequest, type SecurityOptions } from "./security";
+import {
+  checkRequest,
+  memoryFirefoxBinding,
+  originAllowed,
+  type FirefoxBinding,
+  type SecurityOptions,
+} from "./security";
 import type { Tools } from "./tools";
 import { VERSION } from "./version";
 
@@ -25,6 +31,8 @@ export interface CompanionServerOptions {
   outputDir: string;
   pairingToken: string;
   allowedOrigins: ReadonlySet<string>;
+  /** The Firefox origin bound at pairing (kept in memory when not given). */
+  firefox?: FirefoxBinding;
   apiBaseUrl?: string;
   concurrency?: number;
   presets: { list: () => readonly Preset[]; save: (presets: Preset[]) => Promise<void> };
@@ -87,6 +95,7 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
     port: () => port,
     pairingToken: options.pairingToken,
     allowedOrigins: options.allowedOrigins,
+    firefox: options.firefox ?? memoryFirefoxBinding(),
   };
   const sseClients = new Set<ServerResponse>();
   const broadcast = (event: CompanionEvent) => {
@@ -107,7 +116,7 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
   function corsHeaders(req: IncomingMessage, res: ServerResponse) {
     const origin = req.headers.origin;
     // Only ever echo an allowed extension origin; never "*".
-    if (origin && options.allowedOrigins.has(origin)) {
+    if (origin && originAllowed(origin, security)) {
       res.setHeader("Access-Control-Allow-Origin", origin);
       res.setHeader("Vary", "Origin");
     }

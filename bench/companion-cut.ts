@@ -80,7 +80,7 @@ async function main() {
       const outDir = mkdtempSync(join(work, `${strategy}-`));
       let output = "";
       await measure(`ClipCut ${strategy}`, "", async () => {
-        const input = await resolveSource(tools, url);
+        const input = await resolveSource(tools, url, { allowPrivate: true });
         const info = await probeMedia(tools.ffprobe, input);
         const result = await cutClip(
           {

@@ -133,6 +133,12 @@ export const cutResultSchema = z.object({
   watermark: z.boolean(),
   sizeBytes: z.number().int(),
   elapsedSeconds: z.number(),
+  /** Why this strategy was applied, e.g. "vp9 cannot be joined safely; full re-encode" when auto fell back. */
+  reason: z.string().optional(),
+  /** Picture height of the source stream used (for page URLs: the format picked; never upscaled). */
+  sourceHeight: z.number().int().nullable().optional(),
+  /** Things the user should know about the result (e.g. the video has nothing as tall as asked). */
+  notes: z.array(z.string()).optional(),
 });
 export type CutResult = z.infer<typeof cutResultSchema>;
 
@@ -182,6 +188,8 @@ export const healthResponseSchema = z.object({
   version: z.string(),
   ffmpeg: z.string(),
   ytDlp: z.string().nullable(),
+  /** Set when yt-dlp is older than 90 days (its version is a date), with how to update it. */
+  ytDlpWarning: z.string().nullable().optional(),
   session: z.boolean(),
   outputDir: z.string(),
 });

@@ -45,6 +45,8 @@ export interface CutRequest {
   outputDir: string;
   /** File name without extension; defaults to "<title> <start>-<end>". */
   baseName: string;
+  /** The quality the user asked for, before it was capped at the source (for the "not that tall" note). */
+  requestedQuality?: Quality | null;
 }
 
 export interface CutHooks {
@@ -62,6 +64,14 @@ interface Step {
 }
 
 const sec = (ticks: number) => toSeconds(ticks).toFixed(6);
+
+/**
+ * Every ffmpeg run is bounded: a generous floor plus a slow worst case (a 4K software encode at 0.05× realtime,
+ * a slow network at a tenth of realtime), so a stuck server or encoder ends the job with an error, not a hang.
+ */
+function stepTimeoutMs(mediaSeconds: number, network: boolean): number {
+  return Math.round((120 + mediaSeconds * (network ? 10 : 20)) * 1000);
+}
 
 /** What the output needs, known before any media is read. */
 export function reencodeReasons(req: Pick<CutRequest, "info" | "format" | "quality" | "watermark">): string[] {
@@ -100,10 +110,10 @@ export function validateCut(req: CutRequest): void {
       422,
     );
   }
-  if (req.strategy === "smart" && info.video && info.video.codec !== "h264") {
+  if (req.strategy === "smart" && info.video && !SMART_CODECS.has(info.video.codec)) {
     throw new ClipError(
       "strategy_unavailable",
-      `Smart cut supports H.264 sources; this one is ${info.video.codec}. Use copy, reencode or auto.`,
+      `Smart cut supports H.264 sources; this one is ${info.video.codec}. Use copy, reencode or auto (auto re-encodes it).`,
       422,
     );
   }
@@ -120,23 +130,38 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
   try {
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const audioOnlyOut = isAudioFormat(req.format);
-    const stage = join(work, "stage.ts");
+    // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
+    // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
+    const stageFormat = stagingFormat(req);
+    const stage = join(work, stageFormat === "mpegts" ? "stage.ts" : "stage.mkv");
     const remote = req.input.kind === "http";
-    const stageShare = remote ? 0.45 : 0.15;
+    // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
+    // computed from the share done so far, is realistic from the start.
+    const stageShare = expectsFullEncode(req) ? (remote ? 0.12 : 0.04) : remote ? 0.45 : 0.15;
     progress.plan(stageShare);
-    // One read of the source: from the keyframe before start to just past the end, stream-copied.
-    await withRangeProxy(req.input, (input) =>
-      runFfmpeg(
+    // One read of the source: from the keyframe before start to just past the end, stream-copied. A DASH source
+    // is two reads (video-only and audio-only, each through its own bounded-range proxy) joined on one clock.
+    const readLength = (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6);
+    const seek = (input: InputSpec) => ["-ss", req.startSeconds.toFixed(6), "-t", readLength, ...inputArgs(input)];
+    await withRangeProxy(req.input, (input) => {
+      const wantVideo = !audioOnlyOut && req.info.video !== null;
+      const wantAudio = req.info.audio !== null;
+      let inputs: string[];
+      let maps: string[];
+      if (input.audio) {
+        const { audio, ...video } = input;
+        inputs = [...(wantVideo ? seek(video) : []), ...(wantAudio ? seek(audio) : [])];
+        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", `${wantVideo ? 1 : 0}:a:0`] : [])];
+      } else {
+        inputs = seek(input);
+        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", "0:a:0"] : [])];
+      }
+      return runFfmpeg(
         hooks.tools.ffmpeg,
         [
           "-copyts",
-          "-ss",
-          req.startSeconds.toFixed(6),
-          "-t",
-          (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6),
-          ...inputArgs(input),
-          ...(audioOnlyOut || !req.info.video ? [] : ["-map", "0:v:0"]),
-          ...(req.info.audio ? ["-map", "0:a:0"] : []),
+          ...inputs,
+          ...maps,
           "-c",
           "copy",
           "-muxdelay",
@@ -144,15 +169,16 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
           "-output_ts_offset",
           sec(STAGE_OFFSET),
           "-f",
-          "mpegts",
+          stageFormat,
           stage,
         ],
         {
           signal: hooks.signal,
+          timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
           onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
         },
-      ),
-    );
+      );
+    });
     progress.next();
 
     let plan: Plan;
@@ -168,12 +194,14 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
           : strategy.kind === "smart"
             ? smartPlan(req, stage, work, slot.partPath, frames)
             : reencodePlan(req, stage, slot.partPath, frames);
+      plan.reason = strategy.reason;
     }
     const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
     for (const step of plan.steps) {
       progress.plan(((1 - stageShare) * step.weight) / total);
       await runFfmpeg(hooks.tools.ffmpeg, step.args, {
         signal: hooks.signal,
+        timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
         onProgress: progress.step(step.mediaSeconds, step.origin),
       });
       progress.next();
@@ -203,6 +231,9 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       watermark: req.watermark && !audioOnlyOut,
       sizeBytes: size,
       elapsedSeconds: round6((Date.now() - began) / 1000),
+      reason: plan.reason,
+      sourceHeight: req.info.video?.height ?? null,
+      notes: resultNotes(req),
     };
   } catch (error) {
     await slot?.discard();
@@ -214,8 +245,20 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
+function resultNotes(req: CutRequest): string[] {
+  const notes: string[] = [];
+  const asked = req.requestedQuality ?? req.quality;
+  const height = req.info.video?.height;
+  if (asked && height && !isAudioFormat(req.format) && qualityHeight(asked) > height) {
+    notes.push(`This video is at most ${height}p, so the clip is ${height}p: ClipCut never upscales.`);
+  }
+  return notes;
+}
+
 interface Plan {
   strategy: AppliedStrategy;
+  /** Why this strategy (reported in the result). */
+  reason?: string;
   steps: Step[];
   startSeconds: number;
   endSeconds: number;
@@ -224,25 +267,54 @@ interface Plan {
   expectAudio: boolean;
 }
 
-type Choice = { kind: "copy"; packets: number; endPts: number } | { kind: "smart" } | { kind: "reencode" };
+type Choice =
+  | { kind: "copy"; packets: number; endPts: number; reason: string }
+  | { kind: "smart"; reason: string }
+  | { kind: "reencode"; reason: string };
+
+/** Codecs whose partial GOPs can be re-encoded and joined to copied GOPs without a visible or decodable seam. */
+export const SMART_CODECS = new Set(["h264"]);
+
+/** Known before any media is read: the clip will be a full re-encode (output needs, or a codec smart cut lacks). */
+function expectsFullEncode(req: CutRequest): boolean {
+  if (isAudioFormat(req.format) || !req.info.video) return false;
+  if (req.strategy === "reencode" || reencodeReasons(req).length > 0) return true;
+  return req.strategy === "auto" && !req.allowSnap && !SMART_CODECS.has(req.info.video.codec);
+}
+
+function stagingFormat(req: CutRequest): "mpegts" | "matroska" {
+  const video = req.info.video;
+  if (video && !isAudioFormat(req.format)) return ["h264", "hevc"].includes(video.codec) ? "mpegts" : "matroska";
+  return ["aac", "mp3", "ac3"].includes(req.info.audio?.codec ?? "") ? "mpegts" : "matroska";
+}
 
 /** auto: copy when it is exact, smart when the codec allows, re-encode otherwise. */
 export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Parameters<typeof copyEnd>[0]): Choice {
-  const copyAt = () => {
+  const copyAt = (reason: string) => {
     const endTick = frames.endPts;
     const end = copyEnd(packets, frames.keyBefore, endTick, frames.frameTicks);
-    return { kind: "copy" as const, packets: end.packets, endPts: end.endPts };
+    return { kind: "copy" as const, packets: end.packets, endPts: end.endPts, reason };
   };
-  if (req.strategy === "copy") return copyAt();
-  if (req.strategy === "smart") return { kind: "smart" };
-  if (req.strategy === "reencode" || reencodeReasons(req).length > 0) return { kind: "reencode" };
+  const codec = req.info.video?.codec ?? "unknown";
+  if (req.strategy === "copy") return copyAt("copy asked");
+  if (req.strategy === "smart") return { kind: "smart", reason: "smart asked" };
+  if (req.strategy === "reencode") return { kind: "reencode", reason: "re-encode asked" };
+  const needs = reencodeReasons(req);
+  if (needs.length > 0) return { kind: "reencode", reason: `full re-encode: ${needs.join(", ")}` };
   if (frames.startOnKey) {
-    const copy = copyAt();
+    const copy = copyAt("the clip starts on a keyframe and ends cleanly: stream copy is exact");
     if (copy.endPts === frames.endPts) return copy;
   } else if (req.allowSnap) {
-    return copyAt();
+    return copyAt("snapping to the keyframe before the start was allowed");
   }
-  return req.info.video?.codec === "h264" ? { kind: "smart" } : req.allowSnap ? copyAt() : { kind: "reencode" };
+  if (SMART_CODECS.has(codec)) {
+    return { kind: "smart", reason: "frame-accurate: only the partial GOPs at the ends are re-encoded" };
+  }
+  if (req.allowSnap) return copyAt("snapping to the keyframe before the start was allowed");
+  return {
+    kind: "reencode",
+    reason: `${codec} cannot be joined safely by smart cut in this FFmpeg (H.264 only), so the whole clip is re-encoded`,
+  };
 }
 
 function videoScaleFilters(req: CutRequest): string[] {
@@ -266,6 +338,7 @@ function audioPlan(req: CutRequest, stage: string, out: string, end: number): Pl
   const duration = end - req.startSeconds;
   return {
     strategy: "reencode",
+    reason: "audio output is encoded from the clip's samples",
     startSeconds: req.startSeconds,
     endSeconds: end,
     snapped: false,

@@ -27,7 +27,7 @@ export const EXTENSIONS: Record<Format, string> = {
 
 /** Video codecs each container takes by stream copy (the copy and smart strategies keep the source codec). */
 const COPYABLE_VIDEO: Partial<Record<Format, readonly string[]>> = {
-  mp4: ["h264", "hevc", "av1"],
+  mp4: ["h264", "hevc", "av1", "vp9"],
   mov: ["h264", "hevc"],
   mkv: ["h264", "hevc", "av1", "vp8", "vp9"],
   webm: ["vp8", "vp9", "av1"],

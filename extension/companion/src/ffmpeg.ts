@@ -13,10 +13,63 @@ export interface FfmpegProgress {
 export interface RunOptions {
   signal?: AbortSignal;
   onProgress?: (progress: FfmpegProgress) => void;
+  /** Wall-clock limit; the process group is killed when it is reached. Every child gets one. */
+  timeoutMs?: number;
 }
 
 /** Grace period between SIGTERM and SIGKILL when a job is cancelled. */
 const KILL_GRACE_MS = 1500;
+/** Used when a caller gives no limit: nothing the companion starts may run forever. */
+export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Children run in their own process group (so a cancel also stops anything they started, e.g. yt-dlp's helpers).
+ * The live groups are remembered so that a crash or a stop signal takes them down with the companion.
+ */
+const liveGroups = new Set<number>();
+
+function killGroup(pid: number, signal: NodeJS.Signals, leaderAlive = true) {
+  try {
+    process.kill(process.platform === "win32" ? pid : -pid, signal);
+  } catch {
+    // No such group: the leader may still run outside it (spawn raced) — but never signal a reused pid.
+    if (!leaderAlive) return;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** A child that exited with a non-zero code; keeps its stderr tail for callers that interpret it (yt-dlp). */
+export class ProcessFailed extends ClipError {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super("ffmpeg_failed", message, 500);
+  }
+}
+
+/** Kills every child process group still running (on exit, crash or SIGTERM). Synchronous: safe in "exit". */
+export function killAllChildren(): void {
+  for (const pid of liveGroups) killGroup(pid, "SIGKILL");
+  liveGroups.clear();
+}
+
+let exitHookInstalled = false;
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", killAllChildren);
+}
+
+/** Pids of the children alive now (tests check that cancel leaves none). */
+export function liveChildren(): number[] {
+  return [...liveGroups];
+}
 
 /** Runs a program to completion; rejects with its stderr tail on failure and with CancelledError on abort. */
 export function runProcess(bin: string, args: string[], options: RunOptions & { progressPipe?: boolean } = {}) {
@@ -26,7 +79,12 @@ export function runProcess(bin: string, args: string[], options: RunOptions & { 
       reject(new CancelledError());
       return;
     }
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    installExitHook();
+    // detached = a new process group (POSIX), killed as a whole. If the companion is SIGKILLed, ffmpeg's next
+    // progress write hits a closed pipe and SIGPIPE ends it (children get default signal dispositions).
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+    const pid = child.pid;
+    if (pid !== undefined) liveGroups.add(pid);
     let stdout = "";
     let stderr = "";
     let pending: Partial<Record<string, string>> = {};
@@ -56,23 +114,45 @@ export function runProcess(bin: string, args: string[], options: RunOptions & { 
       stderr = (stderr + chunk.toString()).slice(-8000);
     });
     let killTimer: NodeJS.Timeout | undefined;
-    const onAbort = () => {
-      child.kill("SIGTERM");
-      killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+    let timedOut = false;
+    const stop = () => {
+      if (pid === undefined || killTimer) return;
+      killGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS);
     };
+    const onAbort = () => stop();
+    const limit = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, limit);
     signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("error", (error) => {
+    const done = () => {
       signal?.removeEventListener("abort", onAbort);
+      clearTimeout(timeout);
+      if (pid !== undefined) {
+        // The leader is gone; make sure nothing it started lingers in its group.
+        killGroup(pid, "SIGKILL", false);
+        liveGroups.delete(pid);
+      }
+      if (killTimer) clearTimeout(killTimer);
+    };
+    child.on("error", (error) => {
+      done();
       reject(new ClipError("spawn_failed", `Could not start ${bin}: ${error.message}`, 500));
     });
     child.on("close", (code) => {
-      signal?.removeEventListener("abort", onAbort);
-      if (killTimer) clearTimeout(killTimer);
+      done();
       if (signal?.aborted) reject(new CancelledError());
-      else if (code === 0) resolve({ stdout, stderr });
+      else if (timedOut) {
+        const name = bin.split(/[\\/]/).pop();
+        reject(
+          new ClipError("timeout", `${name} took longer than ${Math.round(limit / 1000)} s and was stopped.`, 504),
+        );
+      } else if (code === 0) resolve({ stdout, stderr });
       else {
         const detail = stderr.trim().split("\n").slice(-6).join("\n");
-        reject(new ClipError("ffmpeg_failed", `${bin} failed (exit ${code}): ${detail}`, 500));
+        reject(new ProcessFailed(`${bin} failed (exit ${code}): ${detail}`, code, stderr));
       }
     });
   });

@@ -5,10 +5,10 @@ import type { ClipJobRequest, CompanionEvent, Job, JobError, Preset, Progress } 
 import { isAudioFormat, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
-import { ClipError, isAbortError } from "./errors";
+import { CancelledError, ClipError, isAbortError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
-import { probeMedia } from "./probe";
-import { resolveSource } from "./source";
+import { probeMedia, type MediaInfo } from "./probe";
+import { resolveSource, type InputSpec } from "./source";
 import type { Tools } from "./tools";
 
 export interface Session {
@@ -23,7 +23,16 @@ export interface JobQueueOptions {
   session: () => Session | null;
   presets: () => readonly Preset[];
   fetchImpl?: typeof fetch;
+  /** Loopback/private sources and local files allowed (--allow-private-sources). */
+  allowPrivateSources?: boolean;
+  /** yt-dlp's age warning, added to its failures. */
+  ytDlpWarning?: string | null;
 }
+
+/** How long a resolved and probed source is reused (yt-dlp's media URLs stay valid for hours). */
+const SOURCE_CACHE_MS = 10 * 60_000;
+/** Resolving and probing together: yt-dlp's minute plus two header probes. */
+const SOURCE_TIMEOUT_MS = 3 * 60_000;
 
 interface Entry {
   job: Job;
@@ -46,6 +55,38 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly waiting: string[] = [];
   private running = 0;
+  private readonly sources = new Map<string, { at: number; value: Promise<{ input: InputSpec; info: MediaInfo }> }>();
+
+  /**
+   * Resolve + probe once per source and wanted height, shared by every job of a batch (5 ranges of one video
+   * run yt-dlp and ffprobe once). The shared work has its own time limit, not one job's cancel signal; each job
+   * still stops waiting the moment it is cancelled.
+   */
+  private source(source: string, height: number | null, signal: AbortSignal) {
+    const now = Date.now();
+    for (const [k, v] of this.sources) if (now - v.at > SOURCE_CACHE_MS) this.sources.delete(k);
+    const key = `${height ?? "best"} ${source}`;
+    let entry = this.sources.get(key);
+    if (!entry) {
+      const { tools } = this.options;
+      const shared = AbortSignal.timeout(SOURCE_TIMEOUT_MS);
+      const value = resolveSource(tools, source, {
+        height,
+        signal: shared,
+        allowPrivate: this.options.allowPrivateSources ?? false,
+        allowLocalFiles: this.options.allowPrivateSources ?? false,
+        ytDlpWarning: this.options.ytDlpWarning ?? null,
+      }).then(async (input) => ({ input, info: await probeMedia(tools.ffprobe, input, { signal: shared }) }));
+      entry = { at: now, value };
+      this.sources.set(key, entry);
+      value.catch(() => this.sources.delete(key));
+    }
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(new CancelledError());
+      signal.addEventListener("abort", () => reject(new CancelledError()), { once: true });
+    });
+    return Promise.race([entry.value, aborted]);
+  }
 
   constructor(private readonly options: JobQueueOptions) {
     super();
@@ -144,12 +185,14 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       api = new ApiClient(session.apiBaseUrl, session.apiToken, this.options.fetchImpl);
       this.update(job, { status: "reserving" });
       const r = job.request;
-      const [me, input] = await Promise.all([api.me(), resolveSource(tools, r.source, { signal })]);
-      const info = await probeMedia(tools.ffprobe, input, { signal });
+      const me = await api.me();
       if (r.preset && !me.limits.presets) {
         throw new ClipError("plan_limit", "Presets are not included in your plan.", 403);
       }
       const format: Format = r.format ?? "mp4";
+      // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked).
+      const wanted = isAudioFormat(format) ? "360p" : (r.quality ?? (format === "gif" ? "480p" : me.limits.maxQuality));
+      const { input, info } = await this.source(r.source, qualityHeight(wanted), signal);
       const sourceHeight = info.video?.height ?? null;
       // No quality asked: the source's, capped at the plan's maximum (so a Free user gets 720p, not a refusal).
       const planCap =
@@ -165,6 +208,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         endSeconds: end,
         format,
         quality: asked && !isAudioFormat(format) ? quality : null,
+        requestedQuality: isAudioFormat(format) ? null : (r.quality ?? null),
         strategy: r.strategy ?? "auto",
         allowSnap: r.allowSnap ?? false,
         watermark: me.limits.watermark,

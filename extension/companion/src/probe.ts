@@ -70,10 +70,30 @@ function rate(value: string | undefined): number {
   return n && d ? n / d : 0;
 }
 
+/** A header probe takes well under a second; a minute means the server is stuck. */
+const PROBE_TIMEOUT_MS = 60_000;
+
 const known = (v: string | undefined) => (v && v !== "unknown" ? v : null);
 
 /** Duration and streams of a source. Over HTTP this reads only the header (moov at the front). */
 export async function probeMedia(ffprobe: string, input: InputSpec, options: RunOptions = {}): Promise<MediaInfo> {
+  if (input.audio) {
+    // DASH: the picture from the video-only stream, the sound from the audio-only one; both headers, in parallel.
+    const { audio, ...video } = input;
+    const [v, a] = await Promise.all([probeStream(ffprobe, video, options), probeStream(ffprobe, audio, options)]);
+    if (!v.video) throw new ClipError("unreadable_source", "The video stream of this source has no picture.", 422);
+    if (!a.audio) throw new ClipError("unreadable_source", "The audio stream of this source has no sound.", 422);
+    return {
+      ...v,
+      // The clip can only run as long as both streams do.
+      durationSeconds: Math.min(v.durationSeconds, a.durationSeconds),
+      audio: a.audio,
+    };
+  }
+  return probeStream(ffprobe, input, options);
+}
+
+async function probeStream(ffprobe: string, input: InputSpec, options: RunOptions): Promise<MediaInfo> {
   const light = await probeOnce(ffprobe, input, false, options);
   // A header-only probe is enough for MP4/MKV; containers without a header (e.g. MPEG-TS) need a deeper look.
   const complete = (!light.video || (light.video.pixFmt && light.video.frameRate > 0)) && (light.video || light.audio);
@@ -85,10 +105,10 @@ async function probeOnce(ffprobe: string, input: InputSpec, deep: boolean, optio
     runProcess(
       ffprobe,
       ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...inputArgs(proxied, deep)],
-      { signal: options.signal },
+      { signal: options.signal, timeoutMs: PROBE_TIMEOUT_MS },
     ),
   ).catch((error: unknown) => {
-    if (error instanceof ClipError && error.code === "cancelled") throw error;
+    if (error instanceof ClipError && (error.code === "cancelled" || error.code === "source_not_allowed")) throw error;
     throw new ClipError("unreadable_source", `Could not read the source media (${input.original}).`, 422);
   });
   const parsed = probeSchema.parse(JSON.parse(stdout));
@@ -144,21 +164,38 @@ export interface Packet {
 
 const packetsSchema = z.object({
   packets: z
-    .array(z.object({ pts: z.number().optional(), dts: z.number().optional(), flags: z.string().optional() }))
+    .array(z.object({ pts_time: z.string().optional(), dts_time: z.string().optional(), flags: z.string().optional() }))
     .default([]),
 });
 
-/** All video packets of a local MPEG-TS file, in decode order. */
+/** All video packets of a local staging file (MPEG-TS or Matroska), in decode order, in 90 kHz ticks. */
 export async function probePackets(ffprobe: string, file: string, options: RunOptions = {}): Promise<Packet[]> {
   const { stdout } = await runProcess(
     ffprobe,
-    ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,dts,flags", "-print_format", "json", file],
-    { signal: options.signal },
+    [
+      "-v",
+      "error",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "packet=pts_time,dts_time,flags",
+      "-print_format",
+      "json",
+      file,
+    ],
+    { signal: options.signal, timeoutMs: 5 * PROBE_TIMEOUT_MS },
   );
   const packets: Packet[] = [];
   for (const p of packetsSchema.parse(JSON.parse(stdout)).packets) {
-    if (p.pts === undefined) continue;
-    packets.push({ pts: p.pts, dts: p.dts ?? p.pts, key: (p.flags ?? "").includes("K") });
+    // Times, not raw timestamps: the staging file is MPEG-TS (90 kHz) or Matroska (1 kHz); both map to ticks.
+    const pts = p.pts_time === undefined ? NaN : Number(p.pts_time);
+    if (!Number.isFinite(pts)) continue;
+    const dts = p.dts_time === undefined ? NaN : Number(p.dts_time);
+    packets.push({
+      pts: Math.round(pts * 90000),
+      dts: Number.isFinite(dts) ? Math.round(dts * 90000) : Math.round(pts * 90000),
+      key: (p.flags ?? "").includes("K"),
+    });
   }
   return packets;
 }

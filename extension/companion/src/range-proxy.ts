@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { guardedFetch } from "./net-guard";
 import type { InputSpec } from "./source";
 
 /**
@@ -18,9 +19,13 @@ export interface RangeProxy {
   close(): Promise<void>;
 }
 
-async function originSize(url: string, headers: Record<string, string>): Promise<number | null> {
+async function originSize(input: InputSpec): Promise<number | null> {
   try {
-    const res = await fetch(url, { headers: { ...headers, Range: "bytes=0-0" }, signal: AbortSignal.timeout(15_000) });
+    const res = await guardedFetch(
+      input.url,
+      { headers: { ...input.headers, Range: "bytes=0-0" }, signal: AbortSignal.timeout(15_000) },
+      input.allowPrivate ?? false,
+    );
     await res.body?.cancel();
     const total = /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1];
     return res.status === 206 && total ? Number(total) : null;
@@ -51,10 +56,15 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   try {
     while (position <= end && !res.destroyed) {
       const last = Math.min(end, position + chunk - 1);
-      const upstream = await fetch(origin.url, {
-        headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
-        signal: controller.signal,
-      });
+      const upstream = await guardedFetch(
+        origin.url,
+        {
+          headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
+          // A stalled origin must not hold ffmpeg forever.
+          signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
+        },
+        origin.allowPrivate ?? false,
+      );
       if (upstream.status !== 206 || !upstream.body) throw new Error(`origin answered ${upstream.status}`);
       for await (const piece of upstream.body as unknown as AsyncIterable<Uint8Array>) {
         if (!res.write(piece)) await once(res, "drain");
@@ -69,10 +79,23 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   }
 }
 
-/** Starts a proxy for an http input; returns the input unchanged (no-op close) when the origin cannot do ranges. */
+/**
+ * Starts a proxy for an http input (and its separate audio stream, each with its own headers); returns the input
+ * unchanged (no-op close) when the origin cannot do ranges.
+ */
 export async function startRangeProxy(input: InputSpec): Promise<RangeProxy> {
+  if (input.audio) {
+    const { audio, ...video } = input;
+    const [v, a] = await Promise.all([startRangeProxy(video), startRangeProxy(audio)]);
+    return {
+      input: { ...v.input, audio: a.input },
+      close: async () => {
+        await Promise.all([v.close(), a.close()]);
+      },
+    };
+  }
   if (input.kind !== "http" || input.viaProxy) return { input, close: async () => undefined };
-  const size = await originSize(input.url, input.headers);
+  const size = await originSize(input);
   if (size === null) return { input, close: async () => undefined };
   const secret = randomBytes(16).toString("hex");
   const server = createServer((req, res) => {

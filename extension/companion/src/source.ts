@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
 import { basename, extname, isAbsolute } from "node:path";
 import { ClipError } from "./errors";
-import { runProcess, type RunOptions } from "./ffmpeg";
+import { assertPublicUrl, guardedFetch } from "./net-guard";
 import { installHint, toolVersion, type Tools } from "./tools";
+import { resolveWithYtDlp } from "./ytdlp";
 
 /** Where ffmpeg reads the media from, with the options that make that safe. */
 export interface InputSpec {
@@ -17,6 +18,12 @@ export interface InputSpec {
   original: string;
   /** Served by the local range proxy (loopback, small socket buffers). */
   viaProxy?: boolean;
+  /** A separate audio-only stream cut alongside (YouTube DASH: video-only + audio-only). */
+  audio?: InputSpec;
+  /** Loopback/private origins allowed (checked again on every redirect the proxy follows). */
+  allowPrivate?: boolean;
+  /** Height of the format yt-dlp picked, when the source is a page. */
+  resolvedHeight?: number | null;
 }
 
 const MEDIA_EXTENSIONS = new Set([
@@ -60,17 +67,20 @@ function titleFromPath(p: string): string {
   return (ext ? base.slice(0, -ext.length) : base) || "clip";
 }
 
-/** Looks at the URL (extension, then Content-Type) to tell a media file from a web page. */
-async function looksLikeMedia(url: URL, signal?: AbortSignal): Promise<boolean> {
+/** Video sites whose pages always go to yt-dlp (no need to ask the server what the URL is). */
+const PAGE_HOSTS = /(^|\.)(youtube\.com|youtu\.be|youtube-nocookie\.com|vimeo\.com|twitch\.tv|dailymotion\.com)$/i;
+
+/** Looks at the URL (known video sites, extension, then Content-Type) to tell a media file from a web page. */
+async function looksLikeMedia(url: URL, allowPrivate: boolean, signal?: AbortSignal): Promise<boolean> {
+  if (PAGE_HOSTS.test(url.hostname)) return false;
   if (MEDIA_EXTENSIONS.has(extname(url.pathname).toLowerCase())) return true;
   try {
     const timeout = AbortSignal.timeout(8000);
-    const res = await fetch(url, {
-      method: "GET",
-      headers: { Range: "bytes=0-0" },
-      redirect: "follow",
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
+    const res = await guardedFetch(
+      url.href,
+      { method: "GET", headers: { Range: "bytes=0-0" }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout },
+      allowPrivate,
+    );
     await res.body?.cancel();
     const type = res.headers.get("content-type") ?? "";
     return /^(video|audio)\//i.test(type) || /mpegurl|octet-stream|mp4/i.test(type);
@@ -79,8 +89,19 @@ async function looksLikeMedia(url: URL, signal?: AbortSignal): Promise<boolean> 
   }
 }
 
-/** Asks yt-dlp for one progressive (audio+video, plain HTTP) format of a video page. */
-async function resolveWithYtDlp(tools: Tools, pageUrl: string, options: RunOptions): Promise<InputSpec> {
+export interface ResolveOptions {
+  signal?: AbortSignal;
+  /** Wanted picture height (the job's quality); null takes the best the page has. */
+  height?: number | null;
+  /** Loopback/private addresses allowed (tests, local demos): --allow-private-sources. */
+  allowPrivate?: boolean;
+  /** Local paths allowed: always for the CLI; for serve only with --allow-private-sources. */
+  allowLocalFiles?: boolean;
+  /** The yt-dlp age warning, added to its failures (an old yt-dlp is the usual cause). */
+  ytDlpWarning?: string | null;
+}
+
+async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions): Promise<InputSpec> {
   if (!(await toolVersion(tools.ytDlp, "--version"))) {
     throw new ClipError(
       "missing_tool",
@@ -88,53 +109,55 @@ async function resolveWithYtDlp(tools: Tools, pageUrl: string, options: RunOptio
       422,
     );
   }
-  const { stdout } = await runProcess(
-    tools.ytDlp,
-    ["-J", "--no-playlist", "--no-warnings", "-f", "b[ext=mp4][protocol^=http]/b[protocol^=http]/b", pageUrl],
-    { signal: options.signal },
-  ).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ClipError("source_unavailable", `yt-dlp could not resolve ${pageUrl}: ${message}`, 422);
+  const resolved = await resolveWithYtDlp(tools.ytDlp, pageUrl, {
+    height: options.height ?? null,
+    signal: options.signal,
+    staleWarning: options.ytDlpWarning ?? null,
   });
-  const info = JSON.parse(stdout) as { url?: unknown; title?: unknown; http_headers?: unknown };
-  if (typeof info.url !== "string") {
-    throw new ClipError("source_unavailable", `yt-dlp found no single downloadable format for ${pageUrl}.`, 422);
-  }
-  const headers: Record<string, string> = {};
-  if (info.http_headers && typeof info.http_headers === "object") {
-    for (const [k, v] of Object.entries(info.http_headers)) if (typeof v === "string") headers[k] = v;
-  }
-  return {
-    url: info.url,
-    kind: "http",
-    headers,
-    title: typeof info.title === "string" ? info.title : "clip",
+  // The media URLs yt-dlp hands back are sources too: they must be public like the page.
+  await assertPublicUrl(resolved.main.url, options.allowPrivate ?? false);
+  if (resolved.audio) await assertPublicUrl(resolved.audio.url, options.allowPrivate ?? false);
+  const common = {
+    kind: "http" as const,
+    title: resolved.title,
     original: pageUrl,
+    allowPrivate: options.allowPrivate ?? false,
+  };
+  return {
+    ...common,
+    url: resolved.main.url,
+    headers: resolved.main.headers,
+    audio: resolved.audio ? { ...common, url: resolved.audio.url, headers: resolved.audio.headers } : undefined,
+    resolvedHeight: resolved.main.height,
   };
 }
 
 /** Turns a source string (media URL, page URL, local path) into something ffmpeg can read. */
-export async function resolveSource(tools: Tools, source: string, options: RunOptions = {}): Promise<InputSpec> {
+export async function resolveSource(tools: Tools, source: string, options: ResolveOptions = {}): Promise<InputSpec> {
+  const allowPrivate = options.allowPrivate ?? false;
   if (/^https?:\/\//i.test(source)) {
-    let url: URL;
-    try {
-      url = new URL(source);
-    } catch {
-      throw new ClipError("invalid_source", `Not a valid URL: ${source}`, 400);
-    }
-    if (await looksLikeMedia(url, options.signal)) {
+    const url = await assertPublicUrl(source, allowPrivate);
+    if (await looksLikeMedia(url, allowPrivate, options.signal)) {
       return {
         url: url.href,
         kind: "http",
         headers: {},
         title: titleFromPath(decodeURIComponent(url.pathname)),
         original: source,
+        allowPrivate,
       };
     }
-    return resolveWithYtDlp(tools, source, options);
+    return pageSource(tools, source, options);
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source)) {
     throw new ClipError("invalid_source", "Only http(s) URLs and local file paths are supported.", 400);
+  }
+  if (!(options.allowLocalFiles ?? true)) {
+    throw new ClipError(
+      "source_not_allowed",
+      "The companion server does not read local files unless started with --allow-private-sources; use the CLI (clipcut-companion cut) for files on this computer.",
+      422,
+    );
   }
   if (!isAbsolute(source)) {
     throw new ClipError("invalid_source", "Local sources must be absolute paths.", 400);

@@ -52,9 +52,17 @@ export function toolVersion(bin: string, flag = "-version"): Promise<string | nu
       resolve(null);
       return;
     }
+    // A tool that hangs on --version (a broken install) must not hang the companion's start.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", () => resolve(null));
-    child.on("close", (code) => resolve(code === 0 ? (out.split("\n")[0] ?? "").trim() : null));
+    child.on("error", () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve(code === 0 ? (out.split("\n")[0] ?? "").trim() : null);
+    });
   });
 }
 

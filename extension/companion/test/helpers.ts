@@ -25,11 +25,14 @@ export interface SimpleCut {
   watermark?: boolean;
   outputDir?: string;
   baseName?: string;
+  /** Wanted height for page URLs (yt-dlp's selector). */
+  height?: number | null;
 }
 
 export async function cut(c: SimpleCut, hooks: Partial<CutHooks> = {}) {
-  const input = await resolveSource(tools, c.source);
-  const info = await probeMedia(tools.ffprobe, input);
+  const t = hooks.tools ?? tools;
+  const input = await resolveSource(t, c.source, { allowPrivate: true, height: c.height ?? null });
+  const info = await probeMedia(t.ffprobe, input);
   return cutClip(
     {
       input,
@@ -44,6 +47,6 @@ export async function cut(c: SimpleCut, hooks: Partial<CutHooks> = {}) {
       outputDir: c.outputDir ?? tempDir(),
       baseName: c.baseName ?? "clip",
     },
-    { tools, ...hooks },
+    { tools: t, ...hooks },
   );
 }

@@ -103,3 +103,104 @@ export async function makeAudioSource(path: string, seconds: number): Promise<vo
   ]);
   await run("mv", [tmp, path]);
 }
+
+/** Splits a progressive MP4 into a DASH pair, as YouTube serves it: video-only MP4 and audio-only M4A (stream copy). */
+export async function makeDashPair(source: string, videoPath: string, audioPath: string): Promise<void> {
+  if (!existsSync(videoPath)) {
+    await run("ffmpeg", [
+      "-v",
+      "error",
+      "-y",
+      "-i",
+      source,
+      "-map",
+      "0:v:0",
+      "-c",
+      "copy",
+      "-movflags",
+      "+faststart",
+      `${videoPath}.tmp.mp4`,
+    ]);
+    await run("mv", [`${videoPath}.tmp.mp4`, videoPath]);
+  }
+  if (!existsSync(audioPath)) {
+    await run("ffmpeg", [
+      "-v",
+      "error",
+      "-y",
+      "-i",
+      source,
+      "-map",
+      "0:a:0",
+      "-c",
+      "copy",
+      "-movflags",
+      "+faststart",
+      "-f",
+      "mp4",
+      `${audioPath}.tmp.m4a`,
+    ]);
+    await run("mv", [`${audioPath}.tmp.m4a`, audioPath]);
+  }
+}
+
+/** A VP9 video-only WebM (2 s GOPs, frame counter) like YouTube's 1440p/4K streams, and an Opus audio-only WebM. */
+export async function makeVp9Source(path: string, o: VideoSourceOptions): Promise<void> {
+  if (existsSync(path)) return;
+  const fps = o.fps ?? 30;
+  const counter = existsSync(FONT)
+    ? `,drawtext=fontfile=${FONT}:text='%{n}':fontsize=${Math.round(o.height / 3)}:fontcolor=white:box=1:boxcolor=black:x=20:y=20`
+    : "";
+  const tmp = `${path}.tmp.webm`;
+  await run("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `testsrc2=size=${o.width}x${o.height}:rate=${fps}${counter}`,
+    "-t",
+    String(o.seconds),
+    "-c:v",
+    "libvpx-vp9",
+    "-deadline",
+    "realtime",
+    "-cpu-used",
+    "8",
+    "-row-mt",
+    "1",
+    "-g",
+    String(2 * fps),
+    "-keyint_min",
+    String(2 * fps),
+    "-b:v",
+    o.videoBitrate,
+    "-pix_fmt",
+    "yuv420p",
+    tmp,
+  ]);
+  await run("mv", [tmp, path]);
+}
+
+export async function makeOpusSource(path: string, seconds: number): Promise<void> {
+  if (existsSync(path)) return;
+  const tmp = `${path}.tmp.webm`;
+  await run("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:sample_rate=48000:beep_factor=4",
+    "-t",
+    String(seconds),
+    "-c:a",
+    "libopus",
+    "-b:a",
+    "96k",
+    tmp,
+  ]);
+  await run("mv", [tmp, path]);
+}

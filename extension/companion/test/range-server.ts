@@ -9,16 +9,23 @@ export interface RangeServer {
   bytesSent: () => number;
   requests: () => number;
   reset: () => void;
+  /** Per request: the file asked for and the headers that came with it (yt-dlp's per-stream http_headers). */
+  seen: () => { name: string; headers: Record<string, string | string[] | undefined> }[];
+  /** Bytes sent per file name since the last reset. */
+  bytesFor: (name: string) => number;
   close: () => Promise<void>;
 }
 
 export async function startRangeServer(root: string): Promise<RangeServer> {
   let sent = 0;
   let requests = 0;
+  let seen: { name: string; headers: Record<string, string | string[] | undefined> }[] = [];
+  let perFile = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     requests++;
     const name = normalize(decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/")).replace(/^[/\\]+/, "");
     if (name.includes("..")) return void res.writeHead(400).end();
+    seen.push({ name, headers: { ...req.headers } });
     const path = join(root, name);
     let size: number;
     try {
@@ -26,7 +33,7 @@ export async function startRangeServer(root: string): Promise<RangeServer> {
     } catch {
       return void res.writeHead(404).end();
     }
-    const type = path.endsWith(".m4a") ? "audio/mp4" : "video/mp4";
+    const type = path.endsWith(".m4a") ? "audio/mp4" : path.endsWith(".webm") ? "video/webm" : "video/mp4";
     const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
     let start = 0;
     let end = size - 1;
@@ -45,7 +52,10 @@ export async function startRangeServer(root: string): Promise<RangeServer> {
     }
     if (req.method === "HEAD") return void res.end();
     const stream = createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
-    stream.on("data", (chunk) => (sent += chunk.length));
+    stream.on("data", (chunk) => {
+      sent += chunk.length;
+      perFile.set(name, (perFile.get(name) ?? 0) + chunk.length);
+    });
     stream.pipe(res);
     res.on("close", () => stream.destroy());
   });
@@ -58,7 +68,11 @@ export async function startRangeServer(root: string): Promise<RangeServer> {
     reset: () => {
       sent = 0;
       requests = 0;
+      seen = [];
+      perFile = new Map();
     },
+    seen: () => seen,
+    bytesFor: (name) => perFile.get(name) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,95 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+import { ClipError } from "./errors";
+
+/**
+ * SSRF guard: a job's source comes from a web page the user visits (through the extension), so it must not make the
+ * companion read the user's router, a cloud metadata endpoint or a service on localhost. Loopback, private,
+ * link-local, CGNAT, unique-local and multicast addresses are refused unless the user opted in
+ * (--allow-private-sources / CLIPCUT_ALLOW_PRIVATE_SOURCES=1, for tests and local demos).
+ */
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  blocked.addSubnet(net, prefix, "ipv4");
+for (const [net, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const)
+  blocked.addSubnet(net, prefix, "ipv6");
+
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, "ipv4");
+  if (family !== 6) return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return blocked.check(mapped, "ipv4");
+  return blocked.check(address, "ipv6");
+}
+
+export function envAllowsPrivateSources(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.CLIPCUT_ALLOW_PRIVATE_SOURCES === "1" || env.CLIPCUT_ALLOW_PRIVATE_SOURCES === "true";
+}
+
+const refusal = (url: string, why: string) =>
+  new ClipError(
+    "source_not_allowed",
+    `The source ${url} points at ${why}, which the companion does not read (start it with --allow-private-sources to allow local sources).`,
+    422,
+  );
+
+/** Throws when the URL is not plain http(s) on a public address. Resolves host names and checks every address. */
+export async function assertPublicUrl(raw: string, allowPrivate: boolean): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ClipError("invalid_source", `Not a valid URL: ${raw}`, 400);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ClipError("invalid_source", "Only http(s) URLs are supported as sources.", 400);
+  }
+  if (url.username || url.password)
+    throw new ClipError("invalid_source", "Source URLs must not hold credentials.", 400);
+  if (allowPrivate) return url;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host.endsWith(".localhost")) throw refusal(url.href, "this computer");
+  const addresses = isIP(host)
+    ? [host]
+    : await lookup(host, { all: true, verbatim: true }).then(
+        (list) => list.map((a) => a.address),
+        () => {
+          throw new ClipError("network", `Could not find the server ${host} (check the connection).`, 422);
+        },
+      );
+  if (addresses.some(isPrivateAddress)) throw refusal(url.href, "a private or local network address");
+  return url;
+}
+
+/** fetch that checks every redirect hop with assertPublicUrl (a public URL may redirect to 169.254.169.254). */
+export async function guardedFetch(url: string, init: RequestInit, allowPrivate: boolean): Promise<Response> {
+  let current = url;
+  for (let hop = 0; hop < 6; hop++) {
+    await assertPublicUrl(current, allowPrivate);
+    const res = await fetch(current, { ...init, redirect: "manual" });
+    const location = res.headers.get("location");
+    if (res.status < 300 || res.status >= 400 || !location) return res;
+    await res.body?.cancel();
+    current = new URL(location, current).href;
+  }
+  throw new ClipError("source_unavailable", "The source redirects too many times.", 422);
+}

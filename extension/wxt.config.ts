@@ -10,7 +10,6 @@ const MANIFEST_KEY =
   "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsK1WDMqaDeznQCTictIOAPhPCtgBzAzCq3cc2f2+Hdxq3rKf13k5/6ztGMyHFE9k7TrFE3/ZEvNP230fVMwddpOiGQjVMM+qpdPz5nbiALxntTAchWQUIKNcvZfbZzY7tEiRR1mEAyfPa3u4DHPXHIbx6ZOuQL3L95vG7N5jtOsR74PpHHpxt5gHVwSnXO7+4ya5dkUlSSTHWrYijDYEkM19eNR2cWA0nJwdEpHe+cJqHOKVd/PjeKYmZmrdNSCA7QSRWq3pbLOOiycsxi69v0wMQew66W4Ydee/a+cQmeViClDpFv351lXXSE03Ku9WLiMGlri/rtVsTI9wu1TfXwIDAQAB";
 
 const config = readBuildConfig();
-const companion = [`http://127.0.0.1:${config.companionPort}/*`, `http://localhost:${config.companionPort}/*`];
 const sitePatterns = config.siteOrigins.map((origin) => `${origin}/*`);
 
 export default defineConfig({
@@ -25,7 +24,9 @@ export default defineConfig({
     description: "Cut clips from the video you are watching, on your own computer.",
     version: "0.1.0",
     permissions: ["storage"],
-    host_permissions: [...sitePatterns, ...companion],
+    // Not the companion: without a host permission Chrome sends it ordinary CORS requests, each with our
+    // Origin, which the companion checks (with a host permission a GET would carry no Origin at all).
+    host_permissions: sitePatterns,
     ...(browser === "firefox"
       ? {
           browser_specific_settings: {

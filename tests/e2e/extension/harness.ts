@@ -86,7 +86,6 @@ export async function startCompanion(media: RangeServer): Promise<Companion> {
       outputDir,
       "--api-base",
       `http://localhost:${SITE_PORT}`,
-      "--allow-private-sources",
     ],
     {
       cwd: ROOT,
@@ -95,6 +94,8 @@ export async function startCompanion(media: RangeServer): Promise<Companion> {
         CLIPCUT_YTDLP: join(ROOT, "extension/companion/test/fake-yt-dlp.mjs"),
         FAKE_YTDLP_JSON: fixture,
         CLIPCUT_COMPANION_CONFIG_DIR: join(dir, "config"),
+        // The media is on loopback (same as --allow-private-sources).
+        CLIPCUT_ALLOW_PRIVATE_SOURCES: "1",
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
@@ -152,6 +153,10 @@ export async function launchWithExtension(): Promise<{ context: BrowserContext; 
 export async function routeYouTube(context: BrowserContext) {
   await context.route("https://www.youtube.com/**", async (route) => {
     const url = new URL(route.request().url());
+    // Chromium blocks a public page from reading loopback (Local Network Access): the page asks its own origin,
+    // and the route hands the byte ranges over from the loopback media server.
+    if (url.pathname === "/stand-in/source.mp4")
+      return route.fulfill({ response: await route.fetch({ url: mediaUrl, headers: route.request().headers() }) });
     if (route.request().resourceType() !== "document") return route.fulfill({ status: 204 });
     const id = url.searchParams.get("v") ?? url.pathname.split("/").pop() ?? "";
     await route.fulfill({
@@ -159,7 +164,7 @@ export async function routeYouTube(context: BrowserContext) {
       body: `<!doctype html><html lang="en"><head><title>${VIDEO_TITLE} - YouTube</title></head>
 <body><main>
 <div id="movie_player" class="html5-video-player"><video class="html5-main-video" muted preload="auto" width="640" height="360"
-  src="${mediaUrl}" data-video-id="${id}"></video></div>
+  src="/stand-in/source.mp4" data-video-id="${id}"></video></div>
 <div id="above-the-fold"><div id="title"><h1>${VIDEO_TITLE}</h1></div></div>
 </main></body></html>`,
     });

@@ -44,14 +44,12 @@ export default defineBackground(() => {
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
     if (sender.id !== browser.runtime.id) return false;
     const siteOrigin = sender.tab && sender.url ? new URL(sender.url).origin : undefined;
-    handlers
-      .onInternalMessage(message, siteOrigin)
-      .then(sendResponse, () =>
-        sendResponse({
-          ok: false,
-          failure: { kind: "other", message: "The extension could not handle this request." },
-        }),
-      );
+    handlers.onInternalMessage(message, siteOrigin).then(sendResponse, () =>
+      sendResponse({
+        ok: false,
+        failure: { kind: "other", message: "The extension could not handle this request." },
+      }),
+    );
     return true;
   });
 });

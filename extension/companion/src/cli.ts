@@ -2,14 +2,16 @@ import { existsSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CUT_STRATEGIES, type CutStrategy } from "../../../app/domain/companion";
-import { FORMATS, QUALITIES, type Format, type Quality } from "../../../app/domain/media";
+import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { parseTimecode } from "../../../app/domain/time";
 import { cutClip } from "./cut";
 import { ClipError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
 import { probeMedia } from "./probe";
 import { resolveSource } from "./source";
+import { envAllowsPrivateSources } from "./net-guard";
 import { checkTools, MissingToolError, toolPaths } from "./tools";
+import { ytDlpAgeWarning } from "./ytdlp";
 import { VERSION } from "./version";
 
 const HELP = `clipcut-companion ${VERSION} — ClipCut's local clip engine (FFmpeg)
@@ -24,9 +26,13 @@ Usage:
 serve options:
   --port <n>            Port on 127.0.0.1 (default 17327)
   --output-dir <dir>    Folder clips are written to (default ~/Videos/ClipCut)
-  --api-base <url>      ClipCut server for credits (default http://localhost:8787)
+  --api-base <url>      ClipCut server for credits (default http://localhost:8787; https unless localhost)
   --concurrency <n>     Clips cut at the same time (default 2)
-  --extension-id <id>   Extra Chrome extension id allowed to connect (repeatable)
+  --extension-id <id>   Extra extension allowed to connect (repeatable): a Chrome id, or a Firefox internal
+                        UUID (Firefox also pairs without it: the first one holding the token is bound)
+  --allow-private-sources
+                        Allow local files and loopback/private-network URLs as sources (tests, local demos;
+                        env CLIPCUT_ALLOW_PRIVATE_SOURCES=1). Off by default: pages cannot make it read your LAN.
 
 cut options:
   <source>              Media URL (http/https), video page URL (needs yt-dlp) or local file
@@ -38,6 +44,7 @@ cut options:
   --allow-snap          Let auto use copy even when the start is not on a keyframe
   --watermark           Add the ClipCut watermark (as on the Free plan)
   --out <file>          Output file (never overwritten: " (1)" is added instead)
+  --allow-private-sources  Allow loopback/private-network URLs (local files always work here)
 
 The last line of 'cut' is a JSON object: output, strategy, startSeconds, endSeconds, durationSeconds, …
 `;
@@ -65,6 +72,7 @@ async function cutCommand(args: string[]) {
       strategy: { type: "string" },
       watermark: { type: "boolean", default: false },
       "allow-snap": { type: "boolean", default: false },
+      "allow-private-sources": { type: "boolean", default: false },
       out: { type: "string" },
     },
   });
@@ -84,9 +92,19 @@ async function cutCommand(args: string[]) {
   const strategy: CutStrategy = oneOf(values.strategy, CUT_STRATEGIES, "--strategy") ?? "auto";
 
   const tools = toolPaths();
-  await checkTools(tools);
-  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source);
-  const input = await resolveSource(tools, isUrl ? source : resolve(source));
+  const versions = await checkTools(tools);
+  const ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
+  const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
+  if (isUrl && ytDlpWarning && !/\.(mp4|m4v|mov|mkv|webm|m4a|mp3|wav)(\?|$)/i.test(source)) {
+    process.stderr.write(`Warning: ${ytDlpWarning}\n`);
+  }
+  const input = await resolveSource(tools, isUrl ? source : resolve(source), {
+    height: quality ? qualityHeight(quality) : null,
+    // The terminal user owns this computer: local files are always fine; private addresses only on request.
+    allowLocalFiles: true,
+    allowPrivate: values["allow-private-sources"] || envAllowsPrivateSources(),
+    ytDlpWarning,
+  });
   const info = await probeMedia(tools.ffprobe, input);
   let outputDir = process.cwd();
   let baseName = clipBaseName(input.title, start, end);
@@ -141,6 +159,7 @@ async function serveCommand(args: string[]) {
       "api-base": { type: "string" },
       concurrency: { type: "string" },
       "extension-id": { type: "string", multiple: true },
+      "allow-private-sources": { type: "boolean", default: false },
     },
   });
   const { startCompanion } = await import("./serve");
@@ -150,6 +169,7 @@ async function serveCommand(args: string[]) {
     apiBaseUrl: values["api-base"],
     concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
     extensionIds: values["extension-id"],
+    allowPrivateSources: values["allow-private-sources"],
   });
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppliedStrategy, CutResult, CutStrategy, Progress } from "../../../app/domain/companion";
@@ -9,6 +9,7 @@ import {
   containerArgs,
   EXTENSIONS,
   matchingH264Args,
+  matchingVp9Args,
   targetHeight,
   videoCodecArgs,
   watermarkFilter,
@@ -57,6 +58,8 @@ export interface CutHooks {
 
 interface Step {
   args: string[];
+  /** A small file the step reads (the concat list), written just before it runs. */
+  writeFirst?: { path: string; text: string };
   /** Seconds of media this step writes, and the output timestamp it starts from, for progress. */
   mediaSeconds: number;
   origin: number;
@@ -113,7 +116,7 @@ export function validateCut(req: CutRequest): void {
   if (req.strategy === "smart" && info.video && !SMART_CODECS.has(info.video.codec)) {
     throw new ClipError(
       "strategy_unavailable",
-      `Smart cut supports H.264 sources; this one is ${info.video.codec}. Use copy, reencode or auto (auto re-encodes it).`,
+      `Smart cut supports H.264 and VP9 sources; this one is ${info.video.codec}. Use copy, reencode or auto (auto re-encodes it).`,
       422,
     );
   }
@@ -192,13 +195,16 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
         strategy.kind === "copy"
           ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts)
           : strategy.kind === "smart"
-            ? smartPlan(req, stage, work, slot.partPath, frames)
+            ? stageFormat === "mpegts"
+              ? smartPlan(req, stage, work, slot.partPath, frames)
+              : smartPlanMatroska(req, stage, work, slot.partPath, frames)
             : reencodePlan(req, stage, slot.partPath, frames);
       plan.reason = strategy.reason;
     }
     const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
     for (const step of plan.steps) {
       progress.plan(((1 - stageShare) * step.weight) / total);
+      if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
       await runFfmpeg(hooks.tools.ffmpeg, step.args, {
         signal: hooks.signal,
         timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
@@ -273,7 +279,7 @@ type Choice =
   | { kind: "reencode"; reason: string };
 
 /** Codecs whose partial GOPs can be re-encoded and joined to copied GOPs without a visible or decodable seam. */
-export const SMART_CODECS = new Set(["h264"]);
+export const SMART_CODECS = new Set(["h264", "vp9"]);
 
 /** Known before any media is read: the clip will be a full re-encode (output needs, or a codec smart cut lacks). */
 function expectsFullEncode(req: CutRequest): boolean {
@@ -313,7 +319,7 @@ export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Para
   if (req.allowSnap) return copyAt("snapping to the keyframe before the start was allowed");
   return {
     kind: "reencode",
-    reason: `${codec} cannot be joined safely by smart cut in this FFmpeg (H.264 only), so the whole clip is re-encoded`,
+    reason: `${codec} cannot be joined safely by smart cut in this FFmpeg (H.264 and VP9 only), so the whole clip is re-encoded`,
   };
 }
 
@@ -582,6 +588,135 @@ function smartPlan(req: CutRequest, stage: string, work: string, out: string, fr
       ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, false), ...audioCodecArgs(req.format)] : []),
       "-output_ts_offset",
       `-${sec(startPts)}`,
+      ...containerArgs(req.format),
+      out,
+    ],
+    mediaSeconds: toSeconds(endPts - startPts),
+    origin: 0,
+    weight: 0.3 * toSeconds(endPts - startPts),
+  });
+  return {
+    strategy: "smart",
+    startSeconds: toSeconds(startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    snapped: false,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps,
+  };
+}
+
+/**
+ * Smart cut for VP9 (see docs/decisions/007): MPEG-TS cannot carry VP9 in FFmpeg 5.1, so the parts are Matroska and
+ * are joined with the concat demuxer, each given its exact length. Every VP9 keyframe carries its full frame header
+ * (no parameter sets to match beyond profile, bit depth, chroma and size), and the encoder makes no hidden alt-ref
+ * frames, so copied GOPs decode after a re-encoded one without a seam. Audio is re-encoded for the clip.
+ */
+function smartPlanMatroska(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
+  const video = req.info.video;
+  if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
+  const { startPts, endPts, frameTicks, keyAfterStart, lastKey } = frames;
+  const encode = matchingVp9Args(video);
+  const parts: { file: string; ticks: number }[] = [];
+  const steps: Step[] = [];
+  const mkv = ["-f", "matroska"];
+  const reencode = (input: string, filter: string, output: string, seconds: number, origin: number): Step => ({
+    args: [
+      "-copyts",
+      "-i",
+      input,
+      "-map",
+      "0:v:0",
+      "-vf",
+      filter,
+      "-fps_mode",
+      "passthrough",
+      ...encode,
+      ...mkv,
+      output,
+    ],
+    mediaSeconds: seconds,
+    origin,
+    weight: 4 * seconds,
+  });
+  const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
+  const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
+  if (keyAfterStart === null || lastKey === null) {
+    const only = join(work, "only.mkv");
+    steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
+    parts.push({ file: only, ticks: endPts - startPts });
+  } else {
+    const cuts = [...new Set([keyAfterStart, lastKey])].map((k) => sec(k - frameTicks / 2));
+    steps.push({
+      args: [
+        "-copyts",
+        "-i",
+        stage,
+        "-map",
+        "0:v:0",
+        "-c",
+        "copy",
+        "-f",
+        "segment",
+        "-segment_format",
+        "matroska",
+        "-segment_times",
+        cuts.join(","),
+        "-reset_timestamps",
+        "0",
+        join(work, "gop%d.mkv"),
+      ],
+      mediaSeconds: toSeconds(endPts - frames.keyBefore),
+      origin: toSeconds(frames.keyBefore),
+      weight: 0.1 * toSeconds(endPts - frames.keyBefore),
+    });
+    const gop = (i: number) => join(work, `gop${i}.mkv`);
+    if (frames.startOnKey) parts.push({ file: gop(0), ticks: keyAfterStart - startPts });
+    else {
+      const head = join(work, "head.mkv");
+      steps.push(reencode(gop(0), trimStart, head, toSeconds(keyAfterStart - startPts), toSeconds(startPts)));
+      parts.push({ file: head, ticks: keyAfterStart - startPts });
+    }
+    if (cuts.length === 2) parts.push({ file: gop(1), ticks: lastKey - keyAfterStart });
+    const tail = join(work, "tail.mkv");
+    // VP9 has no reordering: the first N packets of the last GOP are exactly its first N frames.
+    steps.push({
+      args: [
+        "-i",
+        gop(cuts.length),
+        "-map",
+        "0:v:0",
+        "-frames:v",
+        String(frames.tailFrames),
+        "-c",
+        "copy",
+        ...mkv,
+        tail,
+      ],
+      mediaSeconds: toSeconds(endPts - lastKey),
+      origin: toSeconds(lastKey),
+      weight: 0.1,
+    });
+    parts.push({ file: tail, ticks: endPts - lastKey });
+  }
+  const list = join(work, "parts.txt");
+  const listing = parts.map((p) => `file '${p.file.replace(/'/g, "'\\''")}'\nduration ${sec(p.ticks)}\n`).join("");
+  const hasAudio = req.info.audio !== null;
+  steps.push({
+    writeFirst: { path: list, text: listing },
+    args: [
+      "-f",
+      "concat",
+      "-safe",
+      "0",
+      "-i",
+      list,
+      ...(hasAudio ? ["-copyts", "-i", stage] : []),
+      "-map",
+      "0:v:0",
+      "-c:v",
+      "copy",
+      ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, true), ...audioCodecArgs(req.format)] : []),
       ...containerArgs(req.format),
       out,
     ],

@@ -114,6 +114,26 @@ export function matchingH264Args(video: VideoInfo): string[] {
   return args;
 }
 
+const VP9_PROFILES: Record<string, string> = { "Profile 0": "0", "Profile 1": "1", "Profile 2": "2", "Profile 3": "3" };
+
+/**
+ * libvpx-vp9 settings for the re-encoded ends of a VP9 smart cut: same profile, pixel format (bit depth, chroma),
+ * colour description and size; no alt-ref (hidden) frames and no look-ahead, so every packet is one shown frame;
+ * constant quality high enough not to stand out, at a speed that keeps a 1440p GOP quick.
+ */
+export function matchingVp9Args(video: VideoInfo): string[] {
+  const args = ["-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", "5", "-row-mt", "1", "-tile-columns", "2"];
+  args.push("-crf", "18", "-b:v", "0", "-auto-alt-ref", "0", "-lag-in-frames", "0", "-g", "9999");
+  const profile = video.profile ? VP9_PROFILES[video.profile] : undefined;
+  if (profile) args.push("-profile:v", profile);
+  if (video.pixFmt) args.push("-pix_fmt", video.pixFmt);
+  if (video.colorRange) args.push("-color_range", video.colorRange);
+  if (video.colorSpace) args.push("-colorspace", video.colorSpace);
+  if (video.colorTransfer) args.push("-color_trc", video.colorTransfer);
+  if (video.colorPrimaries) args.push("-color_primaries", video.colorPrimaries);
+  return args;
+}
+
 const FONT_CANDIDATES = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
   "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",

@@ -93,3 +93,21 @@ export async function guardedFetch(url: string, init: RequestInit, allowPrivate:
   }
   throw new ClipError("source_unavailable", "The source redirects too many times.", 422);
 }
+
+/** The ClipCut API carries the user's token: https only, except on this computer (local development). */
+export function checkApiBase(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ClipError("invalid_api_base", `Not a valid API base URL: ${raw}`, 422);
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const loopback = host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  if (url.protocol === "https:" || (url.protocol === "http:" && loopback)) return url.href.replace(/\/$/, "");
+  throw new ClipError(
+    "invalid_api_base",
+    "The ClipCut API base must use https (plain http is allowed only for localhost).",
+    422,
+  );
+}

@@ -1,7 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import { COMPANION_DEFAULT_PORT } from "../../../app/domain/extension";
 import { cleanStaleParts, defaultOutputDir, loadConfig, saveFirefoxOrigin, savePresets } from "./config";
+import { DEFAULT_API_BASE } from "./api-client";
+import { killAllChildren } from "./ffmpeg";
+import { checkApiBase, envAllowsPrivateSources } from "./net-guard";
 import { allowedOrigins, memoryFirefoxBinding } from "./security";
+import { ytDlpAgeWarning } from "./ytdlp";
 import { createCompanionServer } from "./server";
 import { checkTools, toolPaths } from "./tools";
 
@@ -11,12 +15,16 @@ export interface ServeOptions {
   apiBaseUrl?: string;
   concurrency?: number;
   extensionIds?: string[];
+  allowPrivateSources?: boolean;
 }
 
 /** `clipcut-companion serve`: checks ffmpeg, loads the pairing token, listens on 127.0.0.1. */
 export async function startCompanion(options: ServeOptions) {
   const tools = toolPaths();
   const versions = await checkTools(tools);
+  const apiBaseUrl = checkApiBase(options.apiBaseUrl ?? process.env.CLIPCUT_API_BASE ?? DEFAULT_API_BASE);
+  const allowPrivateSources = options.allowPrivateSources || envAllowsPrivateSources();
+  const ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
   const config = await loadConfig();
   const outputDir = options.outputDir ?? process.env.CLIPCUT_OUTPUT_DIR ?? defaultOutputDir();
   await mkdir(outputDir, { recursive: true });
@@ -34,7 +42,9 @@ export async function startCompanion(options: ServeOptions) {
     firefox: memoryFirefoxBinding(config.firefoxOrigin, (origin) => {
       saveFirefoxOrigin(config, origin).catch(() => undefined);
     }),
-    apiBaseUrl: options.apiBaseUrl ?? process.env.CLIPCUT_API_BASE,
+    apiBaseUrl,
+    allowPrivateSources,
+    ytDlpWarning,
     concurrency: options.concurrency && options.concurrency > 0 ? options.concurrency : 2,
     presets: { list: () => config.presets, save: (presets) => savePresets(config, presets) },
   });
@@ -48,11 +58,21 @@ export async function startCompanion(options: ServeOptions) {
   ];
   if (!versions.ytDlp)
     lines.push("Note: yt-dlp is not installed; video page URLs will not work (direct media URLs do).");
+  if (ytDlpWarning) lines.push(`Warning: ${ytDlpWarning}`);
+  if (allowPrivateSources)
+    lines.push("Note: local files and private/loopback sources are allowed (--allow-private-sources).");
   process.stdout.write(`${lines.join("\n")}\n`);
   const stop = () => {
     void companion.close().then(() => process.exit(0));
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  process.on("SIGHUP", stop);
+  // A crash must not leave ffmpeg running: take every child's process group down with us.
+  process.on("uncaughtException", (error) => {
+    killAllChildren();
+    process.stderr.write(`ClipCut companion crashed: ${error.message}\n`);
+    process.exit(70);
+  });
   return companion;
 }

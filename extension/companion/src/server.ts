@@ -14,6 +14,7 @@ import {
 } from "../../../app/domain/companion";
 import { ApiClient, DEFAULT_API_BASE } from "./api-client";
 import { ClipError } from "./errors";
+import { checkApiBase } from "./net-guard";
 import { JobQueue, type Session } from "./jobs";
 import {
   checkRequest,
@@ -37,6 +38,10 @@ export interface CompanionServerOptions {
   concurrency?: number;
   presets: { list: () => readonly Preset[]; save: (presets: Preset[]) => Promise<void> };
   fetchImpl?: typeof fetch;
+  /** Loopback/private sources and local files (tests, local demos): --allow-private-sources. */
+  allowPrivateSources?: boolean;
+  /** Shown in /health and added to yt-dlp failures when yt-dlp is old. */
+  ytDlpWarning?: string | null;
 }
 
 export interface CompanionServer {
@@ -82,7 +87,7 @@ function parse<T>(schema: ZodType<T, ZodTypeDef, unknown>, body: unknown): T {
 export function createCompanionServer(options: CompanionServerOptions): CompanionServer {
   let port = 0;
   let session: Session | null = null;
-  const apiBase = options.apiBaseUrl ?? DEFAULT_API_BASE;
+  const apiBase = checkApiBase(options.apiBaseUrl ?? DEFAULT_API_BASE);
   const queue = new JobQueue({
     tools: options.tools,
     outputDir: options.outputDir,
@@ -90,6 +95,8 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
     session: () => session,
     presets: options.presets.list,
     fetchImpl: options.fetchImpl,
+    allowPrivateSources: options.allowPrivateSources ?? false,
+    ytDlpWarning: options.ytDlpWarning ?? null,
   });
   const security: SecurityOptions = {
     port: () => port,
@@ -136,6 +143,7 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
         version: VERSION,
         ffmpeg: options.toolVersions.ffmpeg,
         ytDlp: options.toolVersions.ytDlp,
+        ytDlpWarning: options.ytDlpWarning ?? null,
         session: session !== null,
         outputDir: options.outputDir,
       };
@@ -144,7 +152,10 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
     if (path === "/session") {
       if (method === "PUT") {
         const body = parse(sessionRequestSchema, await readJson(req));
-        const candidate: Session = { apiToken: body.apiToken, apiBaseUrl: body.apiBaseUrl ?? apiBase };
+        const candidate: Session = {
+          apiToken: body.apiToken,
+          apiBaseUrl: body.apiBaseUrl ? checkApiBase(body.apiBaseUrl) : apiBase,
+        };
         // Check the token with the server before keeping it (in memory only).
         const me = await new ApiClient(candidate.apiBaseUrl, candidate.apiToken, options.fetchImpl).me();
         session = candidate;

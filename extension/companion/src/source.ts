@@ -136,6 +136,8 @@ async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions
 export async function resolveSource(tools: Tools, source: string, options: ResolveOptions = {}): Promise<InputSpec> {
   const allowPrivate = options.allowPrivate ?? false;
   if (/^https?:\/\//i.test(source)) {
+    // Known video sites are public by definition: straight to yt-dlp (which reports its own network errors).
+    if (PAGE_HOSTS.test(new URL(source).hostname)) return pageSource(tools, source, options);
     const url = await assertPublicUrl(source, allowPrivate);
     if (await looksLikeMedia(url, allowPrivate, options.signal)) {
       return {

@@ -19,7 +19,7 @@ it("a companion killed mid-job never captures; the hold is left to expire and th
   const configDir = tempDir("clipcut-config-");
   const outputDir = tempDir();
   const env = { CLIPCUT_COMPANION_CONFIG_DIR: configDir };
-  const args = ["--port", "0", "--output-dir", outputDir, "--api-base", api.baseUrl];
+  const args = ["--port", "0", "--output-dir", outputDir, "--api-base", api.baseUrl, "--allow-private-sources"];
   const first = await startServe(args, env);
   const token = /shown once[^:]*: ([A-Za-z0-9_-]{43})/.exec(first.output)?.[1];
   expect(token).toBeDefined();

@@ -21,6 +21,8 @@
  *            → exit 1 with yt-dlp's real error text for that case (see ERRORS below);
  *   "stderr": "<text>", "exitCode": n → any other failure, verbatim;
  *   "hangSeconds": n → sleep n seconds before answering (timeouts, cancel and process-group tests);
+ *   "hangChild": true | "<tag>" → while hanging, also run a child process (as yt-dlp runs ffmpeg) whose command
+ *            line ends with the tag (default "fake-yt-dlp-helper"), so a test can look for it in the process table;
  *   "version": "2024.01.01" → what --version prints.
  * env FAKE_YTDLP_LOG: a file to which each invocation's argv is appended as one JSON line (tests read the -f used).
  *
@@ -30,6 +32,7 @@
  * (url, ext, vcodec, acodec, height, http_headers, …) merged into the info dict, or for "V+A" a requested_formats
  * array [video, audio] (each with its own url and http_headers) and no top-level url. The formats list is kept.
  */
+import { spawn } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
 
 const ERRORS = {
@@ -187,6 +190,10 @@ const fixture = loadFixture(url);
 if (!fixture) fail(ERRORS.unsupported("", url));
 const id = fixture.id ?? "dQw4w9WgXcQ";
 
+if (fixture.hangChild) {
+  const tag = typeof fixture.hangChild === "string" ? fixture.hangChild : "fake-yt-dlp-helper";
+  spawn(process.execPath, ["-e", "setTimeout(() => {}, 3600e3)", tag], { stdio: "ignore" });
+}
 if (typeof fixture.hangSeconds === "number") await new Promise((r) => setTimeout(r, fixture.hangSeconds * 1000));
 if (fixture.stderr) fail(fixture.stderr, fixture.exitCode ?? 1);
 if (fixture.error) {

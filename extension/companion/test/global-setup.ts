@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { makeAudioSource, makeDashPair, makeOpusSource, makeVideoSource, makeVp9Source } from "./media";
+import { makeAudioSource, makeAv1Source, makeDashPair, makeOpusSource, makeVideoSource, makeVp9Source } from "./media";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,6 +20,7 @@ export default async function setup(project: TestProject) {
     makeAudioSource(join(dir, "audio.m4a"), 60),
     makeVp9Source(join(dir, "vp9-360.webm"), { width: 640, height: 360, seconds: 12, videoBitrate: "500k" }),
     makeOpusSource(join(dir, "opus40.webm"), 40),
+    makeAv1Source(join(dir, "av1-144.webm"), 8),
   ]);
   // YouTube's DASH pair (video-only H.264 MP4 + audio-only AAC M4A), split from the 1080p source.
   await makeDashPair(join(dir, "src1080.mp4"), join(dir, "dash1080-video.mp4"), join(dir, "dash1080-audio.m4a"));

@@ -204,3 +204,15 @@ export async function makeOpusSource(path: string, seconds: number): Promise<voi
   ]);
   await run("mv", [tmp, path]);
 }
+
+/** A small AV1 video-only WebM (SVT-AV1, fast), for the codec smart cut does not join. */
+export async function makeAv1Source(path: string, seconds: number): Promise<void> {
+  if (existsSync(path)) return;
+  const tmp = `${path}.tmp.webm`;
+  await run("ffmpeg", [
+    ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=256x144:rate=30", "-t", String(seconds)],
+    ...["-c:v", "libsvtav1", "-preset", "12", "-g", "60", "-pix_fmt", "yuv420p", "-svtav1-params", "fast-decode=1"],
+    tmp,
+  ]);
+  await run("mv", [tmp, path]);
+}

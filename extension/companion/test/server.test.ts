@@ -55,6 +55,8 @@ beforeAll(async () => {
     apiBaseUrl: api.baseUrl,
     concurrency: 2,
     presets: { list: () => presets, save: async (p) => void (presets = p) },
+    // The test media is on this computer (files and a loopback server).
+    allowPrivateSources: true,
   });
   port = await companion.listen(0);
 });

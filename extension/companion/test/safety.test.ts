@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ClipError } from "../src/errors";
+import { checkApiBase, isPrivateAddress } from "../src/net-guard";
+import { newPairingToken } from "../src/config";
+import { allowedOrigins } from "../src/security";
+import { createCompanionServer, type CompanionServer } from "../src/server";
+import { resolveSource } from "../src/source";
+import { call, waitForJob } from "./client";
+import { startFakeApi, type FakeApi } from "./fake-api";
+import { tempDir, tools } from "./helpers";
+import { fakeYtDlp } from "./ytdlp-fixture";
+
+const refused = (source: string, options: Parameters<typeof resolveSource>[2] = {}) =>
+  resolveSource(tools, source, options).then(
+    () => null,
+    (e: unknown) => (e instanceof ClipError ? e.code : String(e)),
+  );
+
+describe("sources may not reach this computer or the local network (SSRF)", () => {
+  it("classifies addresses", () => {
+    for (const a of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+      "::ffff:192.168.0.1",
+    ])
+      expect(isPrivateAddress(a), a).toBe(true);
+    for (const a of ["8.8.8.8", "142.250.74.46", "2607:f8b0:4004:800::200e", "::ffff:8.8.8.8"])
+      expect(isPrivateAddress(a), a).toBe(false);
+  });
+
+  it("refuses loopback, private, link-local and metadata URLs, localhost names and file: sources", async () => {
+    for (const url of [
+      "http://127.0.0.1:8820/a.mp4",
+      "http://[::1]/a.mp4",
+      "http://192.168.1.1/router.mp4",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://10.0.0.5/x",
+      "http://localhost:8820/a.mp4",
+      "http://app.localhost/a.mp4",
+      "http://2130706433/a.mp4", // 127.0.0.1 written as a number
+    ])
+      expect(await refused(url), url).toBe("source_not_allowed");
+    expect(await refused("file:///etc/passwd")).toBe("invalid_source");
+    expect(await refused("http://user:pw@example.com/a.mp4")).toBe("invalid_source");
+    expect(await refused("/etc/passwd", { allowLocalFiles: false })).toBe("source_not_allowed");
+  });
+
+  it("checks the media URLs yt-dlp returns too", async () => {
+    const yt = fakeYtDlp({
+      id: "x",
+      title: "x",
+      duration: 10,
+      formats: [
+        {
+          format_id: "18",
+          url: "http://169.254.169.254/latest",
+          ext: "mp4",
+          vcodec: "avc1",
+          acodec: "mp4a",
+          height: 360,
+        },
+      ],
+    });
+    const error = await resolveSource(yt.tools, "https://www.youtube.com/watch?v=x", { height: 360 }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as ClipError).code).toBe("source_not_allowed");
+  });
+
+  it("the API base must be https except on loopback", () => {
+    expect(checkApiBase("https://clipcut.example/")).toBe("https://clipcut.example");
+    expect(checkApiBase("http://localhost:8787")).toBe("http://localhost:8787");
+    expect(checkApiBase("http://127.0.0.1:8787")).toBe("http://127.0.0.1:8787");
+    expect(() => checkApiBase("http://clipcut.example")).toThrow(/https/);
+    expect(() => checkApiBase("http://192.168.1.10:8787")).toThrow(/https/);
+    expect(() => checkApiBase("ftp://clipcut.example")).toThrow(/https/);
+  });
+});
+
+describe("a server started without --allow-private-sources", () => {
+  let api: FakeApi;
+  let companion: CompanionServer;
+  let port: number;
+  const token = newPairingToken();
+  beforeAll(async () => {
+    api = await startFakeApi([{ token: "tok-safety-1234", plan: "Pro", balance: 10_000 }]);
+    companion = createCompanionServer({
+      tools,
+      toolVersions: { ffmpeg: "ffmpeg", ytDlp: null },
+      outputDir: tempDir(),
+      pairingToken: token,
+      allowedOrigins: allowedOrigins(),
+      apiBaseUrl: api.baseUrl,
+      presets: { list: () => [], save: async () => undefined },
+    });
+    port = await companion.listen(0);
+  });
+  afterAll(async () => {
+    await companion.close();
+    await api.close();
+  });
+
+  it("fails jobs on local files and loopback URLs without reserving credits, and refuses an http API base", async () => {
+    const bad = await call(port, token, "PUT", "/session", {
+      body: { apiToken: "tok-safety-1234", apiBaseUrl: "http://clipcut.example" },
+    });
+    expect(bad.status).toBe(422);
+    expect((bad.body as { error: { message: string } }).error.message).toMatch(/https/);
+    expect((await call(port, token, "PUT", "/session", { body: { apiToken: "tok-safety-1234" } })).status).toBe(200);
+    for (const source of ["/etc/hostname", `http://127.0.0.1:${port}/health`]) {
+      const reply = await call(port, token, "POST", "/jobs", { body: { source, startSeconds: 0, endSeconds: 2 } });
+      const job = await waitForJob(port, token, (reply.body as { job: { id: string } }).job.id);
+      expect(job.status).toBe("failed");
+      expect(job.error?.code).toBe("source_not_allowed");
+      expect(job.error?.message).toMatch(/--allow-private-sources/);
+    }
+    expect(api.calls.filter((c) => c.path.endsWith("/holds"))).toEqual([]);
+  });
+});

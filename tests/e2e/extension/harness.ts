@@ -86,6 +86,7 @@ export async function startCompanion(media: RangeServer): Promise<Companion> {
       outputDir,
       "--api-base",
       `http://localhost:${SITE_PORT}`,
+      "--allow-private-sources",
     ],
     {
       cwd: ROOT,
@@ -94,8 +95,6 @@ export async function startCompanion(media: RangeServer): Promise<Companion> {
         CLIPCUT_YTDLP: join(ROOT, "extension/companion/test/fake-yt-dlp.mjs"),
         FAKE_YTDLP_JSON: fixture,
         CLIPCUT_COMPANION_CONFIG_DIR: join(dir, "config"),
-        // The media is on loopback (same as --allow-private-sources).
-        CLIPCUT_ALLOW_PRIVATE_SOURCES: "1",
       },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -154,3 +154,97 @@ test("journey: sign in, pair, clip 00:10–00:25 on a watch page, see it live, s
   expect(after.status()).toBe(401);
   await Promise.all([site.close(), popup.close(), watch.close()]);
 });
+
+test("/clip Create hands the clip to the extension, and the credits there update live", async ({ request }) => {
+  const site = await context.newPage();
+  await signUp(site, request, "Cutter Creator", uniqueEmail("cutter"), "cutter passphrase");
+  await dismissNotice(site);
+  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
+  apiKey = String(await storedKey(worker));
+
+  await site.goto(`/clip?url=${encodeURIComponent(`https://www.youtube.com/watch?v=${VIDEO_ID}`)}`);
+  await expect(site.getByTestId("clip-available-credits")).toHaveText("100");
+  await setRange(site, "00:10", "00:12");
+  await site.getByLabel("Clip name").fill("Handed over");
+  await site.getByRole("button", { name: "Create Clip" }).click();
+  await expect(site.getByRole("status").filter({ hasText: "Sent to the ClipCut extension" })).toBeVisible();
+  // 2 s at 720p costs 1 credit: reserved by the companion, then captured, pushed to this page over /realtime.
+  await expect(site.getByTestId("clip-available-credits")).toHaveText("99", { timeout: 60_000 });
+  await site.close();
+});
+
+test("the panel shows plan-limit and out-of-credits refusals with what to do", async ({ request }) => {
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  await openPanel(watch);
+
+  // Over the Free plan's 60 s: the server refuses with 403 and the panel names the limit.
+  await setRange(watch, "00:00", "01:05");
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  const alert = watch.getByRole("alert");
+  await expect(alert).toContainText("Clips on the Free plan can be at most 60 seconds long.");
+  await expect(alert.getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", /\/pricing$/);
+
+  // Hold all but 1 credit, then ask for a 2-credit clip: 402 with the spec's text.
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  let available = (await (await request.get("/api/v1/me", { headers: auth })).json()).credits.available as number;
+  for (let n = 0; available > 1; n++) {
+    const credits = Math.min(6, available - 1);
+    const res = await request.post("/api/v1/holds", {
+      headers: { ...auth, "Idempotency-Key": `e2e-hold-${Date.now()}-${n}` },
+      data: {
+        name: "Reserved",
+        videoUrl: watchUrl,
+        startSeconds: 0,
+        endSeconds: credits * 10,
+        format: "mp4",
+        quality: "720p",
+      },
+    });
+    expect(res.status()).toBe(201);
+    available = (await res.json()).credits.available;
+  }
+  await setRange(watch, "00:10", "00:25");
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  await expect(alert).toContainText("You do not have enough credits to create this clip.");
+  await expect(alert.getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", /\/pricing$/);
+  await watch.close();
+});
+
+test("the panel follows YouTube's in-page navigation: a new video resets it", async () => {
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  await openPanel(watch);
+  await setRange(watch, "00:10", "00:25");
+  await watch.evaluate(() => {
+    history.pushState({}, "", "/watch?v=anotherVid01");
+    document.dispatchEvent(new Event("yt-navigate-finish"));
+  });
+  await expect(watch.getByRole("button", { name: "Create clip" })).toHaveCount(0);
+  await expect(watch.getByRole("button", { name: "Clip", exact: true })).toHaveCount(1);
+  await openPanel(watch);
+  await expect(watch.getByLabel("Start", { exact: true })).toHaveValue("00:00");
+  // Leaving watch pages removes the panel altogether.
+  await watch.evaluate(() => {
+    history.pushState({}, "", "/feed/subscriptions");
+    document.dispatchEvent(new Event("yt-navigate-finish"));
+  });
+  await expect(watch.getByRole("button", { name: "Clip", exact: true })).toHaveCount(0);
+  await watch.close();
+});
+
+test("a stopped companion: the panel and the popup say how to start it", async () => {
+  await companion.stop();
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  await openPanel(watch);
+  await setRange(watch, "00:10", "00:11");
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  await expect(watch.getByRole("alert")).toContainText("The ClipCut companion is not running.");
+  await expect(watch.getByRole("alert")).toContainText("npx clipcut-companion serve");
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  await expect(popup.getByText("The companion is not running.")).toBeVisible();
+  await axe(popup, "main");
+  await Promise.all([watch.close(), popup.close()]);
+});

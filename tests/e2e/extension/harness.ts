@@ -35,7 +35,13 @@ export function buildExtension() {
 
 export async function makeMedia(): Promise<RangeServer> {
   mkdirSync(MEDIA_DIR, { recursive: true });
-  await makeVideoSource(SOURCE_FILE, { width: 1280, height: 720, seconds: SOURCE_SECONDS, videoBitrate: "1500k", fps: 25 });
+  await makeVideoSource(SOURCE_FILE, {
+    width: 1280,
+    height: 720,
+    seconds: SOURCE_SECONDS,
+    videoBitrate: "1500k",
+    fps: 25,
+  });
   return startRangeServer(MEDIA_DIR);
 }
 
@@ -145,6 +151,7 @@ export async function launchWithExtension(): Promise<{ context: BrowserContext; 
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
   const extensionId = new URL(worker.url()).host;
   await routeYouTube(context);
+  await routeEmbed(context);
   return { context, worker, extensionId };
 }
 
@@ -169,6 +176,26 @@ export async function routeYouTube(context: BrowserContext) {
     });
   });
 }
+/**
+ * The /clip page drives a YouTube embed over postMessage. The stand-in embed answers the page's "listening"
+ * handshake as the real one does: onReady, then infoDelivery with the video's duration.
+ */
+export async function routeEmbed(context: BrowserContext) {
+  await context.route("https://www.youtube-nocookie.com/**", (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: `<!doctype html><html><body><script>
+addEventListener("message", (event) => {
+  let m; try { m = JSON.parse(event.data); } catch { return; }
+  if (m.event !== "listening") return;
+  const say = (o) => parent.postMessage(JSON.stringify({ ...o, id: 1, channel: "widget" }), "*");
+  say({ event: "onReady" });
+  say({ event: "infoDelivery", info: { duration: ${SOURCE_SECONDS}, currentTime: 0, playerState: 5, volume: 50, muted: false } });
+});
+</script></body></html>`,
+    }),
+  );
+}
 let mediaUrl = "";
 export function setMediaUrl(url: string) {
   mediaUrl = url;
@@ -176,7 +203,9 @@ export function setMediaUrl(url: string) {
 
 export function storedKey(worker: Worker) {
   return worker.evaluate(async () => {
-    const g = globalThis as unknown as { chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } } };
+    const g = globalThis as unknown as {
+      chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } };
+    };
     return (await g.chrome.storage.local.get("apiKey")).apiKey ?? null;
   });
 }

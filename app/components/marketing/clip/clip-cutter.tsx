@@ -21,7 +21,19 @@ export function Spinner({ label }: { label: string }) {
 }
 
 /** The player, timeline, controls and export options for one video. Mount with key={videoId}. */
-export function ClipCutter({ videoId, origin, plan }: { videoId: string; origin: string; plan: PlanId }) {
+export function ClipCutter({
+  videoId,
+  origin,
+  plan,
+  extensionId,
+  signedIn,
+}: {
+  videoId: string;
+  origin: string;
+  plan: PlanId;
+  extensionId: string;
+  signedIn: boolean;
+}) {
   const [range, setRange] = useState<ClipRange>({ start: 0, end: 0 });
   const rangeRef = useRef(range);
   const [hydrated, setHydrated] = useState(false);
@@ -93,7 +105,14 @@ export function ClipCutter({ videoId, origin, plan }: { videoId: string; origin:
             Export
           </h2>
           <div className="mt-4">
-            <ExportOptions length={Math.max(0, range.end - range.start)} plan={plan} disabled={!ready} />
+            <ExportOptions
+              videoUrl={`https://www.youtube.com/watch?v=${videoId}`}
+              range={range}
+              plan={plan}
+              disabled={!ready}
+              extensionId={extensionId}
+              signedIn={signedIn}
+            />
           </div>
         </section>
       </div>

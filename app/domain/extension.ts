@@ -17,6 +17,25 @@ export const CHROME_EXTENSION_ID = /^[a-p]{32}$/;
 /** Default port of the local companion server (127.0.0.1 only). */
 export const COMPANION_DEFAULT_PORT = 17327;
 
+export const STORE_BROWSERS = ["chrome", "firefox", "edge"] as const;
+export type StoreBrowser = (typeof STORE_BROWSERS)[number];
+
+/** Built-in store listings; each can be replaced per deployment (EXTENSION_STORE_CHROME/FIREFOX/EDGE). */
+export const DEFAULT_STORE_LISTINGS: Record<StoreBrowser, string> = {
+  chrome: `https://chromewebstore.google.com/detail/${DEFAULT_EXTENSION_ID}`,
+  firefox: "https://addons.mozilla.org/firefox/addon/clipcut/",
+  edge: "https://microsoftedge.microsoft.com/addons/search/clipcut",
+};
+
+/** The listing per browser: a configured https URL wins, anything else falls back to the built-in one. */
+export function storeListings(configured: Partial<Record<StoreBrowser, string | undefined>>) {
+  const pick = (browser: StoreBrowser) => {
+    const value = configured[browser]?.trim() ?? "";
+    return /^https:\/\/[^\s]+$/.test(value) ? value : DEFAULT_STORE_LISTINGS[browser];
+  };
+  return { chrome: pick("chrome"), firefox: pick("firefox"), edge: pick("edge") };
+}
+
 /** A clip handed from the website's /clip page to the extension, which runs it through the companion. */
 export const createClipMessageSchema = z
   .object({

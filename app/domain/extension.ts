@@ -64,6 +64,4 @@ export type SiteMessage = z.infer<typeof siteMessageSchema>;
 export const extensionReplySchema = z.object({ success: z.boolean(), message: z.string().optional() });
 export type ExtensionReply = z.infer<typeof extensionReplySchema>;
 
-/** window.postMessage envelopes of the Firefox bridge (Firefox has no externally_connectable). */
-export const PAGE_SOURCE = "clipcut-page";
-export const EXTENSION_SOURCE = "clipcut-extension";
+export { EXTENSION_SOURCE, PAGE_SOURCE } from "./extension-envelope";

@@ -1,6 +1,6 @@
 import { browser } from "wxt/browser";
 import { defineContentScript } from "wxt/utils/define-content-script";
-import { EXTENSION_SOURCE, PAGE_SOURCE } from "../../../app/domain/extension";
+import { EXTENSION_SOURCE, PAGE_SOURCE } from "../../../app/domain/extension-envelope";
 
 /**
  * Firefox has no externally_connectable: on our own website only (matches set from the build config in

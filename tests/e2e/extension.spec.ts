@@ -127,6 +127,10 @@ test("journey: sign in, pair, clip 00:10–00:25 on a watch page, see it live, s
   await expect(progress).toBeVisible();
   await expect(progress).toHaveAttribute("aria-valuenow", "100", { timeout: 60_000 });
   await expect(watch.getByText(/Saved as .*\.mp4/)).toBeVisible();
+  await watch.screenshot({ path: test.info().outputPath("panel.png"), fullPage: true });
+  await popup.reload();
+  await expect(popup.getByText("Recent clips")).toBeVisible();
+  await popup.screenshot({ path: test.info().outputPath("popup.png"), fullPage: true });
   console.log(`[measure] Create clip → finished 15 s file (panel): ${Date.now() - created} ms`);
 
   // 4. The file: 15 s ± one frame, starting on the frame at 10 s.

@@ -47,6 +47,21 @@ async function setRange(page: Page, start: string, end: string) {
   await startField.press("Enter");
 }
 
+/** Each test can run alone (-g): pair through the popup unless an earlier test already did. */
+async function ensurePaired() {
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  const field = popup.getByLabel("Pairing token");
+  const paired = popup.getByTestId("companion-paired");
+  await expect(field.or(paired)).toBeVisible();
+  if (await field.isVisible()) {
+    await field.fill(companion.token);
+    await popup.getByRole("button", { name: "Pair" }).click();
+    await expect(paired).toBeVisible();
+  }
+  await popup.close();
+}
+
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   buildExtension();
@@ -165,6 +180,7 @@ test("/clip Create hands the clip to the extension, and the credits there update
   await dismissNotice(site);
   await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
   apiKey = String(await storedKey(worker));
+  await ensurePaired();
 
   await site.goto(`/clip?url=${encodeURIComponent(`https://www.youtube.com/watch?v=${VIDEO_ID}`)}`);
   await expect(site.getByTestId("clip-available-credits")).toHaveText("100");
@@ -174,6 +190,7 @@ test("/clip Create hands the clip to the extension, and the credits there update
   await expect(site.getByRole("status").filter({ hasText: "Sent to the ClipCut extension" })).toBeVisible();
   // 2 s at 720p costs 1 credit: reserved by the companion, then captured, pushed to this page over /realtime.
   await expect(site.getByTestId("clip-available-credits")).toHaveText("99", { timeout: 60_000 });
+  await site.screenshot({ path: test.info().outputPath("clip-page.png"), fullPage: true });
   await site.close();
 });
 

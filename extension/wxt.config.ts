@@ -19,6 +19,10 @@ export default defineConfig({
   // Explicit imports, so that the repository's one tsc run checks the extension too.
   imports: false,
   manifestVersion: 3,
+  zip: {
+    artifactTemplate: "clipcut-{{version}}-{{browser}}.zip",
+    sourcesTemplate: "clipcut-{{version}}-sources.zip",
+  },
   manifest: ({ browser }) => ({
     name: "ClipCut",
     description: "Cut clips from the video you are watching, on your own computer.",

@@ -60,9 +60,11 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // The account (plan, limits, available credits) on opening, and again after each finished job.
+  const finished = jobs.filter((j) => !isActive(j)).length;
   useEffect(() => {
     void askRaw<Status>({ type: "status" }).then((s) => !signal.aborted && setStatus(s));
-  }, [signal]);
+  }, [signal, finished]);
 
   // The end defaults to the whole video once its duration is known.
   useEffect(() => {

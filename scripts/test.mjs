@@ -97,6 +97,23 @@ if (existsSync("extension/companion/vitest.config.ts")) {
       vitestCounts("test-results/vitest-companion.json"),
     ) && ok;
 }
+// Both unpacked builds (Chrome/Edge and Firefox); the e2e spec builds its own for the test ports.
+ok = step("Extension builds (Chrome/Edge and Firefox MV3)", "npm", ["run", "--silent", "extension:build"]) && ok;
+ok =
+  step(
+    "Extension tests (message map, manifests)",
+    "npx",
+    [
+      "vitest",
+      "run",
+      "--config",
+      "extension/vitest.config.ts",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile=${process.cwd()}/test-results/vitest-extension.json`,
+    ],
+    vitestCounts("test-results/vitest-extension.json"),
+  ) && ok;
 env.PLAYWRIGHT_JSON_OUTPUT_NAME = "test-results/playwright.json";
 env.E2E_SKIP_BUILD = "1";
 ok =

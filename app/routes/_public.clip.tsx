@@ -3,17 +3,37 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { ClipCutter, Spinner } from "~/components/marketing/clip/clip-cutter";
 import { ClipIntro } from "~/components/marketing/clip/clip-intro";
+import { RealtimeProvider } from "~/components/realtime";
+import { getDb } from "~/db/client.server";
+import { readCredits } from "~/db/ledger.server";
+import { getOptionalUser } from "~/services/auth.server";
+import { getExtensionId } from "~/services/settings.server";
 import { effectivePlan } from "~/domain/plans";
 import { INVALID_YOUTUBE_URL, extractYouTubeId } from "~/domain/video-link";
 import { useOptionalUser } from "~/root";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const link = (url.searchParams.get("url") ?? "").trim().slice(0, 2048);
   const videoId = link ? extractYouTubeId(link) : null;
+  const db = getDb(context.cloudflare.env.DB);
+  const user = await getOptionalUser(request, context);
+  const [extensionId, credits] = await Promise.all([
+    getExtensionId(db),
+    user ? readCredits(db, user.id) : Promise.resolve(null),
+  ]);
   return {
     link,
     videoId,
+    extensionId,
+    // Signed in: the credits shown beside Create follow the ledger live.
+    live: user
+      ? {
+          credits: credits ?? { balance: user.credits, held: 0, available: user.credits },
+          plan: user.plan as string,
+          pendingPlan: user.pendingPlan as string | null,
+        }
+      : null,
     error: link && !videoId ? INVALID_YOUTUBE_URL : null,
     // The embed posts its messages to this origin.
     origin: url.origin,
@@ -21,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function ClipPage() {
-  const { link, videoId, error, origin } = useLoaderData<typeof loader>();
+  const { link, videoId, error, origin, extensionId, live } = useLoaderData<typeof loader>();
   const user = useOptionalUser();
   const navigation = useNavigation();
   const [clientError, setClientError] = useState<string | null>(null);
@@ -98,7 +118,27 @@ export default function ClipPage() {
               <Spinner label="Loading video..." />
             </div>
           ) : videoId ? (
-            <ClipCutter key={videoId} videoId={videoId} origin={origin} plan={effectivePlan(user?.plan)} />
+            live ? (
+              <RealtimeProvider initial={live} extensionId={extensionId}>
+                <ClipCutter
+                  key={videoId}
+                  videoId={videoId}
+                  origin={origin}
+                  plan={effectivePlan(user?.plan)}
+                  extensionId={extensionId}
+                  signedIn
+                />
+              </RealtimeProvider>
+            ) : (
+              <ClipCutter
+                key={videoId}
+                videoId={videoId}
+                origin={origin}
+                plan={effectivePlan(user?.plan)}
+                extensionId={extensionId}
+                signedIn={false}
+              />
+            )
           ) : (
             <ClipIntro />
           )}

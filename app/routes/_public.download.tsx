@@ -1,11 +1,21 @@
-import { data, type ActionFunctionArgs, type HeadersFunction, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { BrowserCards } from "~/components/marketing/download/browser-cards";
 import { FreePlan } from "~/components/marketing/download/free-plan";
 import { InstallSteps } from "~/components/marketing/download/install-steps";
+import { TryLocally } from "~/components/marketing/download/try-locally";
 import type { NotifyResult } from "~/components/marketing/download/notify-form";
 import { PageHero } from "~/components/marketing/page-hero";
 import { SectionHeading } from "~/components/marketing/section-heading";
+import { storeListings } from "~/domain/extension";
+import { isLocalMode } from "~/services/email.server";
 import { addNotifyRequest } from "~/services/notify.server";
 import { clientIp, hitRateLimit, rateLimitedFormResponse } from "~/services/rate-limit.server";
 
@@ -23,6 +33,22 @@ const NotifySchema = z.object({
 
 const NOTIFY_CONFIRMATION = "Thanks! We'll email you when ClipCut for Safari is ready.";
 const NOTIFY_RATE_LIMIT = { name: "notify", limit: 5, windowMs: 10 * 60 * 1000 };
+
+export async function loader({ context }: LoaderFunctionArgs) {
+  const env = context.cloudflare.env;
+  // Local mode has no store listing for the local build: the buttons lead to the instructions instead.
+  if (isLocalMode(env)) return { links: { local: true as const } };
+  return {
+    links: {
+      local: false as const,
+      stores: storeListings({
+        chrome: env.EXTENSION_STORE_CHROME,
+        firefox: env.EXTENSION_STORE_FIREFOX,
+        edge: env.EXTENSION_STORE_EDGE,
+      }),
+    },
+  };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { DB } = context.cloudflare.env;
@@ -50,6 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Download() {
+  const { links } = useLoaderData<typeof loader>();
   return (
     <>
       <PageHero
@@ -62,8 +89,10 @@ export default function Download() {
         <SectionHeading id="browsers-heading" title="Choose your browser">
           Chrome gives you the smoothest experience. Firefox and Edge work great too.
         </SectionHeading>
-        <BrowserCards />
+        <BrowserCards links={links} />
       </section>
+
+      {links.local && <TryLocally />}
 
       <section aria-labelledby="install-heading" className="bg-slate-50 py-14 sm:py-20">
         <div className="container-page">

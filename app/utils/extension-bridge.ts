@@ -3,16 +3,16 @@
  * extension id (it lists our origin in externally_connectable). Firefox: a content script relays window messages.
  * Every call resolves to null when no extension answers: the site works the same without it.
  */
-export type ExtensionMessage =
-  | { action: "ping" }
-  | { action: "setApiKey"; apiKey: string }
-  | { action: "clearApiKey" }
-  | { action: "userPlanUpdated"; plan: string };
+import {
+  EXTENSION_SOURCE,
+  PAGE_SOURCE,
+  extensionReplySchema,
+  type ExtensionReply,
+  type SiteMessage,
+} from "~/domain/extension";
 
-export interface ExtensionReply {
-  success: boolean;
-  message?: string;
-}
+export type ExtensionMessage = SiteMessage;
+export type { ExtensionReply };
 
 interface ChromeRuntime {
   sendMessage(id: string, message: unknown, callback: (reply: unknown) => void): void;
@@ -25,9 +25,8 @@ function chromeRuntime(): ChromeRuntime | null {
 }
 
 function asReply(value: unknown): ExtensionReply | null {
-  if (typeof value !== "object" || value === null || !("success" in value)) return null;
-  const { success, message } = value as { success: unknown; message?: unknown };
-  return { success: success === true, message: typeof message === "string" ? message : undefined };
+  const parsed = extensionReplySchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 export function sendToExtension(
@@ -49,12 +48,13 @@ export function sendToExtension(
     const onWindowMessage = (event: MessageEvent) => {
       if (event.source !== window || event.origin !== window.location.origin) return;
       const data = event.data as { source?: unknown; requestId?: unknown; reply?: unknown } | null;
-      if (data?.source === "clipcut-extension" && data.requestId === requestId) finish(asReply(data.reply));
+      if (data?.source === EXTENSION_SOURCE && data.requestId === requestId) finish(asReply(data.reply));
     };
     const timer = setTimeout(() => finish(null), timeoutMs);
     window.addEventListener("message", onWindowMessage);
     const runtime = chromeRuntime();
     if (runtime) {
+      // Chrome/Edge: straight to the extension; the token never travels through window.postMessage.
       try {
         runtime.sendMessage(extensionId, message, (reply) => {
           void runtime.lastError; // reading it silences "Unchecked runtime.lastError" when nothing listens
@@ -63,7 +63,9 @@ export function sendToExtension(
       } catch {
         // No extension with that id: fall through to the timeout.
       }
+      return;
     }
-    window.postMessage({ source: "clipcut-page", requestId, message }, window.location.origin);
+    // Firefox: the extension's content script on our origin relays window messages.
+    window.postMessage({ source: PAGE_SOURCE, requestId, message }, window.location.origin);
   });
 }

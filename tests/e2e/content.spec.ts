@@ -74,4 +74,16 @@ test.describe("help and download", () => {
     await page.getByRole("button", { name: "Notify Me" }).click();
     await expect(page.getByText("Thanks! We'll email you when ClipCut for Safari is ready.")).toBeVisible();
   });
+
+  test("in local mode the browser buttons lead to the local-build instructions", async ({ page, visit }) => {
+    await visit("/download");
+    for (const browser of ["Chrome", "Firefox", "Edge"]) {
+      await expect(page.getByRole("link", { name: new RegExp(`^Add to ${browser}`) })).toHaveAttribute(
+        "href",
+        "#try-locally",
+      );
+    }
+    await expect(page.getByRole("heading", { name: "Try the extension locally" })).toBeVisible();
+    await expect(page.getByText("npm run extension:build")).toBeVisible();
+  });
 });

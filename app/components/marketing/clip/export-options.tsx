@@ -1,9 +1,12 @@
 import { Link } from "@remix-run/react";
 import { useState } from "react";
+import { LiveCredits } from "~/components/marketing/clip/live-credits";
+import type { ClipRange } from "~/domain/clip-range";
 import { clipCost } from "~/domain/credits";
 import { FORMAT_LABELS, isAudioFormat, type Format, type Quality } from "~/domain/media";
 import { checkPlanLimits, type PlanId } from "~/domain/plans";
 import { formatTimecode } from "~/domain/time";
+import { sendToExtension } from "~/utils/extension-bridge";
 
 export const CUTTER_FORMATS = ["mp4", "mp3", "gif"] as const satisfies readonly Format[];
 export const CUTTER_QUALITIES = ["360p", "480p", "720p", "1080p"] as const satisfies readonly Quality[];
@@ -52,11 +55,55 @@ function OptionGroup<T extends string>({
   );
 }
 
-/** Format and quality pickers and the Create button. Nothing is sent: clips are made by the extension. */
-export function ExportOptions({ length, plan, disabled }: { length: number; plan: PlanId; disabled: boolean }) {
+type Handoff =
+  | { state: "idle" | "sending" | "no-extension" }
+  | { state: "sent"; message: string }
+  | { state: "refused"; message: string };
+
+/**
+ * Format and quality pickers and the Create button. Clips are made on the creator's computer: when the ClipCut
+ * extension answers, Create hands it the clip (createClip) and the companion cuts it; otherwise the page explains
+ * how to install it.
+ */
+export function ExportOptions({
+  videoUrl,
+  range,
+  plan,
+  disabled,
+  extensionId,
+  signedIn,
+}: {
+  videoUrl: string;
+  range: ClipRange;
+  plan: PlanId;
+  disabled: boolean;
+  extensionId: string;
+  signedIn: boolean;
+}) {
+  const length = Math.max(0, range.end - range.start);
   const [format, setFormat] = useState<CutterFormat>("mp4");
   const [quality, setQuality] = useState<CutterQuality>("720p");
-  const [asked, setAsked] = useState(false);
+  const [name, setName] = useState(() => `YouTube clip ${new URL(videoUrl).searchParams.get("v") ?? ""}`.trim());
+  const [handoff, setHandoff] = useState<Handoff>({ state: "idle" });
+
+  async function create() {
+    setHandoff({ state: "sending" });
+    const reply = await sendToExtension(extensionId, {
+      action: "createClip",
+      name: name.trim() || "YouTube clip",
+      videoUrl,
+      startSeconds: Math.round(range.start * 1000) / 1000,
+      endSeconds: Math.round(range.end * 1000) / 1000,
+      format,
+      quality: isAudioFormat(format) ? "480p" : quality,
+    });
+    if (!reply) return setHandoff({ state: "no-extension" });
+    setHandoff(
+      reply.success
+        ? { state: "sent", message: reply.message ?? "The extension is creating your clip." }
+        : { state: "refused", message: reply.message ?? "The extension could not create this clip." },
+    );
+  }
   const audio = isAudioFormat(format);
   const cost = clipCost(length, format, quality);
   const limit =
@@ -64,6 +111,18 @@ export function ExportOptions({ length, plan, disabled }: { length: number; plan
 
   return (
     <div className="space-y-5">
+      <div>
+        <label htmlFor="clip-name" className="label">
+          Clip name
+        </label>
+        <input
+          id="clip-name"
+          className="input"
+          value={name}
+          maxLength={200}
+          onChange={(event) => setName(event.target.value)}
+        />
+      </div>
       <OptionGroup
         legend="Format"
         name="format"
@@ -94,16 +153,27 @@ export function ExportOptions({ length, plan, disabled }: { length: number; plan
         </div>
       </dl>
       {!limit.ok && <p className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900">{limit.message}</p>}
+      {signedIn && <LiveCredits />}
       <button
         type="button"
         className="btn-primary w-full py-3 text-base"
-        disabled={disabled}
-        onClick={() => setAsked(true)}
+        disabled={disabled || length <= 0 || handoff.state === "sending"}
+        onClick={() => void create()}
       >
-        Create Clip
+        {handoff.state === "sending" ? "Sending to the extension..." : "Create Clip"}
       </button>
       <div aria-live="polite">
-        {asked && (
+        {handoff.state === "sent" && (
+          <p role="status" className="alert-success">
+            Sent to the ClipCut extension. {handoff.message}
+          </p>
+        )}
+        {handoff.state === "refused" && (
+          <p role="alert" className="alert-error">
+            {handoff.message}
+          </p>
+        )}
+        {handoff.state === "no-extension" && (
           <p className="rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900">
             Clips are created by the ClipCut browser extension, right on your computer.{" "}
             <Link to="/download" className="font-semibold underline">

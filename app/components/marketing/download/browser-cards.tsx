@@ -1,39 +1,42 @@
-import { DEFAULT_EXTENSION_ID } from "~/domain/extension";
+import type { StoreBrowser as StoreKey } from "~/domain/extension";
 import { BrowserIcon, type BrowserName } from "../icons";
 import { NotifyForm } from "./notify-form";
 
 interface StoreBrowser {
   name: Exclude<BrowserName, "Safari">;
+  key: StoreKey;
   store: string;
-  href: string;
   recommended?: boolean;
   note: string;
 }
 
-/** Store listings for the extension. */
+/** The browsers with a store listing (URLs come from the deployment's settings). */
 const STORE_BROWSERS: readonly StoreBrowser[] = [
   {
     name: "Chrome",
+    key: "chrome",
     store: "Chrome Web Store",
-    href: `https://chromewebstore.google.com/detail/${DEFAULT_EXTENSION_ID}`,
     recommended: true,
     note: "Best performance and the newest features first.",
   },
   {
     name: "Firefox",
+    key: "firefox",
     store: "Firefox Add-ons",
-    href: "https://addons.mozilla.org/firefox/addon/clipcut/",
     note: "Every ClipCut feature, in Firefox.",
   },
   {
     name: "Edge",
+    key: "edge",
     store: "Edge Add-ons",
-    href: "https://microsoftedge.microsoft.com/addons/search/clipcut",
     note: "Built on the same engine as Chrome, with the same features.",
   },
 ];
 
-function StoreCard({ browser }: { browser: StoreBrowser }) {
+/** Where the buttons lead: the store listings, or in local mode the instructions for the local build. */
+export type ListingLinks = { local: true } | { local: false; stores: Record<StoreKey, string> };
+
+function StoreCard({ browser, links }: { browser: StoreBrowser; links: ListingLinks }) {
   const id = browser.name.toLowerCase();
   return (
     <li
@@ -48,15 +51,22 @@ function StoreCard({ browser }: { browser: StoreBrowser }) {
       <BrowserIcon browser={browser.name} className="h-12 w-12" />
       <h3 className="mt-4 text-lg font-semibold text-slate-900">ClipCut for {browser.name}</h3>
       <p className="mt-1 flex-1 text-sm leading-6 text-slate-600">{browser.note}</p>
-      <a
-        href={browser.href}
-        target="_blank"
-        rel="noopener noreferrer"
-        className={`${browser.recommended ? "btn-primary" : "btn-secondary"} mt-6 w-full`}
-      >
-        Add to {browser.name}
-        <span className="sr-only"> from the {browser.store} (opens in a new tab)</span>
-      </a>
+      {links.local ? (
+        <a href="#try-locally" className={`${browser.recommended ? "btn-primary" : "btn-secondary"} mt-6 w-full`}>
+          Add to {browser.name}
+          <span className="sr-only"> from the local build (instructions below)</span>
+        </a>
+      ) : (
+        <a
+          href={links.stores[browser.key]}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={`${browser.recommended ? "btn-primary" : "btn-secondary"} mt-6 w-full`}
+        >
+          Add to {browser.name}
+          <span className="sr-only"> from the {browser.store} (opens in a new tab)</span>
+        </a>
+      )}
     </li>
   );
 }
@@ -77,11 +87,11 @@ function SafariCard() {
   );
 }
 
-export function BrowserCards() {
+export function BrowserCards({ links }: { links: ListingLinks }) {
   return (
     <ul className="mt-10 grid gap-6 md:grid-cols-2 xl:grid-cols-4" aria-labelledby="browsers-heading">
       {STORE_BROWSERS.map((browser) => (
-        <StoreCard key={browser.name} browser={browser} />
+        <StoreCard key={browser.name} browser={browser} links={links} />
       ))}
       <SafariCard />
     </ul>

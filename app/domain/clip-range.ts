@@ -27,3 +27,10 @@ export function dragEnd(value: number, range: ClipRange, duration: number): numb
 }
 
 export const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+/** The whole selection dragged by `delta` seconds: its length is kept and it stays within [0, duration]. */
+export function moveRange(range: ClipRange, delta: number, duration: number): ClipRange {
+  const length = range.end - range.start;
+  const start = clamp(range.start + delta, 0, Math.max(0, duration - length));
+  return { start, end: start + length };
+}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { formatTimecode, parseTimecode } from "~/domain/time";
+import { formatTimecode, parseTimecode } from "../../domain/time";
 
 /**
  * A time typed as ss, mm:ss or hh:mm:ss. It commits on Enter or when focus leaves; a value that does not parse,

@@ -1,4 +1,4 @@
-import { formatTimecode } from "~/domain/time";
+import { formatTimecode } from "../../domain/time";
 import { PauseIcon, PlayIcon, SkipBackIcon, SkipForwardIcon, VolumeIcon } from "./clip-icons";
 
 const ICON_BUTTON =
@@ -8,6 +8,7 @@ export const SKIP_SECONDS = 10;
 
 /** Play/pause, ±10 s, seek bar, time read-out, mute and volume. */
 export function PlayerControls({
+  idPrefix,
   disabled,
   playing,
   position,
@@ -20,6 +21,7 @@ export function PlayerControls({
   onToggleMute,
   onVolume,
 }: {
+  idPrefix: string;
   disabled: boolean;
   playing: boolean;
   position: number;
@@ -63,11 +65,11 @@ export function PlayerControls({
       </button>
 
       <div className="order-last flex w-full items-center gap-3 sm:order-none sm:w-auto sm:flex-1">
-        <label htmlFor="seek" className="sr-only">
+        <label htmlFor={`${idPrefix}-seek`} className="sr-only">
           Playback position
         </label>
         <input
-          id="seek"
+          id={`${idPrefix}-seek`}
           type="range"
           min={0}
           max={duration > 0 ? duration : 1}
@@ -93,11 +95,11 @@ export function PlayerControls({
         >
           <VolumeIcon muted={muted || volume === 0} className="h-6 w-6" />
         </button>
-        <label htmlFor="volume" className="sr-only">
+        <label htmlFor={`${idPrefix}-volume`} className="sr-only">
           Volume
         </label>
         <input
-          id="volume"
+          id={`${idPrefix}-volume`}
           type="range"
           min={0}
           max={100}

@@ -1,0 +1,212 @@
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
+import { JobProgress, isActive } from "../../components/job-progress";
+import { SITE_ORIGIN } from "../../lib/config";
+import type { Job, Status } from "../../lib/messages";
+import { ask, askRaw } from "../../lib/send";
+import { useLiveAccount } from "../../lib/use-live-credits";
+
+const JOBS_POLL_MS = 1000;
+
+/** The toolbar popup: account and live credits, the companion's state and pairing, recent jobs. */
+export function Popup() {
+  const [status, setStatus] = useState<Status | null>(null);
+  const refresh = useCallback(async () => setStatus(await askRaw<Status>({ type: "status" })), []);
+  useEffect(() => void refresh(), [refresh]);
+
+  return (
+    <main className="space-y-4 p-4">
+      <header className="flex items-center justify-between">
+        <h1 className="text-lg font-bold text-slate-900">ClipCut</h1>
+        <a
+          href={`${SITE_ORIGIN}/dashboard`}
+          target="_blank"
+          rel="noreferrer"
+          className="text-sm font-medium text-brand-700 underline"
+        >
+          Dashboard
+        </a>
+      </header>
+      {!status ? (
+        <p role="status" className="text-sm text-slate-600">
+          Loading…
+        </p>
+      ) : (
+        <>
+          <AccountSection status={status} />
+          <CompanionSection status={status} onChange={refresh} />
+          {status.companion.state === "paired" && <JobsSection />}
+        </>
+      )}
+    </main>
+  );
+}
+
+function AccountSection({ status }: { status: Status }) {
+  const initial = useMemo(
+    () => (status.account ? { credits: status.account.credits, plan: status.account.user.plan } : null),
+    [status.account],
+  );
+  const live = useLiveAccount(status.apiKey, initial);
+  if (!status.account || !live)
+    return (
+      <section aria-labelledby="account-heading" className="space-y-2">
+        <h2 id="account-heading" className="sr-only">
+          Account
+        </h2>
+        <p className="text-sm text-slate-700">Sign in on the website to create clips with your credits.</p>
+        <a href={`${SITE_ORIGIN}/signin`} target="_blank" rel="noreferrer" className="btn-primary w-full">
+          Sign in to ClipCut
+        </a>
+      </section>
+    );
+  return (
+    <section aria-labelledby="account-heading" className="rounded-xl bg-slate-50 p-3">
+      <h2 id="account-heading" className="sr-only">
+        Account
+      </h2>
+      <p className="font-semibold text-slate-900">{status.account.user.fullName}</p>
+      <dl className="mt-1 grid grid-cols-2 gap-2 text-sm">
+        <div>
+          <dt className="text-slate-600">Plan</dt>
+          <dd className="font-semibold text-slate-900" data-testid="popup-plan">
+            {live.plan === "Plugin" ? "Free" : live.plan}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Available credits</dt>
+          <dd className="font-semibold text-slate-900" data-testid="popup-credits">
+            {live.credits.available}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function CompanionSection({ status, onChange }: { status: Status; onChange: () => Promise<void> }) {
+  const [token, setToken] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const companion = status.companion;
+
+  async function pair(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const result = await ask<Status>({ type: "pair", token });
+    setBusy(false);
+    if (!result.ok) return setError(result.failure.message);
+    setError(null);
+    setToken("");
+    await onChange();
+  }
+
+  return (
+    <section aria-labelledby="companion-heading" className="space-y-2">
+      <h2 id="companion-heading" className="text-sm font-semibold text-slate-900">
+        Companion
+      </h2>
+      {companion.state === "stopped" && (
+        <div className="space-y-2 text-sm text-slate-700">
+          <p>
+            The companion is not running. Start it in a terminal with{" "}
+            <code className="rounded bg-slate-100 px-1 font-mono">npx clipcut-companion serve</code>.
+          </p>
+          <p>
+            New to ClipCut?{" "}
+            <a
+              href={`${SITE_ORIGIN}/download`}
+              target="_blank"
+              rel="noreferrer"
+              className="font-medium text-brand-700 underline"
+            >
+              See the Download page
+            </a>
+            .
+          </p>
+          <button type="button" className="btn-secondary" onClick={() => void onChange()}>
+            Check again
+          </button>
+        </div>
+      )}
+      {companion.state === "unpaired" && (
+        <form onSubmit={pair} className="space-y-2">
+          <p className="text-sm text-slate-700">
+            The companion is running. Paste the pairing token it printed when it started.
+          </p>
+          <label htmlFor="pairing-token" className="label">
+            Pairing token
+          </label>
+          <input
+            id="pairing-token"
+            className="input font-mono"
+            value={token}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => setToken(event.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "pairing-error" : undefined}
+          />
+          {error && (
+            <p id="pairing-error" role="alert" className="text-sm text-red-800">
+              {error}
+            </p>
+          )}
+          <button type="submit" className="btn-primary w-full" disabled={busy || token.trim() === ""}>
+            Pair
+          </button>
+        </form>
+      )}
+      {companion.state === "paired" && (
+        <p className="text-sm text-slate-700" data-testid="companion-paired">
+          Paired with companion {companion.version}. Clips are saved in{" "}
+          <code className="break-all font-mono text-xs">{companion.outputDir}</code>.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function JobsSection() {
+  const [jobs, setJobs] = useState<Job[]>([]);
+  useEffect(() => {
+    let stop = false;
+    async function poll() {
+      const result = await ask<Job[]>({ type: "jobs" });
+      if (stop) return;
+      if (result.ok) setJobs(result.value.slice(-5).reverse());
+      setTimeout(poll, JOBS_POLL_MS);
+    }
+    void poll();
+    return () => {
+      stop = true;
+    };
+  }, []);
+
+  return (
+    <section aria-labelledby="jobs-heading" className="space-y-2">
+      <h2 id="jobs-heading" className="text-sm font-semibold text-slate-900">
+        Recent clips
+      </h2>
+      {jobs.length === 0 ? (
+        <p className="text-sm text-slate-600">No clips yet. Open a YouTube video and press Clip.</p>
+      ) : (
+        <ul className="space-y-3">
+          {jobs.map((job) => (
+            <li key={job.id} className="space-y-1">
+              <JobProgress job={job} label={job.request.name ?? "Clip"} />
+              {isActive(job) && (
+                <button
+                  type="button"
+                  className="btn-ghost px-2 py-1 text-xs"
+                  onClick={() => void ask({ type: "cancelJob", id: job.id })}
+                >
+                  Cancel {job.request.name ?? "clip"}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,303 @@
+import { useEffect, useState } from "react";
+import { ClipRangeEditor } from "../../../../app/components/clip-range/clip-range-editor";
+import type { ClipRange } from "../../../../app/domain/clip-range";
+import { clipCost } from "../../../../app/domain/credits";
+import {
+  FORMATS,
+  FORMAT_LABELS,
+  QUALITIES,
+  QUALITY_LABELS,
+  compareQuality,
+  isAudioFormat,
+  type Format,
+  type Quality,
+} from "../../../../app/domain/media";
+import { PLAN_LIST, checkPlanLimits, effectivePlan } from "../../../../app/domain/plans";
+import { formatTimecode } from "../../../../app/domain/time";
+import { JobProgress, isActive } from "../../components/job-progress";
+import { SITE_ORIGIN } from "../../lib/config";
+import type { Account, ClipJob, Failure, Job, Status } from "../../lib/messages";
+import { ask, askRaw } from "../../lib/send";
+import { TITLE } from "../../lib/youtube-page";
+import { BatchAndPresets } from "./batch-presets";
+import { usePageVideo } from "./use-page-video";
+
+const POLL_MS = 300;
+
+/** The plan that first unlocks a format or quality, named on locked options. */
+const unlockFormat = (format: Format) => PLAN_LIST.find((p) => p.formats.includes(format))?.name;
+const unlockQuality = (quality: Quality) => PLAN_LIST.find((p) => compareQuality(quality, p.maxQuality) <= 0)?.name;
+
+/** The "Clip" button and, once opened, the panel for the video on this page. */
+export function ClipPanel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="my-3 font-sans text-slate-900">
+      <button
+        type="button"
+        className="btn-primary"
+        aria-expanded={open}
+        aria-controls="clipcut-panel"
+        onClick={() => setOpen((o) => !o)}
+      >
+        Clip
+      </button>
+      {open && <Panel signal={signal} pageUrl={pageUrl} />}
+    </div>
+  );
+}
+
+function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
+  const [range, setRange] = useState<ClipRange>({ start: 0, end: 0 });
+  const { state, actions } = usePageVideo(signal, range, true);
+  const [status, setStatus] = useState<Status | null>(null);
+  const [name, setName] = useState(
+    () => document.querySelector(TITLE)?.textContent?.trim() || document.title.replace(/ - YouTube$/, ""),
+  );
+  const [format, setFormat] = useState<Format>("mp4");
+  const [quality, setQuality] = useState<Quality>("720p");
+  const [jobs, setJobs] = useState<Job[]>([]);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // The account (plan, limits, available credits) on opening, and again after each finished job.
+  const finished = jobs.filter((j) => !isActive(j)).length;
+  useEffect(() => {
+    void askRaw<Status>({ type: "status" }).then((s) => !signal.aborted && setStatus(s));
+  }, [signal, finished]);
+
+  // The end defaults to the whole video once its duration is known.
+  useEffect(() => {
+    if (state.duration > 0) setRange((r) => (r.end === 0 ? { start: 0, end: state.duration } : r));
+  }, [state.duration]);
+
+  // Follow the submitted jobs until they finish; stop when the page changes.
+  const running = jobs.some(isActive);
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(async () => {
+      const next = await Promise.all(
+        jobs.map(async (job) => {
+          if (!isActive(job)) return job;
+          const fresh = await ask<Job>({ type: "job", id: job.id });
+          return fresh.ok ? fresh.value : job;
+        }),
+      );
+      if (!signal.aborted) setJobs(next);
+    }, POLL_MS);
+    signal.addEventListener("abort", () => clearInterval(timer), { once: true });
+    return () => clearInterval(timer);
+  }, [running, jobs, signal]);
+
+  const account: Account | null = status?.account ?? null;
+  const plan = effectivePlan(account?.user.plan);
+  const limits = account?.limits;
+  const length = Math.max(0, range.end - range.start);
+  const audio = isAudioFormat(format);
+  const cost = clipCost(length, format, quality);
+  const limit =
+    length > 0 ? checkPlanLimits(plan, { durationSeconds: length, format, quality }) : { ok: true as const };
+  const ready = state.ready && status !== null;
+
+  const job = (r: ClipRange, n: string): ClipJob => ({
+    name: n,
+    videoUrl: pageUrl,
+    startSeconds: Math.round(r.start * 1000) / 1000,
+    endSeconds: Math.round(r.end * 1000) / 1000,
+    format,
+    quality,
+  });
+
+  async function submit(list: ClipJob[]) {
+    setBusy(true);
+    setFailure(null);
+    const result =
+      list.length === 1 && list[0]
+        ? await ask<Job[]>({ type: "createJob", job: list[0] })
+        : await ask<Job[]>({ type: "batch", jobs: list });
+    setBusy(false);
+    if (signal.aborted) return;
+    if (!result.ok) return setFailure(result.failure);
+    setJobs(result.value);
+  }
+
+  // A job the API refused (402/403) fails inside the companion: show it like any other refusal.
+  const refused = jobs.find((j) => j.status === "failed" && j.error);
+  const shownFailure: Failure | null =
+    failure ??
+    (refused?.error
+      ? refused.error.status === 402
+        ? { kind: "credits", message: refused.error.message }
+        : refused.error.status === 403
+          ? { kind: "plan_limit", message: refused.error.message }
+          : refused.error.status === 401
+            ? { kind: "signed_out", message: "You are signed out. Sign in to ClipCut on the website, then try again." }
+            : { kind: "other", message: refused.error.message }
+      : null);
+
+  return (
+    <section
+      id="clipcut-panel"
+      aria-labelledby="clipcut-panel-heading"
+      className="mt-3 max-w-3xl space-y-5 rounded-2xl border border-slate-200 bg-white p-4 text-left shadow-lg"
+    >
+      <h2 id="clipcut-panel-heading" className="text-base font-bold">
+        Create a clip
+      </h2>
+      {!state.ready && (
+        <p role="status" className="text-sm text-slate-600">
+          Waiting for the video to load…
+        </p>
+      )}
+      {status && !status.signedIn && (
+        <p role="alert" className="alert-error">
+          You are signed out.{" "}
+          <a href={`${SITE_ORIGIN}/signin`} target="_blank" rel="noreferrer" className="font-semibold underline">
+            Sign in to ClipCut
+          </a>{" "}
+          to create clips with your credits.
+        </p>
+      )}
+
+      <ClipRangeEditor idPrefix="clipcut" player={state} actions={actions} range={range} onChange={setRange} />
+
+      <div className="grid gap-4 sm:grid-cols-3">
+        <div className="sm:col-span-3">
+          <label htmlFor="clipcut-name" className="label">
+            Name
+          </label>
+          <input
+            id="clipcut-name"
+            className="input"
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+          />
+        </div>
+        <div>
+          <label htmlFor="clipcut-format" className="label">
+            Format
+          </label>
+          <select
+            id="clipcut-format"
+            className="input"
+            value={format}
+            onChange={(e) => setFormat(e.target.value as Format)}
+          >
+            {FORMATS.map((f) => {
+              const locked = limits ? !limits.formats.includes(f) : false;
+              return (
+                <option key={f} value={f} disabled={locked}>
+                  {FORMAT_LABELS[f]}
+                  {locked ? ` (${unlockFormat(f)} plan)` : ""}
+                </option>
+              );
+            })}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="clipcut-quality" className="label">
+            Quality
+          </label>
+          <select
+            id="clipcut-quality"
+            className="input"
+            value={quality}
+            disabled={audio}
+            onChange={(e) => setQuality(e.target.value as Quality)}
+          >
+            {QUALITIES.map((q) => {
+              const locked = limits ? compareQuality(q, limits.maxQuality) > 0 : false;
+              return (
+                <option key={q} value={q} disabled={locked}>
+                  {QUALITY_LABELS[q]}
+                  {locked ? ` (${unlockQuality(q)} plan)` : ""}
+                </option>
+              );
+            })}
+          </select>
+        </div>
+        <dl className="grid grid-cols-2 gap-2 rounded-xl bg-slate-50 p-3 text-sm">
+          <div>
+            <dt className="text-slate-600">Length</dt>
+            <dd className="font-mono font-semibold tabular-nums">{formatTimecode(length)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Cost</dt>
+            <dd className="font-semibold" data-testid="clipcut-cost">
+              {cost} {cost === 1 ? "credit" : "credits"}
+            </dd>
+          </div>
+          {account && (
+            <div className="col-span-2">
+              <dt className="sr-only">Available credits</dt>
+              <dd className="text-slate-600">{account.credits.available} credits available</dd>
+            </div>
+          )}
+        </dl>
+      </div>
+
+      {limits?.watermark && (
+        <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          Clips on the Free plan carry a small ClipCut watermark.{" "}
+          <a href={`${SITE_ORIGIN}/pricing`} target="_blank" rel="noreferrer" className="font-semibold underline">
+            Upgrade
+          </a>{" "}
+          for clean exports.
+        </p>
+      )}
+      {!limit.ok && <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">{limit.message}</p>}
+
+      {limits && (limits.batch || limits.presets) && (
+        <BatchAndPresets
+          limits={limits}
+          format={format}
+          quality={quality}
+          onApplyPreset={(f, q) => {
+            setFormat(f);
+            if (q) setQuality(q);
+          }}
+          current={() => job(range, name)}
+          disabled={!ready || busy}
+          onSubmit={submit}
+        />
+      )}
+
+      <button
+        type="button"
+        className="btn-primary w-full"
+        disabled={!ready || busy || length <= 0 || name.trim() === "" || running}
+        onClick={() => void submit([job(range, name.trim())])}
+      >
+        Create clip
+      </button>
+
+      <div aria-live="polite" className="space-y-3">
+        {shownFailure && <FailureNotice failure={shownFailure} />}
+        {jobs.map((j) => (
+          <JobProgress key={j.id} job={j} label={j.request.name ?? "Clip"} />
+        ))}
+        {jobs.some((j) => j.status === "done") && status?.companion.state === "paired" && (
+          <p className="text-sm text-slate-600">
+            Show in folder: open <code className="break-all font-mono text-xs">{status.companion.outputDir}</code>.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function FailureNotice({ failure }: { failure: Failure }) {
+  const link = (href: string, text: string) => (
+    <a href={href} target="_blank" rel="noreferrer" className="ml-1 font-semibold underline">
+      {text}
+    </a>
+  );
+  return (
+    <p role="alert" className="alert-error">
+      {failure.message}
+      {failure.kind === "credits" || failure.kind === "plan_limit" ? link(`${SITE_ORIGIN}/pricing`, "Upgrade") : null}
+      {failure.kind === "signed_out" ? link(`${SITE_ORIGIN}/signin`, "Sign in") : null}
+    </p>
+  );
+}

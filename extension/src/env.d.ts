@@ -1,0 +1,2 @@
+/** Build-time settings, see extension/build-config.ts. */
+declare const __CLIPCUT_CONFIG__: { siteOrigins: string[]; companionPort: number };

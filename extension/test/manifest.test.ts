@@ -1,0 +1,73 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_EXTENSION_ID } from "../../app/domain/extension";
+
+const EXTENSION_DIR = fileURLToPath(new URL("..", import.meta.url));
+const ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"];
+let out = "";
+
+interface Manifest {
+  manifest_version: number;
+  key?: string;
+  externally_connectable?: { matches: string[] };
+  browser_specific_settings?: { gecko?: { id?: string; strict_min_version?: string } };
+  background?: { service_worker?: string; scripts?: string[] };
+  host_permissions?: string[];
+  permissions?: string[];
+  content_scripts?: { matches: string[]; js: string[] }[];
+  action?: { default_popup?: string };
+}
+const read = (browser: string): Manifest =>
+  JSON.parse(readFileSync(join(out, `${browser}-mv3`, "manifest.json"), "utf8")) as Manifest;
+
+/** Chrome derives an unpacked extension's id from its public key: sha256, first 32 hex digits mapped to a–p. */
+function idFromKey(key: string): string {
+  const hex = createHash("sha256").update(Buffer.from(key, "base64")).digest("hex").slice(0, 32);
+  return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join("");
+}
+
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), "clipcut-manifest-"));
+  const env = { ...process.env, CLIPCUT_EXTENSION_OUT: relative(EXTENSION_DIR, out), CLIPCUT_SITE_ORIGINS: undefined };
+  for (const args of [
+    ["build", "."],
+    ["build", ".", "-b", "firefox", "--mv3"],
+  ]) {
+    const result = spawnSync("npx", ["wxt", ...args], { cwd: EXTENSION_DIR, env, encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+  }
+}, 180_000);
+
+describe("the local builds' manifests", () => {
+  it("Chrome/Edge: MV3, a key whose id is the website's default id, our exact origins only", () => {
+    const m = read("chrome");
+    expect(m.manifest_version).toBe(3);
+    expect(idFromKey(m.key ?? "")).toBe(DEFAULT_EXTENSION_ID);
+    expect(m.externally_connectable?.matches).toEqual(ORIGINS.map((o) => `${o}/*`));
+    expect(m.background?.service_worker).toBe("background.js");
+    expect(m.action?.default_popup).toBe("popup.html");
+    expect(m.permissions).toEqual(["storage"]);
+    // No bridge on Chrome: the token goes through externally_connectable, never window.postMessage.
+    expect(m.content_scripts?.some((s) => s.js.some((f) => f.includes("site-bridge")))).toBe(false);
+  });
+
+  it("Firefox: MV3 with a gecko id, background scripts, and the bridge on our origins only", () => {
+    const m = read("firefox");
+    expect(m.manifest_version).toBe(3);
+    expect(m.browser_specific_settings?.gecko?.id).toMatch(/^[\w.-]+@[\w.-]+$/);
+    expect(m.browser_specific_settings?.gecko?.strict_min_version).toBeDefined();
+    expect(m.background?.scripts).toEqual(["background.js"]);
+    expect(m.key).toBeUndefined();
+    expect(m.externally_connectable).toBeUndefined();
+    const bridge = m.content_scripts?.find((s) => s.js.some((f) => f.includes("site-bridge")));
+    expect(bridge?.matches).toEqual(ORIGINS.map((o) => `${o}/*`));
+    const youtube = m.content_scripts?.find((s) => s.js.some((f) => f.includes("youtube")));
+    expect(youtube?.matches).toContain("https://www.youtube.com/*");
+    expect(m.host_permissions).toEqual(ORIGINS.map((o) => `${o}/*`));
+  });
+});

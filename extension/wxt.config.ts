@@ -1,0 +1,54 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "wxt";
+import { readBuildConfig } from "./build-config";
+
+/**
+ * Public half of the key that fixes the local build's id (nlilpjbbdonloffboidegefelpmmcofe, the website's default
+ * extension id in app/domain/extension.ts). Store builds get their id from the store instead.
+ */
+const MANIFEST_KEY =
+  "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsK1WDMqaDeznQCTictIOAPhPCtgBzAzCq3cc2f2+Hdxq3rKf13k5/6ztGMyHFE9k7TrFE3/ZEvNP230fVMwddpOiGQjVMM+qpdPz5nbiALxntTAchWQUIKNcvZfbZzY7tEiRR1mEAyfPa3u4DHPXHIbx6ZOuQL3L95vG7N5jtOsR74PpHHpxt5gHVwSnXO7+4ya5dkUlSSTHWrYijDYEkM19eNR2cWA0nJwdEpHe+cJqHOKVd/PjeKYmZmrdNSCA7QSRWq3pbLOOiycsxi69v0wMQew66W4Ydee/a+cQmeViClDpFv351lXXSE03Ku9WLiMGlri/rtVsTI9wu1TfXwIDAQAB";
+
+const config = readBuildConfig();
+const sitePatterns = config.siteOrigins.map((origin) => `${origin}/*`);
+
+export default defineConfig({
+  srcDir: "src",
+  outDir: process.env.CLIPCUT_EXTENSION_OUT ?? "dist",
+  modules: ["@wxt-dev/module-react"],
+  // Explicit imports, so that the repository's one tsc run checks the extension too.
+  imports: false,
+  manifestVersion: 3,
+  zip: {
+    artifactTemplate: "clipcut-{{version}}-{{browser}}.zip",
+    sourcesTemplate: "clipcut-{{version}}-sources.zip",
+  },
+  manifest: ({ browser }) => ({
+    name: "ClipCut",
+    description: "Cut clips from the video you are watching, on your own computer.",
+    version: "0.1.0",
+    permissions: ["storage"],
+    // Not the companion: without a host permission Chrome sends it ordinary CORS requests, each with our
+    // Origin, which the companion checks (with a host permission a GET would carry no Origin at all).
+    host_permissions: sitePatterns,
+    ...(browser === "firefox"
+      ? {
+          browser_specific_settings: {
+            gecko: { id: "extension@clipcut.app", strict_min_version: "121.0" },
+          },
+        }
+      : { key: MANIFEST_KEY, externally_connectable: { matches: sitePatterns } }),
+  }),
+  hooks: {
+    // The Firefox bridge runs on our own origins only, which are known at build time.
+    "build:manifestGenerated": (_wxt, manifest) => {
+      for (const script of manifest.content_scripts ?? []) {
+        if (script.js?.some((file) => file.includes("site-bridge"))) script.matches = sitePatterns;
+      }
+    },
+  },
+  vite: () => ({
+    define: { __CLIPCUT_CONFIG__: JSON.stringify(config) },
+    css: { postcss: fileURLToPath(new URL(".", import.meta.url)) },
+  }),
+});

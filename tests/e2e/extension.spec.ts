@@ -1,0 +1,271 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type BrowserContext, type Page, type Worker } from "@playwright/test";
+import { decodeGray, bestMatch } from "../../extension/companion/test/frames";
+import { run } from "../../extension/companion/test/media";
+import type { RangeServer } from "../../extension/companion/test/range-server";
+import {
+  VIDEO_ID,
+  buildExtension,
+  launchWithExtension,
+  makeMedia,
+  openPanel,
+  setMediaUrl,
+  startCompanion,
+  storedKey,
+  SOURCE_FILE,
+  type Companion,
+} from "./extension/harness";
+import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+
+/**
+ * The real extension (unpacked build) in Chromium, the real companion cutting with FFmpeg through a stand-in
+ * yt-dlp, and the site under wrangler dev: no mocks between the parts.
+ */
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+let media: RangeServer;
+let companion: Companion;
+let context: BrowserContext;
+let worker: Worker;
+let extensionId: string;
+let apiKey = "";
+const watchUrl = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
+
+async function axe(page: Page, include: string) {
+  const results = await new AxeBuilder({ page }).include(include).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+async function setRange(page: Page, start: string, end: string) {
+  const endField = page.getByLabel("End", { exact: true });
+  await endField.fill(end);
+  await endField.press("Enter");
+  const startField = page.getByLabel("Start", { exact: true });
+  await startField.fill(start);
+  await startField.press("Enter");
+}
+
+/** Each test can run alone (-g): pair through the popup unless an earlier test already did. */
+async function ensurePaired() {
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  const field = popup.getByLabel("Pairing token");
+  const paired = popup.getByTestId("companion-paired");
+  await expect(field.or(paired)).toBeVisible();
+  if (await field.isVisible()) {
+    await field.fill(companion.token);
+    await popup.getByRole("button", { name: "Pair" }).click();
+    await expect(paired).toBeVisible();
+  }
+  await popup.close();
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  buildExtension();
+  media = await makeMedia();
+  setMediaUrl(media.url("source-720p.mp4"));
+  companion = await startCompanion(media);
+  ({ context, worker, extensionId } = await launchWithExtension());
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await companion?.stop();
+  await media?.close();
+});
+
+test("the extension's id is the site's default id", async () => {
+  const { DEFAULT_EXTENSION_ID } = await import("../../app/domain/extension");
+  expect(extensionId).toBe(DEFAULT_EXTENSION_ID);
+});
+
+test("journey: sign in, pair, clip 00:10–00:25 on a watch page, see it live, sign out", async ({ request }) => {
+  // 1. Sign in on the site: the site hands the extension a token through externally_connectable.
+  const site = await context.newPage();
+  await signUp(site, request, "Panel Creator", uniqueEmail("panel"), "panel passphrase");
+  await dismissNotice(site);
+  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
+  apiKey = String(await storedKey(worker));
+
+  // 2. Pair in the popup.
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  await expect(popup.getByText("Panel Creator")).toBeVisible();
+  await popup.getByLabel("Pairing token").fill(companion.token);
+  await popup.getByRole("button", { name: "Pair" }).click();
+  await expect(popup.getByTestId("companion-paired")).toContainText(companion.outputDir);
+  await expect(popup.getByTestId("popup-credits")).toHaveText("100");
+  await axe(popup, "main");
+
+  // The dashboard stays open in its own tab.
+  await site.goto("/dashboard");
+  await expect(site.getByTestId("credit-balance")).toHaveText("100");
+
+  // 3. The panel on the stand-in watch page.
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  const clicked = Date.now();
+  await openPanel(watch);
+  const interactiveMs = Date.now() - clicked;
+  console.log(`[measure] Clip click → interactive panel: ${interactiveMs} ms`);
+  const host = await watch.evaluate(() => document.querySelector("clipcut-panel")?.shadowRoot?.mode);
+  expect(host).toBe("open");
+
+  // Drag the end handle towards 25 s, then type exact times.
+  const endHandle = watch.getByRole("slider", { name: "Clip end" });
+  const box = (await endHandle.boundingBox())!;
+  await watch.mouse.move(box.x + box.width - 7, box.y + box.height / 2);
+  await watch.mouse.down();
+  await watch.mouse.move(box.x + box.width * (25 / 70), box.y + box.height / 2, { steps: 5 });
+  await watch.mouse.up();
+  const dragged = Number(await endHandle.inputValue());
+  expect(dragged).toBeGreaterThan(20);
+  expect(dragged).toBeLessThan(30);
+  await setRange(watch, "00:10", "00:25");
+  await expect(watch.getByLabel("Start", { exact: true })).toHaveValue("00:10");
+  await expect(watch.getByLabel("End", { exact: true })).toHaveValue("00:25");
+  await watch.getByLabel("Format").selectOption("mp4");
+  await watch.getByLabel("Quality").selectOption("720p");
+  await expect(watch.getByTestId("clipcut-cost")).toHaveText("2 credits");
+  await expect(watch.getByText("carry a small ClipCut watermark")).toBeVisible();
+  // Locked options name the plan that unlocks them.
+  await expect(watch.getByRole("option", { name: "1080p (Basic plan)" })).toBeDisabled();
+  await expect(watch.getByRole("option", { name: "MKV (Basic plan)" })).toBeDisabled();
+  await axe(watch, "clipcut-panel");
+
+  const created = Date.now();
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  const progress = watch.getByRole("progressbar");
+  await expect(progress).toBeVisible();
+  await expect(progress).toHaveAttribute("aria-valuenow", "100", { timeout: 60_000 });
+  await expect(watch.getByText(/Saved as .*\.mp4/)).toBeVisible();
+  await watch.screenshot({ path: test.info().outputPath("panel.png"), fullPage: true });
+  await popup.reload();
+  await expect(popup.getByText("Recent clips")).toBeVisible();
+  await popup.screenshot({ path: test.info().outputPath("popup.png"), fullPage: true });
+  console.log(`[measure] Create clip → finished 15 s file (panel): ${Date.now() - created} ms`);
+
+  // 4. The file: 15 s ± one frame, starting on the frame at 10 s.
+  const files = readdirSync(companion.outputDir).filter((f) => f.endsWith(".mp4"));
+  expect(files).toHaveLength(1);
+  const file = join(companion.outputDir, files[0]!);
+  expect(existsSync(file)).toBe(true);
+  const probe = await run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file]);
+  expect(Math.abs(Number(probe.stdout.toString().trim()) - 15)).toBeLessThanOrEqual(1 / 25 + 0.025);
+  const [first] = await decodeGray(file, ["-t", "0.04"]);
+  const source = await decodeGray(SOURCE_FILE, ["-ss", "9.8", "-t", "0.4"]);
+  // source[0] is the frame at 9.8 s, so the frame at 10 s is index 5.
+  expect(bestMatch(first!, source, 5, 4).index).toBe(5);
+
+  // 5. The dashboard saw the clip and the new balance without a reload.
+  await expect(site.getByTestId("credit-balance")).toHaveText("98");
+  await expect(site.getByTestId("recent-clips")).toContainText("Stand-in video for ClipCut");
+  await expect(popup.getByTestId("popup-credits")).toHaveText("98");
+
+  // 6. Sign out: the extension forgets the token and the API refuses it.
+  await site.getByRole("button", { name: "Sign Out" }).first().click();
+  await expect(site).toHaveURL(/\/signin$/);
+  await expect.poll(() => storedKey(worker)).toBeNull();
+  const after = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${apiKey}` } });
+  expect(after.status()).toBe(401);
+  await Promise.all([site.close(), popup.close(), watch.close()]);
+});
+
+test("/clip Create hands the clip to the extension, and the credits there update live", async ({ request }) => {
+  const site = await context.newPage();
+  await signUp(site, request, "Cutter Creator", uniqueEmail("cutter"), "cutter passphrase");
+  await dismissNotice(site);
+  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
+  apiKey = String(await storedKey(worker));
+  await ensurePaired();
+
+  await site.goto(`/clip?url=${encodeURIComponent(`https://www.youtube.com/watch?v=${VIDEO_ID}`)}`);
+  await expect(site.getByTestId("clip-available-credits")).toHaveText("100");
+  await setRange(site, "00:10", "00:12");
+  await site.getByLabel("Clip name").fill("Handed over");
+  await site.getByRole("button", { name: "Create Clip" }).click();
+  await expect(site.getByRole("status").filter({ hasText: "Sent to the ClipCut extension" })).toBeVisible();
+  // 2 s at 720p costs 1 credit: reserved by the companion, then captured, pushed to this page over /realtime.
+  await expect(site.getByTestId("clip-available-credits")).toHaveText("99", { timeout: 60_000 });
+  await site.screenshot({ path: test.info().outputPath("clip-page.png"), fullPage: true });
+  await site.close();
+});
+
+test("the panel shows plan-limit and out-of-credits refusals with what to do", async ({ request }) => {
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  await openPanel(watch);
+
+  // Over the Free plan's 60 s: the server refuses with 403 and the panel names the limit.
+  await setRange(watch, "00:00", "01:05");
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  const alert = watch.getByRole("alert");
+  await expect(alert).toContainText("Clips on the Free plan can be at most 60 seconds long.");
+  await expect(alert.getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", /\/pricing$/);
+
+  // Hold all but 1 credit, then ask for a 2-credit clip: 402 with the spec's text.
+  const auth = { Authorization: `Bearer ${apiKey}` };
+  let available = (await (await request.get("/api/v1/me", { headers: auth })).json()).credits.available as number;
+  for (let n = 0; available > 1; n++) {
+    const credits = Math.min(6, available - 1);
+    const res = await request.post("/api/v1/holds", {
+      headers: { ...auth, "Idempotency-Key": `e2e-hold-${Date.now()}-${n}` },
+      data: {
+        name: "Reserved",
+        videoUrl: watchUrl,
+        startSeconds: 0,
+        endSeconds: credits * 10,
+        format: "mp4",
+        quality: "720p",
+      },
+    });
+    expect(res.status()).toBe(201);
+    available = (await res.json()).credits.available;
+  }
+  await setRange(watch, "00:10", "00:25");
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  await expect(alert).toContainText("You do not have enough credits to create this clip.");
+  await expect(alert.getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", /\/pricing$/);
+  await watch.close();
+});
+
+test("the panel follows YouTube's in-page navigation: a new video resets it", async () => {
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  await openPanel(watch);
+  await setRange(watch, "00:10", "00:25");
+  await watch.evaluate(() => {
+    history.pushState({}, "", "/watch?v=anotherVid01");
+    document.dispatchEvent(new Event("yt-navigate-finish"));
+  });
+  await expect(watch.getByRole("button", { name: "Create clip" })).toHaveCount(0);
+  await expect(watch.getByRole("button", { name: "Clip", exact: true })).toHaveCount(1);
+  await openPanel(watch);
+  await expect(watch.getByLabel("Start", { exact: true })).toHaveValue("00:00");
+  // Leaving watch pages removes the panel altogether.
+  await watch.evaluate(() => {
+    history.pushState({}, "", "/feed/subscriptions");
+    document.dispatchEvent(new Event("yt-navigate-finish"));
+  });
+  await expect(watch.getByRole("button", { name: "Clip", exact: true })).toHaveCount(0);
+  await watch.close();
+});
+
+test("a stopped companion: the panel and the popup say how to start it", async () => {
+  await companion.stop();
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  await openPanel(watch);
+  await setRange(watch, "00:10", "00:11");
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  await expect(watch.getByRole("alert")).toContainText("The ClipCut companion is not running.");
+  await expect(watch.getByRole("alert")).toContainText("npx clipcut-companion serve");
+  const popup = await context.newPage();
+  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
+  await expect(popup.getByText("The companion is not running.")).toBeVisible();
+  await axe(popup, "main");
+  await Promise.all([watch.close(), popup.close()]);
+});

@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
-import { REALTIME_VERSION, type AdminFeedMessage } from "~/domain/realtime";
+import { REALTIME_VERSION, type AdminFeedMessage, type SettingsData } from "~/domain/realtime";
 import type { AppEnv } from "../app/load-context";
 
-type Topic = "users" | "clips";
+type Topic = "users" | "clips" | "audit";
 const FLUSH_MS = 500;
 
 /**
@@ -43,6 +43,20 @@ export class AdminFeed extends DurableObject<AppEnv> {
         // closing socket
       }
     }
+  }
+
+  /** A settings change goes out at once (it is rare, and pages act on its value). */
+  async pushSettings(data: SettingsData): Promise<number> {
+    const text = JSON.stringify({ v: REALTIME_VERSION, type: "settings", data } satisfies AdminFeedMessage);
+    const sockets = this.ctx.getWebSockets();
+    for (const ws of sockets) {
+      try {
+        ws.send(text);
+      } catch {
+        // closing socket
+      }
+    }
+    return sockets.length;
   }
 
   /** Admin page sockets, forwarded by the Worker after requireAdmin. */

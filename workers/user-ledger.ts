@@ -4,7 +4,7 @@ import type { Clip, ClipRequest, Credits } from "~/domain/api";
 import { clipRequestSchema } from "~/domain/api";
 import { NEW_USER_CREDITS, PLUGIN_CONNECT_CREDITS } from "~/domain/credits";
 import { effectivePlan, monthlyCredits, PLAN_PERIOD_MS, planRank, type PlanId } from "~/domain/plans";
-import { clientMessageSchema, REALTIME_VERSION, type ServerMessage } from "~/domain/realtime";
+import { clientMessageSchema, REALTIME_VERSION, type ServerMessage, type SettingsData } from "~/domain/realtime";
 import { getDb, type Db } from "../app/db/client.server";
 import {
   applyDelta,
@@ -26,7 +26,8 @@ type SocketKind = "page" | "extension";
 type Broadcast =
   | { type: "credits"; data: Credits }
   | { type: "clip"; data: { clip: Clip } }
-  | { type: "plan"; data: { plan: string; pendingPlan: PlanId | null } };
+  | { type: "plan"; data: { plan: string; pendingPlan: PlanId | null } }
+  | { type: "settings"; data: SettingsData };
 interface SocketAttachment {
   kind: SocketKind;
 }
@@ -395,6 +396,13 @@ export class UserLedger extends DurableObject<AppEnv> {
   }
 
   // ── Realtime ─────────────────────────────────────────────────────────────
+
+  /** An admin changed a setting every page uses: pass it to this user's open pages. Returns how many got it. */
+  pushSettings(data: SettingsData): number {
+    const sockets = this.ctx.getWebSockets().length;
+    if (sockets > 0) this.broadcast({ type: "settings", data });
+    return sockets;
+  }
 
   /** WebSocket upgrade, forwarded by the Worker after it authenticated the user (X-ClipCut-User). */
   async fetch(request: Request): Promise<Response> {

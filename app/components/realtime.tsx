@@ -15,6 +15,8 @@ export interface LiveState {
   plan: string;
   pendingPlan: string | null;
   connection: "connecting" | "live" | "reconnecting";
+  /** The extension id in use: the stored one, replaced live when an admin changes it. */
+  extensionId?: string;
 }
 
 const LiveContext = createContext<LiveState | null>(null);
@@ -41,6 +43,11 @@ export function RealtimeProvider({
   children: ReactNode;
 }) {
   const [state, setState] = useState<LiveState>({ ...initial, connection: "connecting" });
+  // The admin may change the extension id while the page is open: a "settings" message switches to the new one.
+  const [liveExtensionId, setLiveExtensionId] = useState(extensionId);
+  const extensionIdRef = useRef(liveExtensionId);
+  extensionIdRef.current = liveExtensionId;
+  useEffect(() => setLiveExtensionId(extensionId), [extensionId]);
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -95,10 +102,15 @@ export function RealtimeProvider({
         if (message.type === "credits") setState((s) => ({ ...s, credits: message.data }));
         if (message.type === "plan") {
           setState((s) => ({ ...s, plan: message.data.plan, pendingPlan: message.data.pendingPlan }));
-          void sendToExtension(extensionId, { action: "userPlanUpdated", plan: message.data.plan });
+          void sendToExtension(extensionIdRef.current, { action: "userPlanUpdated", plan: message.data.plan });
           revalidate.current();
         }
         if (message.type === "clip") revalidate.current();
+        if (message.type === "settings") {
+          setLiveExtensionId(message.data.extensionId);
+          // Loaders that read the id (the extension hand-off) pick up the new one too.
+          revalidate.current();
+        }
       });
       socket.addEventListener("close", () => {
         clearInterval(heartbeat);
@@ -114,9 +126,9 @@ export function RealtimeProvider({
       clearInterval(heartbeat);
       socket?.close(1000, "page closed");
     };
-  }, [extensionId]);
+  }, []);
 
-  return <LiveContext.Provider value={state}>{children}</LiveContext.Provider>;
+  return <LiveContext.Provider value={{ ...state, extensionId: liveExtensionId }}>{children}</LiveContext.Provider>;
 }
 
 /** A small status dot: live updates on, or reconnecting. */

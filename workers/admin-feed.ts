@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { REALTIME_VERSION, type AdminFeedMessage, type SettingsData } from "~/domain/realtime";
 import type { AppEnv } from "../app/load-context";
+import { ADMIN_FEED_NAME } from "../app/services/realtime-control.server";
 
 type Topic = "users" | "clips" | "audit";
 const FLUSH_MS = 500;
@@ -63,8 +64,23 @@ export class AdminFeed extends DurableObject<AppEnv> {
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
     const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
+    // Tagged with the admin's id, so a demoted or banned admin's sockets can be closed.
+    const userId = request.headers.get("X-ClipCut-User");
+    this.ctx.acceptWebSocket(pair[1], userId ? [userId] : []);
     return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  /** Closes the admin sockets of one user (demoted, banned or signed out everywhere). */
+  async disconnectUser(userId: string): Promise<number> {
+    const sockets = this.ctx.getWebSockets(userId);
+    for (const ws of sockets) {
+      try {
+        ws.close(4003, "admin access ended");
+      } catch {
+        // already closed
+      }
+    }
+    return sockets.length;
   }
 
   async webSocketMessage(): Promise<void> {
@@ -80,7 +96,7 @@ export class AdminFeed extends DurableObject<AppEnv> {
   }
 }
 
-export const ADMIN_FEED_NAME = "admin-feed-0";
+export { ADMIN_FEED_NAME };
 
 /** Fire-and-forget from a user's ledger: a lost hint only delays an admin refresh, never loses data. */
 export async function publishAdminEvent(env: AppEnv, topic: Topic): Promise<void> {

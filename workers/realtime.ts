@@ -50,7 +50,9 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
   if (!user) return json(401, "unauthorized", "Sign in to receive live updates.");
   if (url.pathname === "/admin/realtime") {
     if (user.role !== "admin") return json(403, "forbidden", "Admins only.");
-    return env.ADMIN_FEED.get(env.ADMIN_FEED.idFromName(ADMIN_FEED_NAME)).fetch(request);
+    const headers = new Headers(request.headers);
+    headers.set("X-ClipCut-User", user.id);
+    return env.ADMIN_FEED.get(env.ADMIN_FEED.idFromName(ADMIN_FEED_NAME)).fetch(new Request(request.url, { headers }));
   }
   return forward(request, env, user.id, "page", null);
 }

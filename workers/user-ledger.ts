@@ -19,6 +19,7 @@ import {
   type LedgerResult,
 } from "../app/db/ledger.server";
 import { users } from "../app/db/schema";
+import { writePresence } from "../app/db/user-access.server";
 import type { AppEnv } from "../app/load-context";
 import { publishAdminEvent } from "./admin-feed";
 
@@ -496,14 +497,23 @@ export class UserLedger extends DurableObject<AppEnv> {
     this.notifyAdmins("users");
   }
 
+  /** Conditional in one statement: a ban written meanwhile is never overwritten by presence. */
   private async setPresence(userId: string, online: boolean): Promise<void> {
-    const user = await this.loadUser(userId);
-    if (!user || user.status === "Banned") return;
-    await this.db
-      .update(users)
-      .set({ status: online ? "online" : "offline", lastSeen: new Date() })
-      .where(eq(users.id, userId));
-    this.notifyAdmins("users");
+    if (await writePresence(this.db, userId, online)) this.notifyAdmins("users");
+  }
+
+  /** Closes every socket of the user (ban, sign-out everywhere): pages and the extension must reconnect and re-auth. */
+  async disconnect(reason = "signed out"): Promise<number> {
+    const sockets = this.ctx.getWebSockets();
+    for (const ws of sockets) {
+      try {
+        ws.close(4001, reason);
+      } catch {
+        // already closed
+      }
+    }
+    if (this.userId) await this.setPresence(this.userId, false);
+    return sockets.length;
   }
 
   private async touchLastSeen(userId: string): Promise<void> {

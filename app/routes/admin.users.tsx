@@ -1,13 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
-import { asc, eq } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
-import { banUser } from "~/services/accounts.server";
-import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
 import { clientIp } from "~/services/rate-limit.server";
+import { banUser } from "~/services/user-moderation.server";
 import { formObject } from "~/utils/forms";
 
 const banSchema = z.object({ intent: z.literal("ban"), userId: z.string().uuid() });
@@ -35,12 +34,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const parsed = banSchema.safeParse(formObject(await request.formData()));
   if (!parsed.success) return data({ error: "Unknown request." }, { status: 400 });
-  const db = getDb(context.cloudflare.env.DB);
-  const target = await db.select({ id: users.id }).from(users).where(eq(users.id, parsed.data.userId)).get();
-  if (!target) return data({ error: "User not found." }, { status: 404 });
-  if (target.id === admin.id) return data({ error: "You cannot ban yourself." }, { status: 400 });
-  await banUser(db, target.id);
-  await audit(db, { action: "admin.user_banned", actorId: admin.id, subjectId: target.id, ip: clientIp(request) });
+  const { env } = context.cloudflare;
+  const result = await banUser({
+    env,
+    db: getDb(env.DB),
+    actorId: admin.id,
+    userId: parsed.data.userId,
+    ip: clientIp(request),
+  });
+  if (!result.ok) return data({ error: result.message }, { status: result.status });
   return { error: null };
 }
 

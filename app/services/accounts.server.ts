@@ -1,9 +1,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { apiTokens, creditLedger, users } from "~/db/schema";
+import { creditLedger, users } from "~/db/schema";
 import { NEW_USER_CREDITS } from "~/domain/credits";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password.server";
-import { revokeUserSessions } from "./session.server";
+import { revokeUserAccess } from "~/db/user-access.server";
 import type { User } from "./auth.server";
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -89,27 +89,9 @@ export async function markEmailVerified(db: Db, userId: string): Promise<void> {
 
 /** Sets a new password and ends every other session and extension token of the user. */
 export async function setPassword(db: Db, userId: string, password: string, keepSessionId?: string): Promise<void> {
-  const now = new Date();
   await db
     .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: now })
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
     .where(eq(users.id, userId));
-  await revokeUserSessions(db, userId, keepSessionId);
-  await db
-    .update(apiTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
-}
-
-/** Ban: the account is marked Banned and every session and extension token dies at once. */
-export async function banUser(db: Db, userId: string): Promise<void> {
-  const now = new Date();
-  await db.batch([
-    db.update(users).set({ status: "Banned", updatedAt: now }).where(eq(users.id, userId)),
-    db
-      .update(apiTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt))),
-  ]);
-  await revokeUserSessions(db, userId);
+  await revokeUserAccess(db, userId, keepSessionId);
 }

@@ -14,6 +14,11 @@ export type AuditAction =
   | "auth.banned_signin_refused"
   | "admin.access_denied"
   | "admin.user_banned"
+  | "admin.user_unbanned"
+  | "admin.role_changed"
+  | "admin.sessions_revoked"
+  | "auth.signout_everywhere"
+  | "auth.session_revoked"
   | "extension.token_issued";
 
 export async function audit(

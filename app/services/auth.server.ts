@@ -1,28 +1,32 @@
 import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq, gt } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { sessions, users } from "~/db/schema";
+import type { users } from "~/db/schema";
+import { findLiveSession, touchSession } from "~/db/user-access.server";
 import { sha256Hex } from "~/utils/crypto";
 import { audit } from "./audit.server";
 import { clientIp } from "./rate-limit.server";
 import { readSessionToken } from "./session-cookie.server";
+import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from "./session.server";
 
 export type User = typeof users.$inferSelect;
 export type SessionUser = User & { sessionId: string; showMaintenanceNotification: boolean };
 
-/** The signed-in user for this request, or null (no cookie, unknown or expired session, banned user). */
+/**
+ * The signed-in user for this request, or null (no cookie, unknown, expired or idle session, banned user).
+ * "Last used" is refreshed at most once an hour per session, after the response (no D1 write per request).
+ */
 export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   const token = readSessionToken(request);
   if (!token) return null;
   const db = getDb(context.cloudflare.env.DB);
   const sessionId = await sha256Hex(token);
-  const row = await db
-    .select({ user: users, flag: sessions.showMaintenanceNotification })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-    .get();
+  const now = Date.now();
+  const row = await findLiveSession(db, sessionId, now, SESSION_IDLE_MS);
   if (!row || row.user.status === "Banned") return null;
+  const lastUsed = (row.lastActiveAt ?? row.createdAt).getTime();
+  if (now - lastUsed > SESSION_TOUCH_MS) {
+    context.cloudflare.ctx.waitUntil(touchSession(db, sessionId, now, SESSION_TOUCH_MS).then(() => undefined));
+  }
   return { ...row.user, sessionId, showMaintenanceNotification: row.flag };
 }
 

@@ -1,10 +1,14 @@
 import { redirect } from "@remix-run/cloudflare";
-import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { apiTokens, sessions } from "~/db/schema";
+import { deleteSession, insertSession, revokeUserAccess } from "~/db/user-access.server";
 import { randomToken, sha256Hex } from "~/utils/crypto";
 import { clearSessionCookie, readSessionToken, SESSION_TTL_MS, sessionCookie } from "./session-cookie.server";
 import { clientIp } from "./rate-limit.server";
+
+/** A session unused for this long ends, whatever its absolute lifetime (30 days) says. */
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** "Last used" is written at most this often per session, so reading pages costs no D1 write per request. */
+export const SESSION_TOUCH_MS = 60 * 60 * 1000;
 
 /**
  * Starts a new session for the user and redirects. Any session this browser already had is ended first, so the id
@@ -15,10 +19,11 @@ export async function createUserSession(
   request: Request,
   userId: string,
   redirectTo: string,
+  extraHeaders: string[] = [],
 ): Promise<Response> {
   await endCurrentSession(db, request);
   const token = randomToken(32); // 256 bits
-  await db.insert(sessions).values({
+  await insertSession(db, {
     id: await sha256Hex(token),
     userId,
     expiresAt: new Date(Date.now() + SESSION_TTL_MS),
@@ -27,40 +32,45 @@ export async function createUserSession(
     ip: clientIp(request),
     showMaintenanceNotification: true,
   });
-  return redirect(safeRedirect(redirectTo), { headers: { "Set-Cookie": sessionCookie(request, token) } });
+  const headers = new Headers();
+  headers.append("Set-Cookie", sessionCookie(request, token));
+  for (const cookie of extraHeaders) headers.append("Set-Cookie", cookie);
+  return redirect(safeRedirect(redirectTo), { headers });
 }
 
 /** Ends this browser's session (and the extension tokens it issued). Returns the Set-Cookie that clears it. */
 export async function endCurrentSession(db: Db, request: Request): Promise<string> {
   const token = readSessionToken(request);
-  if (token) {
-    const id = await sha256Hex(token);
-    await db.batch([
-      db
-        .update(apiTokens)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(apiTokens.sessionId, id), isNull(apiTokens.revokedAt))),
-      db.delete(sessions).where(eq(sessions.id, id)),
-    ]);
-  }
+  if (token) await deleteSession(db, await sha256Hex(token));
   return clearSessionCookie(request);
 }
 
-/** Ends every session of a user, optionally keeping one (the browser that changed the password). */
+/** Ends every session of a user (and their extension tokens), optionally keeping one (the browser that asked). */
 export async function revokeUserSessions(db: Db, userId: string, keepSessionId?: string): Promise<void> {
-  await db
-    .delete(sessions)
-    .where(
-      keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId),
-    );
+  await revokeUserAccess(db, userId, keepSessionId);
 }
 
-export async function setMaintenanceFlag(db: Db, sessionId: string, show: boolean): Promise<void> {
-  await db.update(sessions).set({ showMaintenanceNotification: show }).where(eq(sessions.id, sessionId));
-}
+export { setMaintenanceFlag } from "~/db/user-access.server";
 
-/** Only same-site relative paths: never redirect to another origin ("//evil.com" included). */
+// Any C0/C1 control character or a backslash: browsers strip tabs and newlines and read "\" as "/" in URLs.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_URL_CHARS = /[\u0000-\u001f\u007f-\u009f\\]/;
+const REDIRECT_BASE = "https://clipcut.invalid";
+
+/**
+ * Only same-site relative paths. Checked the way a browser will read the Location: after refusing characters that
+ * browsers silently drop or rewrite, the path must resolve to our own origin ("//evil", "/\t/evil" and
+ * "javascript:" all fall back). Never throws, whatever the input.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (typeof to !== "string" || to.length > 2048 || !to.startsWith("/") || UNSAFE_URL_CHARS.test(to)) return fallback;
+  try {
+    const url = new URL(to, REDIRECT_BASE);
+    const path = url.pathname + url.search + url.hash;
+    // "/.//evil" resolves to the path "//evil", which a browser would read as another host.
+    if (url.origin !== REDIRECT_BASE || path.startsWith("//")) return fallback;
+    return path;
+  } catch {
+    return fallback;
+  }
 }

@@ -1,0 +1,200 @@
+import { and, desc, eq, gt, isNull, lt, ne, or } from "drizzle-orm";
+import type { Db } from "./client.server";
+import { apiTokens, emailTokens, rateLimits, sessions, users } from "./schema";
+
+/**
+ * Who may get in: account status and role, server-side sessions and extension tokens. Every status or role write
+ * is conditional on the state it changes from, so a concurrent writer (presence, another admin) cannot undo it.
+ */
+
+export type UserStatus = (typeof users.$inferSelect)["status"];
+export type UserRole = (typeof users.$inferSelect)["role"];
+
+export function findUserById(db: Db, userId: string) {
+  return db.select().from(users).where(eq(users.id, userId)).get();
+}
+
+/** Bans the user unless already banned. Returns the row as it was banned, or undefined when nothing changed. */
+export function setBanned(db: Db, userId: string, now = new Date()) {
+  return db
+    .update(users)
+    .set({ status: "Banned", updatedAt: now })
+    .where(and(eq(users.id, userId), ne(users.status, "Banned")))
+    .returning({ id: users.id, role: users.role })
+    .get();
+}
+
+/** Lifts a ban (the user comes back offline; presence turns them online when a page connects). */
+export function clearBanned(db: Db, userId: string, now = new Date()) {
+  return db
+    .update(users)
+    .set({ status: "offline", updatedAt: now })
+    .where(and(eq(users.id, userId), eq(users.status, "Banned")))
+    .returning({ id: users.id })
+    .get();
+}
+
+/** Presence never overwrites a ban: the write is conditional in the same statement, not after a read. */
+export function writePresence(db: Db, userId: string, online: boolean, now = new Date()) {
+  return db
+    .update(users)
+    .set({ status: online ? "online" : "offline", lastSeen: now })
+    .where(and(eq(users.id, userId), ne(users.status, "Banned")))
+    .returning({ id: users.id })
+    .get();
+}
+
+/** Changes the role only if it differs; returns the previous role when it changed. */
+export async function writeRole(db: Db, userId: string, role: UserRole, now = new Date()) {
+  const before = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).get();
+  if (!before || before.role === role) return undefined;
+  const changed = await db
+    .update(users)
+    .set({ role, updatedAt: now })
+    .where(and(eq(users.id, userId), eq(users.role, before.role)))
+    .returning({ id: users.id })
+    .get();
+  return changed ? { previous: before.role } : undefined;
+}
+
+// ── Sessions ─────────────────────────────────────────────────────────────
+
+export function insertSession(db: Db, row: typeof sessions.$inferInsert) {
+  return db.insert(sessions).values(row);
+}
+
+/** A live session and its user: not expired, and used within the idle limit. */
+export function findLiveSession(db: Db, sessionId: string, now: number, idleMs: number) {
+  return db
+    .select({
+      user: users,
+      flag: sessions.showMaintenanceNotification,
+      lastActiveAt: sessions.lastActiveAt,
+      createdAt: sessions.createdAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        gt(sessions.expiresAt, new Date(now)),
+        or(
+          gt(sessions.lastActiveAt, new Date(now - idleMs)),
+          and(isNull(sessions.lastActiveAt), gt(sessions.createdAt, new Date(now - idleMs))),
+        ),
+      ),
+    )
+    .get();
+}
+
+/** Records use of a session, at most once per `everyMs` (so reading pages adds no write per request). */
+export function touchSession(db: Db, sessionId: string, now: number, everyMs: number) {
+  return db
+    .update(sessions)
+    .set({ lastActiveAt: new Date(now) })
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        or(isNull(sessions.lastActiveAt), lt(sessions.lastActiveAt, new Date(now - everyMs))),
+      ),
+    );
+}
+
+export function listUserSessions(db: Db, userId: string, now = new Date()) {
+  return db
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      lastActiveAt: sessions.lastActiveAt,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastActiveAt))
+    .limit(50);
+}
+
+/** Ends one session and the extension tokens it issued. Scoped to the user, so nobody ends another's session. */
+export async function deleteSession(db: Db, sessionId: string, userId?: string, now = new Date()) {
+  const owned = userId ? and(eq(sessions.id, sessionId), eq(sessions.userId, userId)) : eq(sessions.id, sessionId);
+  const [, deleted] = await db.batch([
+    db
+      .update(apiTokens)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(apiTokens.sessionId, sessionId),
+          isNull(apiTokens.revokedAt),
+          ...(userId ? [eq(apiTokens.userId, userId)] : []),
+        ),
+      ),
+    db.delete(sessions).where(owned).returning({ id: sessions.id }),
+  ]);
+  return deleted.length > 0;
+}
+
+/**
+ * Ends every session of a user and revokes their extension tokens, in one batch. `keepSessionId` spares the browser
+ * that asked (and the tokens it issued), e.g. "sign out everywhere else" or a password change.
+ */
+export async function revokeUserAccess(db: Db, userId: string, keepSessionId?: string, now = new Date()) {
+  const otherTokens = keepSessionId
+    ? or(isNull(apiTokens.sessionId), ne(apiTokens.sessionId, keepSessionId))
+    : undefined;
+  await db.batch([
+    db
+      .update(apiTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), otherTokens)),
+    db
+      .delete(sessions)
+      .where(
+        keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId),
+      ),
+  ]);
+}
+
+export function setMaintenanceFlag(db: Db, sessionId: string, show: boolean) {
+  return db.update(sessions).set({ showMaintenanceNotification: show }).where(eq(sessions.id, sessionId));
+}
+
+// ── Housekeeping ─────────────────────────────────────────────────────────
+
+/**
+ * Deletes what can never be used again: expired or idle sessions, extension tokens expired or revoked for a day,
+ * e-mail tokens past expiry or used, and rate-limit rows whose window closed (the longest window is an hour).
+ */
+export async function pruneExpired(db: Db, now: number, sessionIdleMs: number) {
+  const day = 24 * 60 * 60 * 1000;
+  const results = await db.batch([
+    db
+      .delete(sessions)
+      .where(
+        or(
+          lt(sessions.expiresAt, new Date(now)),
+          lt(sessions.lastActiveAt, new Date(now - sessionIdleMs)),
+          and(isNull(sessions.lastActiveAt), lt(sessions.createdAt, new Date(now - sessionIdleMs))),
+        ),
+      )
+      .returning({ id: sessions.id }),
+    db
+      .delete(apiTokens)
+      .where(or(lt(apiTokens.expiresAt, new Date(now)), lt(apiTokens.revokedAt, new Date(now - day))))
+      .returning({ id: apiTokens.id }),
+    db
+      .delete(emailTokens)
+      .where(or(lt(emailTokens.expiresAt, new Date(now)), lt(emailTokens.usedAt, new Date(now - day))))
+      .returning({ id: emailTokens.id }),
+    db
+      .delete(rateLimits)
+      .where(lt(rateLimits.windowStart, now - 2 * 60 * 60 * 1000))
+      .returning({ key: rateLimits.key }),
+  ]);
+  return {
+    sessions: results[0].length,
+    apiTokens: results[1].length,
+    emailTokens: results[2].length,
+    rateLimits: results[3].length,
+  };
+}

@@ -23,7 +23,12 @@ export default {
             emphasis: colors.blue[700],
             inverted: colors.white,
           },
-          background: { muted: colors.slate[50], subtle: colors.slate[100], DEFAULT: colors.white, emphasis: colors.slate[700] },
+          background: {
+            muted: colors.slate[50],
+            subtle: colors.slate[100],
+            DEFAULT: colors.white,
+            emphasis: colors.slate[700],
+          },
           border: { DEFAULT: colors.slate[200] },
           ring: { DEFAULT: colors.slate[200] },
           content: {

@@ -16,8 +16,7 @@ import { auditLog, clips, creditHolds, creditLedger, settings, users } from "./s
 
 const DAY = 86_400_000;
 const likeEscape = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const contains = (column: SQL | AnyColumn, q: string) =>
-  sql`lower(${column}) like ${likeEscape(q)} escape '\\'`;
+const contains = (column: SQL | AnyColumn, q: string) => sql`lower(${column}) like ${likeEscape(q)} escape '\\'`;
 
 // ── Overviews / Analytics / Reports cards ────────────────────────────────
 
@@ -25,7 +24,10 @@ export async function overviewTotals(db: Db) {
   const [u, c, online] = await db.batch([
     db.select({ n: sql<number>`count(*)` }).from(users),
     db.select({ n: sql<number>`count(*)`, used: sql<number>`coalesce(sum(${clips.cost}), 0)` }).from(clips),
-    db.select({ n: sql<number>`count(*)` }).from(users).where(eq(users.status, "online")),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .where(eq(users.status, "online")),
   ]);
   return {
     totalUsers: u[0]?.n ?? 0,
@@ -165,9 +167,7 @@ function userFilters(query: Omit<UserListQuery, "page" | "sort" | "dir">): SQL |
   if (query.q) parts.push(or(contains(users.fullName, query.q), contains(users.email, query.q)));
   if (query.status) parts.push(eq(users.status, query.status));
   if (query.plan) {
-    parts.push(
-      query.plan === "Free" ? sql`${users.plan} in ('Free', 'Plugin')` : eq(users.plan, query.plan),
-    );
+    parts.push(query.plan === "Free" ? sql`${users.plan} in ('Free', 'Plugin')` : eq(users.plan, query.plan));
   }
   if (query.role) parts.push(eq(users.role, query.role));
   if (query.min !== undefined) parts.push(gte(users.credits, query.min));
@@ -196,7 +196,10 @@ function userOrder(query: Pick<UserListQuery, "sort" | "dir">) {
 export async function listUsers(db: Db, query: UserListQuery, pageSize = ADMIN_PAGE_SIZE) {
   const where = userFilters(query);
   const [countRows, firstPage] = await db.batch([
-    db.select({ n: sql<number>`count(*)` }).from(users).where(where),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .where(where),
     db
       .select(userRow)
       .from(users)
@@ -263,9 +266,7 @@ const clipRow = {
 };
 
 export async function listClips(db: Db, q: string | undefined, page: number, pageSize = ADMIN_PAGE_SIZE) {
-  const where = q
-    ? or(contains(clips.name, q), contains(users.fullName, q), contains(users.email, q))
-    : undefined;
+  const where = q ? or(contains(clips.name, q), contains(users.fullName, q), contains(users.email, q)) : undefined;
   const [countRows, rows] = await db.batch([
     q
       ? db
@@ -496,4 +497,10 @@ export async function upsertSetting(db: Db, key: string, value: string) {
 export function isMissingTable(error: unknown): boolean {
   const text = String(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : error);
   return /no such table|does not exist/i.test(text);
+}
+
+/** Users with an open page (presence says online): the ones a live settings push can reach. */
+export async function onlineUserIds(db: Db, limit = 10_000): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.status, "online")).limit(limit);
+  return rows.map((r) => r.id);
 }

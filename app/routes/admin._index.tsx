@@ -49,9 +49,12 @@ export default function AdminOverview() {
         <StatCard label="Total Revenue" value="$0" />
       </StatGrid>
       <div className="grid gap-6 xl:grid-cols-3">
-        <div className="xl:col-span-2">
+        <div className="min-w-0 xl:col-span-2">
           <Panel title="Growth Metrics" actions={<RangeTabs ranges={RANGES} current={range} />}>
-            <GrowthChart data={growth} caption={`New users and clips per ${range === "Day" ? "hour" : range === "Week" ? "day" : "month"}`} />
+            <GrowthChart
+              data={growth}
+              caption={`New users and clips per ${range === "Day" ? "hour" : range === "Week" ? "day" : "month"}`}
+            />
           </Panel>
         </div>
         <Panel title="Plan Distribution">

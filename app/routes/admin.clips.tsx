@@ -68,7 +68,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       reason: `clip "${clip.name}" deleted by an admin`,
       actorId: admin.id,
     });
-    if (!result.ok) return data({ error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}`, notice: null }, { status: result.status });
+    if (!result.ok)
+      return data(
+        { error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}`, notice: null },
+        { status: result.status },
+      );
     refunded = clip.cost;
     await audit(db, {
       action: "admin.clip_refunded",
@@ -128,7 +132,8 @@ function DeleteClip({ clip }: { clip: { id: string; name: string; cost: number }
 export default function AdminClips() {
   const { q, rows, total, page, pages } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const href = (p: number) => `/admin/clips?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
+  const href = (p: number) =>
+    `/admin/clips?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
   return (
     <div>
       <PageHeader title="Clip Management" crumb="Clips" actions={<CreateClipButton />} />
@@ -196,7 +201,10 @@ export default function AdminClips() {
       </DataTable>
       <Pagination page={page} pages={pages} total={total} pageSize={ADMIN_PAGE_SIZE} href={href} />
       <p className="mt-2 text-xs text-slate-600">
-        Clips you create are charged to your own balance. <Link to="/admin/reports" className="underline">Usage reports</Link>
+        Clips you create are charged to your own balance.{" "}
+        <Link to="/admin/reports" className="underline">
+          Usage reports
+        </Link>
       </p>
     </div>
   );

@@ -27,8 +27,7 @@ const schema = z.object({
 });
 
 export type CreateClipResult =
-  | { ok: true; message: string; cost: number }
-  | { ok: false; error: string; upgrade?: boolean };
+  { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -74,5 +73,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       details: { clipId: clip.id, cost: clip.cost },
     });
   }
-  return data<CreateClipResult>({ ok: true, cost: clip.cost, message: ADMIN_MESSAGES.clipCreated(clip.name, clip.cost) });
+  return data<CreateClipResult>({
+    ok: true,
+    cost: clip.cost,
+    message: ADMIN_MESSAGES.clipCreated(clip.name, clip.cost),
+  });
 }

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useState } from "react";
 import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { AdminIcon } from "~/components/admin/icons";
 import { AdminErrorBoundary } from "~/components/admin/error";
-import { useAdminFeed } from "~/components/admin/live";
+import { useAdminFeed, type AdminOutletContext } from "~/components/admin/live";
 import { AdminSidebar, NavList } from "~/components/admin/sidebar";
 import { formatDateTime } from "~/components/admin/ui";
 import { Logo } from "~/components/logo";
@@ -60,7 +61,8 @@ function Bell({ events }: { events: { id: string; action: string; actor: string;
 
 export default function AdminLayout() {
   const { name, events } = useLoaderData<typeof loader>();
-  const live = useAdminFeed();
+  const [liveExtensionId, setLiveExtensionId] = useState<string | null>(null);
+  const live = useAdminFeed((settings) => setLiveExtensionId(settings.extensionId));
   const navigation = useNavigation();
   const location = useLocation();
   const changingPage = navigation.state === "loading" && navigation.location.pathname !== location.pathname;
@@ -100,7 +102,13 @@ export default function AdminLayout() {
           <label htmlFor="admin-search-mobile" className="sr-only">
             Search users and clips
           </label>
-          <input id="admin-search-mobile" name="q" type="search" placeholder="Search users or clips..." className="input" />
+          <input
+            id="admin-search-mobile"
+            name="q"
+            type="search"
+            placeholder="Search users or clips..."
+            className="input"
+          />
         </Form>
         <nav aria-label="Admin menu" className="mt-2">
           <NavList />
@@ -109,7 +117,11 @@ export default function AdminLayout() {
       <div className="flex flex-1">
         <AdminSidebar />
         <main id="main" className="min-w-0 flex-1 p-4 md:p-6">
-          {changingPage ? <SkeletonRows rows={6} label="Loading page" /> : <Outlet />}
+          {changingPage ? (
+            <SkeletonRows rows={6} label="Loading page" />
+          ) : (
+            <Outlet context={{ liveExtensionId } satisfies AdminOutletContext} />
+          )}
         </main>
       </div>
     </div>

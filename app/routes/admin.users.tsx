@@ -264,7 +264,13 @@ function UserModal({
               <label htmlFor="u-reason" className="label">
                 Reason for a credit change
               </label>
-              <input id="u-reason" name="reason" maxLength={200} className="input" placeholder="e.g. Support goodwill" />
+              <input
+                id="u-reason"
+                name="reason"
+                maxLength={200}
+                className="input"
+                placeholder="e.g. Support goodwill"
+              />
               <p className="mt-1 text-xs text-slate-600">Written to the credit ledger with your name.</p>
             </div>
           )}
@@ -322,7 +328,16 @@ export default function AdminUsers() {
   const closeHref = listHref(query, {});
   const listError = actionData?.error && (actionData.intent === null || !["add", "edit"].includes(actionData.intent));
   const exportHref = `/admin/users/export?${new URLSearchParams(
-    Object.entries({ q: query.q, status: query.status, plan: query.plan, role: query.role, min: query.min, max: query.max, sort: query.sort, dir: query.dir })
+    Object.entries({
+      q: query.q,
+      status: query.status,
+      plan: query.plan,
+      role: query.role,
+      min: query.min,
+      max: query.max,
+      sort: query.sort,
+      dir: query.dir,
+    })
       .filter(([, v]) => v !== undefined && v !== "")
       .map(([k, v]) => [k, String(v)]),
   )}`;
@@ -352,12 +367,23 @@ export default function AdminUsers() {
           {actionData.error}
         </p>
       )}
-      <Form method="get" className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-7" key={location.search}>
+      <Form
+        method="get"
+        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-7"
+        key={location.search}
+      >
         <div className="sm:col-span-2">
           <label htmlFor="f-q" className="label">
             Search
           </label>
-          <input id="f-q" name="q" type="search" defaultValue={query.q ?? ""} placeholder="Name or email" className="input" />
+          <input
+            id="f-q"
+            name="q"
+            type="search"
+            defaultValue={query.q ?? ""}
+            placeholder="Name or email"
+            className="input"
+          />
         </div>
         <Select name="status" label="Status" options={["online", "offline", "Banned"]} value={query.status} />
         <Select name="plan" label="Plan" options={PLAN_IDS} value={query.plan} />
@@ -426,7 +452,11 @@ export default function AdminUsers() {
             </Td>
             <Td>
               <div className="flex flex-wrap gap-3">
-                <Link to={listHref(query, { edit: u.id })} className="text-sm font-semibold text-brand-700 hover:underline" aria-label={`Edit ${u.fullName}`}>
+                <Link
+                  to={listHref(query, { edit: u.id })}
+                  className="text-sm font-semibold text-brand-700 hover:underline"
+                  aria-label={`Edit ${u.fullName}`}
+                >
                   Edit
                 </Link>
                 {u.status === "Banned" ? (

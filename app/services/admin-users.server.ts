@@ -55,7 +55,14 @@ export async function addUser(
   }
   await updateUserProfile(ctx.db, userId, { fullName: input.fullName, role: "user", plan: input.plan });
   if (input.role === "admin") {
-    const role = await setUserRole({ env: ctx.env, db: ctx.db, actorId: ctx.adminId, userId, role: "admin", ip: ctx.ip });
+    const role = await setUserRole({
+      env: ctx.env,
+      db: ctx.db,
+      actorId: ctx.adminId,
+      userId,
+      role: "admin",
+      ip: ctx.ip,
+    });
     if (!role.ok) return role;
   }
   const created = await findUser(ctx.db, userId);

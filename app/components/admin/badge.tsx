@@ -32,8 +32,6 @@ export function StatusBadge({ value }: { value: string }) {
   // Legacy "Plugin" is shown as Free (spec §3).
   const shown = value === "Plugin" ? "Free" : value;
   return (
-    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeStyle(shown)}`}>
-      {shown}
-    </span>
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeStyle(shown)}`}>{shown}</span>
   );
 }

@@ -5,7 +5,17 @@ type Row = Record<string, string | number>;
 const number = (n: number) => n.toLocaleString("en-US");
 
 /** The same numbers as a table for screen readers (the SVG chart is decoration for them). */
-function ChartTable({ data, index, categories, caption }: { data: Row[]; index: string; categories: string[]; caption: string }) {
+function ChartTable({
+  data,
+  index,
+  categories,
+  caption,
+}: {
+  data: Row[];
+  index: string;
+  categories: string[];
+  caption: string;
+}) {
   return (
     <table className="sr-only">
       <caption>{caption}</caption>
@@ -71,7 +81,7 @@ export function PlanDonut({ data }: { data: { plan: string; count: number; perce
           <li key={d.plan} className="flex items-center gap-2">
             <span
               aria-hidden="true"
-              className={`h-2.5 w-2.5 rounded-full ${["bg-slate-500", "bg-blue-500", "bg-violet-500", "bg-amber-500"][i]}`}
+              className={`h-2.5 w-2.5 shrink-0 rounded-full ${["bg-slate-500", "bg-blue-500", "bg-violet-500", "bg-amber-500"][i]}`}
             />
             <span>{d.plan}</span>
             <span className="ml-auto tabular-nums text-slate-600">{d.percent}%</span>

@@ -67,3 +67,8 @@ export function useAdminFeed(onSettings?: (data: { extensionId: string }) => voi
   }, []);
   return connected;
 }
+
+/** What the admin layout hands its pages through <Outlet context>. */
+export interface AdminOutletContext {
+  liveExtensionId: string | null;
+}

@@ -1,7 +1,15 @@
 import { Link } from "@remix-run/react";
 
 /** Range selector as links (works without JavaScript; the range lives in the URL). */
-export function RangeTabs({ ranges, current, param = "range" }: { ranges: readonly string[]; current: string; param?: string }) {
+export function RangeTabs({
+  ranges,
+  current,
+  param = "range",
+}: {
+  ranges: readonly string[];
+  current: string;
+  param?: string;
+}) {
   return (
     <nav aria-label="Range">
       <ul className="inline-flex rounded-lg border border-slate-200 bg-slate-50 p-0.5 text-sm">

@@ -28,9 +28,9 @@ export function PageHeader({ title, crumb, actions }: { title: string; crumb?: s
 
 export function StatCard({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
   return (
-    <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5">
       <p className="text-sm font-medium text-slate-600">{label}</p>
-      <p className="mt-2 text-2xl font-bold tabular-nums" data-testid={testId}>
+      <p className="mt-2 text-xl font-bold tabular-nums sm:text-2xl" data-testid={testId}>
         {value}
       </p>
     </div>
@@ -38,12 +38,12 @@ export function StatCard({ label, value, testId }: { label: string; value: React
 }
 
 export function StatGrid({ children }: { children: ReactNode }) {
-  return <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">{children}</div>;
+  return <div className="mb-6 grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">{children}</div>;
 }
 
 export function Panel({ title, children, actions }: { title?: string; children: ReactNode; actions?: ReactNode }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-label={title}>
+    <section className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" aria-label={title}>
       {(title || actions) && (
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
           {title && <h2 className="text-lg font-semibold">{title}</h2>}

@@ -29,6 +29,10 @@ const schema = z.object({
 export type CreateClipResult =
   { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean };
 
+// A resource route: a plain JSON response keeps its status (the modal reads the body either way).
+const reply = (body: CreateClipResult, status = 200) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   throw data("Use the Create Clip button on Calendars or Clips.", { status: 405 });
@@ -42,12 +46,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const parsed = schema.safeParse(formObject(await request.formData()));
   if (!parsed.success) {
-    return data<CreateClipResult>({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid input." }, 400);
+    return reply({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid input." }, 400);
   }
   const { name, videoUrl, start, end, quality, key } = parsed.data;
   const startSeconds = parseClockTime(start);
   const endSeconds = parseClockTime(end);
-  if (!(endSeconds > startSeconds)) return data<CreateClipResult>({ ok: false, error: ZERO_DURATION_MESSAGE }, 422);
+  if (!(endSeconds > startSeconds)) return reply({ ok: false, error: ZERO_DURATION_MESSAGE }, 422);
   const env = context.cloudflare.env;
   const result = await ledgerFor(env, admin.id).charge({
     userId: admin.id,
@@ -58,10 +62,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (!result.ok) {
     if (result.code === "insufficient_credits") {
-      return data<CreateClipResult>({ ok: false, error: INSUFFICIENT_CREDITS_MESSAGE, upgrade: true }, 402);
+      return reply({ ok: false, error: INSUFFICIENT_CREDITS_MESSAGE, upgrade: true }, 402);
     }
     const error = result.code === "internal" ? ADMIN_MESSAGES.clipError : result.message;
-    return data<CreateClipResult>({ ok: false, error }, result.status);
+    return reply({ ok: false, error }, result.status);
   }
   const clip = result.value.clip;
   if (!result.replayed) {
@@ -73,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       details: { clipId: clip.id, cost: clip.cost },
     });
   }
-  return data<CreateClipResult>({
+  return reply({
     ok: true,
     cost: clip.cost,
     message: ADMIN_MESSAGES.clipCreated(clip.name, clip.cost),

@@ -141,7 +141,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
         ? await unbanUser(moderation)
         : await signOutEverywhere(moderation);
   if (!result.ok) return data({ error: result.message, intent: input.intent }, { status: result.status });
-  return back(input.intent === "ban" ? "banned" : input.intent === "unban" ? "unbanned" : "signedout");
+  // Answered in place (no redirect): the list stays where it was, with or without JavaScript.
+  return {
+    error: null,
+    intent: input.intent,
+    notice: NOTICES[input.intent === "ban" ? "banned" : input.intent === "unban" ? "unbanned" : "signedout"],
+  };
 }
 
 function SortHeader({ query, column, label }: { query: UserListQuery; column: UserListQuery["sort"]; label: string }) {
@@ -294,12 +299,14 @@ function ModerationButton({
   label,
   confirmText,
   danger,
+  ariaLabel,
 }: {
   intent: "ban" | "unban" | "signout";
   userId: string;
   label: string;
   confirmText?: string;
   danger?: boolean;
+  ariaLabel: string;
 }) {
   return (
     <Form
@@ -313,6 +320,7 @@ function ModerationButton({
       <input type="hidden" name="userId" value={userId} />
       <button
         type="submit"
+        aria-label={ariaLabel}
         className={`text-sm font-semibold hover:underline ${danger ? "text-red-700" : "text-brand-700"}`}
       >
         {label}
@@ -357,9 +365,9 @@ export default function AdminUsers() {
           </>
         }
       />
-      {notice && (
+      {(actionData && "notice" in actionData ? actionData.notice : notice) && (
         <p role="status" className="alert-success mb-4">
-          {notice}
+          {actionData && "notice" in actionData ? actionData.notice : notice}
         </p>
       )}
       {listError && (
@@ -460,17 +468,23 @@ export default function AdminUsers() {
                   Edit
                 </Link>
                 {u.status === "Banned" ? (
-                  <ModerationButton intent="unban" userId={u.id} label="Unban" />
+                  <ModerationButton intent="unban" userId={u.id} label="Unban" ariaLabel={`Unban ${u.fullName}`} />
                 ) : (
                   <ModerationButton
                     intent="ban"
                     userId={u.id}
                     label="Ban"
+                    ariaLabel={`Ban ${u.fullName}`}
                     danger
                     confirmText={ADMIN_MESSAGES.banConfirm(u.fullName)}
                   />
                 )}
-                <ModerationButton intent="signout" userId={u.id} label="Sign out everywhere" />
+                <ModerationButton
+                  intent="signout"
+                  userId={u.id}
+                  label="Sign out everywhere"
+                  ariaLabel={`Sign out ${u.fullName} everywhere`}
+                />
               </div>
             </Td>
           </tr>

@@ -42,6 +42,8 @@ export function startLocalServer({ port, persistTo, fresh = false, build = true,
       "--show-interactive-dev-session=false",
       ...persist,
       ...varArgs,
+      // Parallel servers on one machine each need their own inspector port (default unchanged).
+      ...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []),
     ],
     { stdio: "inherit", env },
   );

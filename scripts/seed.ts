@@ -1,7 +1,10 @@
 /**
  * Demo data for local mode: the two demo accounts, ~40 users over the last 12 months on every plan, and a few
  * hundred clips. Credits follow the ledger rules (every balance is the sum of its ledger rows), so the invariant
- * holds on seeded data too. Runs only when the users table is empty. Usage: tsx scripts/seed.ts [--persist-to DIR]
+ * holds on seeded data too. Runs only when the users table is empty.
+ * Usage: tsx scripts/seed.ts [--persist-to DIR] [--scale large]
+ * `--scale large` adds about 20,000 users and 300,000 clips (for bench/admin.ts), written as multi-row INSERTs into
+ * one SQL file and applied with one `wrangler d1 execute --file`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -249,16 +252,106 @@ async function build(now: number): Promise<Seeded> {
   return { statements, users: people.length, clips: clipTotal };
 }
 
+const LARGE_USERS = 20_000;
+const LARGE_CLIPS = 300_000;
+const ROWS_PER_INSERT = 400;
+
+function* multiRowInserts(head: string, rows: Iterable<string>): Generator<string> {
+  let batch: string[] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length === ROWS_PER_INSERT) {
+      yield `${head} VALUES ${batch.join(",")};`;
+      batch = [];
+    }
+  }
+  if (batch.length) yield `${head} VALUES ${batch.join(",")};`;
+}
+
+/**
+ * The large scale: users on every plan over the last 12 months, each with a welcome row, one seed grant and their
+ * clips (ledger row per clip), so balances still equal their ledger sums. No passwords (nobody signs in as them).
+ */
+function buildLarge(
+  now: number,
+  userTotal: number,
+  clipTotal: number,
+): { statements: string[]; users: number; clips: number } {
+  const users: string[] = [];
+  const clipRows: string[] = [];
+  const ledgerRows: string[] = [];
+  const perUser = clipTotal / userTotal;
+  let clipsMade = 0;
+  for (let i = 0; i < userTotal; i++) {
+    const id = crypto.randomUUID();
+    const first = pick(FIRST);
+    const last = pick(LAST);
+    const createdAt = now - Math.floor(rand() * 365 * DAY) - DAY;
+    const plan = pick(["Free", "Free", "Free", "Basic", "Basic", "Advanced", "Pro", "Plugin"] as const);
+    const grant = 10_000;
+    let balance = NEW_USER_CREDITS + grant;
+    ledgerRows.push(
+      `(${[crypto.randomUUID(), id, NEW_USER_CREDITS, NEW_USER_CREDITS, "signup", "Welcome credits", null, "seed:signup", "seed", createdAt].map(sql).join(",")})`,
+      `(${[crypto.randomUUID(), id, grant, balance, "adjust", "Seed grant", null, "seed:grant", "seed", createdAt + 1].map(sql).join(",")})`,
+    );
+    const count = Math.min(clipTotal - clipsMade, Math.round(perUser * 2 * rand()));
+    for (let c = 0; c < count; c++) {
+      const clipId = crypto.randomUUID();
+      const at = createdAt + 2 + Math.floor(rand() * (now - createdAt - 2));
+      const length = 5 + Math.floor(rand() * 55);
+      const cost = clipCost(length, "mp4", "720p");
+      balance -= cost;
+      const name = `${pick(TOPICS)} #${c + 1}`;
+      clipRows.push(
+        `(${[clipId, id, name, `https://www.youtube.com/watch?v=${pick(VIDEOS)}`, 0, length, "mp4", "720p", cost, "Completed", "seed", at].map(sql).join(",")})`,
+      );
+      ledgerRows.push(
+        `(${[crypto.randomUUID(), id, -cost, balance, "clip", "Clip Creation", clipId, `seed:clip:${c}`, "seed", at].map(sql).join(",")})`,
+      );
+    }
+    clipsMade += count;
+    const status = i % 97 === 3 ? "Banned" : rand() < 0.1 ? "online" : "offline";
+    users.push(
+      `(${[id, `${first}.${last}.l${i}@example.com`.toLowerCase().replace("ü", "u"), createdAt, `${first} ${last}`, "user", plan, balance, status, createdAt, now, now - Math.floor(rand() * 30 * DAY)].map(sql).join(",")})`,
+    );
+  }
+  return {
+    statements: [
+      ...multiRowInserts(
+        "INSERT INTO users (id, email, email_verified_at, full_name, role, plan, credits, status, created_at, updated_at, last_seen)",
+        users,
+      ),
+      ...multiRowInserts(
+        "INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at)",
+        clipRows,
+      ),
+      ...multiRowInserts(
+        "INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, clip_id, idempotency_key, request_hash, created_at)",
+        ledgerRows,
+      ),
+    ],
+    users: userTotal,
+    clips: clipsMade,
+  };
+}
+
 async function main() {
   if (userCount() > 0) {
     console.log("Database already has users: seed skipped.");
     return;
   }
-  const seeded = await build(Date.now());
+  const started = Date.now();
+  const now = Date.now();
+  const seeded = await build(now);
+  const large = process.argv.includes("--scale") && process.argv[process.argv.indexOf("--scale") + 1] === "large";
+  const extra = large ? buildLarge(now, LARGE_USERS - seeded.users, LARGE_CLIPS - seeded.clips) : null;
   const file = join(mkdtempSync(join(tmpdir(), "clipcut-seed-")), "seed.sql");
-  writeFileSync(file, seeded.statements.join("\n"));
+  writeFileSync(file, [...seeded.statements, ...(extra?.statements ?? [])].join("\n"));
+  if (large) console.log(`Applying ${extra?.users} users and ${extra?.clips} clips (large scale)...`);
   wrangler(["d1", "execute", "DB", "--local", ...persistArgs, "--file", file]);
-  console.log(`Seeded ${seeded.users} users and ${seeded.clips} clips.`);
+  console.log(
+    `Seeded ${seeded.users + (extra?.users ?? 0)} users and ${seeded.clips + (extra?.clips ?? 0)} clips in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 }
 
 await main();

@@ -1,9 +1,9 @@
-import { CLOSE_CODES, REALTIME_VERSION, type AdminFeedMessage } from "~/domain/realtime";
+import { CLOSE_CODES, REALTIME_VERSION, type AdminFeedMessage, type SettingsData } from "~/domain/realtime";
 import type { AppEnv } from "../app/load-context";
 import { ADMIN_FEED_NAME } from "../app/services/realtime-control.server";
 import { SocketHub } from "./socket-hub";
 
-type Topic = "users" | "clips";
+type Topic = "users" | "clips" | "audit";
 const FLUSH_MS = 500;
 
 /**
@@ -37,6 +37,13 @@ export class AdminFeed extends SocketHub<null> {
     };
     this.pending.clear();
     this.sendAll(message);
+  }
+
+  /** A settings change goes out at once (it is rare, and pages act on its value). */
+  async pushSettings(data: SettingsData): Promise<number> {
+    this.sendAll({ v: REALTIME_VERSION, type: "settings", data } satisfies AdminFeedMessage);
+    const sockets = this.ctx.getWebSockets();
+    return sockets.length;
   }
 
   /** Admin page sockets, forwarded by the Worker after requireAdmin. */

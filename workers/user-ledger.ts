@@ -1,6 +1,12 @@
 import type { ClipRequest } from "~/domain/api";
 import type { PlanId } from "~/domain/plans";
-import { clientMessageSchema, CLOSE_CODES, REALTIME_VERSION, type ServerMessage } from "~/domain/realtime";
+import {
+  clientMessageSchema,
+  CLOSE_CODES,
+  REALTIME_VERSION,
+  type ServerMessage,
+  type SettingsData,
+} from "~/domain/realtime";
 import { getDb, type Db } from "../app/db/client.server";
 import { clipCount } from "../app/db/clips.server";
 import * as ops from "../app/db/ledger.server";
@@ -12,6 +18,7 @@ import {
   loadLedgerState,
   SAVE_FAILED_MESSAGE,
   type Decision,
+  type LedgerEvent,
   type LedgerResult,
   type LedgerState,
   type OpContext,
@@ -158,10 +165,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** After commit: publish the events (each once, in order), wake later if asked, then answer — always. */
   private async finish(w: Waiting, decision: Decision<unknown>): Promise<void> {
     try {
-      for (const event of decision.events) {
-        this.seq += 1;
-        this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
-      }
+      for (const event of decision.events) this.publish(event);
       for (const topic of new Set(decision.adminTopics)) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
       if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
     } catch (error) {
@@ -169,6 +173,12 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       console.error(JSON.stringify({ level: "error", msg: "ledger publish failed", error: String(error) }));
     }
     w.answer(decision.result);
+  }
+
+  /** Every change message goes out here: the next seq, one serialisation, every socket. */
+  private publish(event: LedgerEvent | { type: "settings"; data: SettingsData }): void {
+    this.seq += 1;
+    this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
   }
 
   private async scheduleAlarm(at: number): Promise<void> {
@@ -206,7 +216,14 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   }
 
   /** Gives back a clip's cost, once per clip; `deleteClip` removes the clip in the same batch. */
-  refund(input: { userId: string; clipId: string; reason: string; actorId?: string | null; deleteClip?: boolean }) {
+  refund(input: {
+    userId: string;
+    clipId: string;
+    reason: string;
+    actorId?: string | null;
+    amount?: number;
+    deleteClip?: boolean;
+  }) {
     return this.run(input.userId, (db, state, ctx) => ops.refund(db, state, input, ctx));
   }
 
@@ -257,6 +274,16 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   }
 
   // ── Realtime ─────────────────────────────────────────────────────────────
+
+  /** An admin changed a setting every page uses: pass it to this user's open pages. Returns how many got it. */
+  pushSettings(data: SettingsData): number {
+    const sockets = this.ctx.getWebSockets().length;
+    if (sockets > 0) {
+      this.publish({ type: "settings", data });
+      void this.ctx.storage.put("seq", this.seq);
+    }
+    return sockets;
+  }
 
   /** WebSocket upgrade, forwarded by the Worker after it authenticated the user (X-ClipCut-User). */
   async fetch(request: Request): Promise<Response> {

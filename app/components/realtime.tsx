@@ -18,6 +18,8 @@ export interface LiveState {
   connection: "connecting" | "live" | "reconnecting";
   /** Clips created since the page loaded, newest first, straight from the messages (no reload). */
   newClips: Clip[];
+  /** The extension id in use: the stored one, replaced live when an admin changes it. */
+  extensionId?: string;
 }
 
 const LiveContext = createContext<LiveState | null>(null);
@@ -55,6 +57,11 @@ export function RealtimeProvider({
   children: ReactNode;
 }) {
   const [state, setState] = useState<LiveState>({ ...initial, connection: "connecting", newClips: [] });
+  // The admin may change the extension id while the page is open: a "settings" message switches to the new one.
+  const [liveExtensionId, setLiveExtensionId] = useState(extensionId);
+  const extensionIdRef = useRef(liveExtensionId);
+  extensionIdRef.current = liveExtensionId;
+  useEffect(() => setLiveExtensionId(extensionId), [extensionId]);
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -110,13 +117,18 @@ export function RealtimeProvider({
         if (message.type === "credits") setState((s) => ({ ...s, credits: message.data }));
         if (message.type === "plan") {
           setState((s) => ({ ...s, plan: message.data.plan, pendingPlan: message.data.pendingPlan }));
-          void sendToExtension(extensionId, { action: "userPlanUpdated", plan: message.data.plan });
+          void sendToExtension(extensionIdRef.current, { action: "userPlanUpdated", plan: message.data.plan });
           // The page's own data may depend on the plan (period end on /billing/plan): rare, so the page reloads it.
           revalidate.current();
         }
         if (message.type === "clip") {
           const { clip } = message.data;
           setState((s) => ({ ...s, newClips: [clip, ...s.newClips.filter((c) => c.id !== clip.id)].slice(0, 50) }));
+        }
+        if (message.type === "settings") {
+          setLiveExtensionId(message.data.extensionId);
+          // Loaders that read the id (the extension hand-off) pick up the new one too.
+          revalidate.current();
         }
       });
       socket.addEventListener("close", (event) => {
@@ -135,9 +147,9 @@ export function RealtimeProvider({
       clearInterval(heartbeat);
       socket?.close(1000, "page closed");
     };
-  }, [extensionId]);
+  }, []);
 
-  return <LiveContext.Provider value={state}>{children}</LiveContext.Provider>;
+  return <LiveContext.Provider value={{ ...state, extensionId: liveExtensionId }}>{children}</LiveContext.Provider>;
 }
 
 /** A small status dot: live updates on, or reconnecting. */

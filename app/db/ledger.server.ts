@@ -596,7 +596,14 @@ export function adjust(
 export function refund(
   db: Db,
   state: LedgerState,
-  input: { clipId: string; reason: string; actorId?: string | null; deleteClip?: boolean },
+  input: {
+    clipId: string;
+    reason: string;
+    actorId?: string | null;
+    /** What the caller expects back; the refund is always the clip's recorded cost, and a mismatch is refused. */
+    amount?: number;
+    deleteClip?: boolean;
+  },
   ctx: OpContext,
 ): Promise<Decision<{ credits: Credits }>> {
   return decide(state, ctx, async () => {
@@ -614,6 +621,10 @@ export function refund(
       .where(and(eq(clips.id, input.clipId), eq(clips.userId, state.userId)))
       .get();
     if (!clip) return { result: fail(404, "not_found", "Clip not found.") };
+    if (input.amount !== undefined && input.amount !== clip.cost)
+      return {
+        result: fail(422, "invalid_input", `This clip cost ${clip.cost} credits; that is what a refund gives back.`),
+      };
     return delta(
       db,
       state,

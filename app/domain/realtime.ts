@@ -25,6 +25,9 @@ export const CLOSE_CODES = {
 } as const;
 export const isFinalClose = (code: number) => code === CLOSE_CODES.accessEnded || code === CLOSE_CODES.adminAccessEnded;
 
+export const settingsDataSchema = z.object({ extensionId: z.string().min(1).max(64) });
+export type SettingsData = z.infer<typeof settingsDataSchema>;
+
 const planState = z.object({ plan: z.enum(STORED_PLANS), pendingPlan: z.enum(PLAN_IDS).nullable() });
 
 export const serverMessageSchema = z.discriminatedUnion("type", [
@@ -38,6 +41,8 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
   z.object({ v: z.literal(1), type: z.literal("plan"), seq: z.number().int(), data: planState }),
   z.object({ v: z.literal(1), type: z.literal("clip"), seq: z.number().int(), data: z.object({ clip: clipSchema }) }),
   z.object({ v: z.literal(1), type: z.literal("pong"), seq: z.number().int() }),
+  // An admin changed a product setting every page uses (today the extension id); pages switch to it at once.
+  z.object({ v: z.literal(1), type: z.literal("settings"), seq: z.number().int(), data: settingsDataSchema }),
   z.object({ v: z.literal(1), type: z.literal("error"), message: z.string() }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
@@ -48,13 +53,16 @@ export const clientMessageSchema = z.discriminatedUnion("type", [
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
-/** Admin dashboards: batched hints to revalidate, never row data. */
-export const adminFeedMessageSchema = z.object({
-  v: z.literal(1),
-  type: z.literal("invalidate"),
-  topics: z.array(z.enum(["users", "clips"])),
-  events: z.number().int(),
-});
+/** Admin dashboards: batched hints to revalidate, never row data; and settings changes. */
+export const adminFeedMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    v: z.literal(1),
+    type: z.literal("invalidate"),
+    topics: z.array(z.enum(["users", "clips", "audit"])),
+    events: z.number().int(),
+  }),
+  z.object({ v: z.literal(1), type: z.literal("settings"), data: settingsDataSchema }),
+]);
 export type AdminFeedMessage = z.infer<typeof adminFeedMessageSchema>;
 
 /**

@@ -1,13 +1,96 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { StatusBadge } from "~/components/admin/badge";
+import { GrowthChart, PlanDonut } from "~/components/admin/charts";
+import { AdminErrorBoundary } from "~/components/admin/error";
+import { RangeTabs } from "~/components/admin/range-tabs";
+import { DataTable, formatDate, PageHeader, Panel, StatCard, StatGrid, Td } from "~/components/admin/ui";
+import { growthSeries, overviewTotals, planDistribution, recentSignups } from "~/db/admin.server";
+import { getDb } from "~/db/client.server";
 import { requireAdmin } from "~/services/auth.server";
+
+const RANGES = ["Month", "Week", "Day"] as const;
+const rangeSchema = z.enum(RANGES).catch("Month");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  return null;
+  const range = rangeSchema.parse(new URL(request.url).searchParams.get("range") ?? undefined);
+  const db = getDb(context.cloudflare.env.DB);
+  try {
+    const [totals, growth, plans, signups] = await Promise.all([
+      overviewTotals(db),
+      growthSeries(db, range),
+      planDistribution(db),
+      recentSignups(db),
+    ]);
+    return {
+      range,
+      totals,
+      growth,
+      plans,
+      signups: signups.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
+    };
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", msg: "overview failed", error: String(error) }));
+    throw data("Failed to load dashboard data: the database did not answer. Please try again.", { status: 500 });
+  }
 }
 
 export default function AdminOverview() {
-  return <h1 className="text-2xl font-bold">Overviews</h1>;
+  const { range, totals, growth, plans, signups } = useLoaderData<typeof loader>();
+  return (
+    <div>
+      <PageHeader title="Overviews" />
+      <StatGrid>
+        <StatCard label="Total Users" value={totals.totalUsers.toLocaleString("en-US")} testId="total-users" />
+        <StatCard label="Total Clips" value={totals.totalClips.toLocaleString("en-US")} testId="total-clips" />
+        <StatCard label="Total Credits Used" value={totals.creditsUsed.toLocaleString("en-US")} />
+        <StatCard label="Total Revenue" value="$0" />
+      </StatGrid>
+      <div className="grid gap-6 xl:grid-cols-3">
+        <div className="min-w-0 xl:col-span-2">
+          <Panel title="Growth Metrics" actions={<RangeTabs ranges={RANGES} current={range} />}>
+            <GrowthChart
+              data={growth}
+              caption={`New users and clips per ${range === "Day" ? "hour" : range === "Week" ? "day" : "month"}`}
+            />
+          </Panel>
+        </div>
+        <Panel title="Plan Distribution">
+          <PlanDonut data={plans} />
+        </Panel>
+      </div>
+      <div className="mt-6">
+        <Panel title="Recent User Signups">
+          <DataTable
+            caption="Recent user signups"
+            headers={["Name", "Email", "Plan", "Status", "Joined On"]}
+            isEmpty={signups.length === 0}
+            empty="No users found."
+          >
+            {signups.map((u) => (
+              <tr key={u.id}>
+                <Td className="font-medium">{u.fullName}</Td>
+                <Td>{u.email}</Td>
+                <Td>
+                  <StatusBadge value={u.plan} />
+                </Td>
+                <Td>
+                  <StatusBadge value={u.status} />
+                </Td>
+                <Td>{formatDate(u.createdAt)}</Td>
+              </tr>
+            ))}
+          </DataTable>
+        </Panel>
+      </div>
+    </div>
+  );
 }
 
-export const meta: MetaFunction = () => [{ title: "Admin | ClipCut" }];
+export const meta: MetaFunction = () => [{ title: "Overviews | Admin | ClipCut" }];
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary />;
+}

@@ -19,7 +19,14 @@ export type AuditAction =
   | "admin.sessions_revoked"
   | "auth.signout_everywhere"
   | "auth.session_revoked"
-  | "extension.token_issued";
+  | "extension.token_issued"
+  | "admin.user_created"
+  | "admin.user_updated"
+  | "admin.credits_adjusted"
+  | "admin.clip_created"
+  | "admin.clip_deleted"
+  | "admin.clip_refunded"
+  | "admin.settings_updated";
 
 export async function audit(
   db: Db,

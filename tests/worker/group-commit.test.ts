@@ -96,12 +96,34 @@ describe("group commit", () => {
       retried.push(await ledger(userId).charge({ userId, key, request: request(key), source: "api" }));
     expect(retried.every((r) => r.ok && !r.replayed)).toBe(true);
     expect(await balance(userId)).toBe(2000 - 2 - keys.length * 2);
-  });
+  }, 20_000);
 
   it("says busy in API v1 as 503 with a JSON body and Retry-After", async () => {
     const res = ledgerError({ ok: false, status: 503, code: "busy", message: "The ledger is busy." });
     expect(res.status).toBe(503);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await res.json()).toEqual({ error: { code: "busy", message: "The ledger is busy." } });
+  });
+
+  it("adjusts to an exact balance once per key and refunds a clip's cost once, deleting it when asked", async () => {
+    const userId = await insertUser({ email: `${crypto.randomUUID()}@example.com`, credits: 10 });
+    const adminId = await insertUser({ email: `${crypto.randomUUID()}@example.com`, role: "admin" });
+    const edit = { userId, key: "admin-edit-1", newBalance: 25, actorId: adminId, reason: "goodwill" };
+    expect(await ledger(userId).adjust(edit)).toMatchObject({ ok: true, replayed: false });
+    // The retried edit replays although the balance it started from has moved.
+    expect(await ledger(userId).adjust(edit)).toMatchObject({ ok: true, replayed: true });
+    expect(await balance(userId)).toBe(25);
+    const charged = await ledger(userId).charge({ userId, key: "to-refund", request: request("r"), source: "api" });
+    if (!charged.ok) throw new Error(charged.message);
+    const clipId = charged.value.clip.id;
+    const refund = { userId, clipId, reason: "deleted by an admin", actorId: adminId };
+    expect(await ledger(userId).refund({ ...refund, amount: 5 })).toMatchObject({ ok: false, code: "invalid_input" });
+    expect(await ledger(userId).refund({ ...refund, deleteClip: true })).toMatchObject({ ok: true, replayed: false });
+    expect(await ledger(userId).refund(refund)).toMatchObject({ ok: true, replayed: true });
+    expect(await balance(userId)).toBe(25);
+    expect(await countRows("SELECT count(*) n FROM clips WHERE id = ?", clipId)).toBe(0);
+    expect(await countRows("SELECT count(*) n FROM credit_ledger WHERE user_id = ? AND kind = 'refund'", userId)).toBe(
+      1,
+    );
   });
 });

@@ -1,0 +1,110 @@
+import { AreaChart, BarChart, DonutChart, LineChart } from "@tremor/react";
+import { AREA_CHART_ABOVE_BUCKETS } from "~/domain/admin";
+
+type Row = Record<string, string | number>;
+const number = (n: number) => n.toLocaleString("en-US");
+
+/** The same numbers as a table for screen readers (the SVG chart is decoration for them). */
+function ChartTable({
+  data,
+  index,
+  categories,
+  caption,
+}: {
+  data: Row[];
+  index: string;
+  categories: string[];
+  caption: string;
+}) {
+  return (
+    <table className="sr-only">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{index}</th>
+          {categories.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {data.map((row) => (
+          <tr key={String(row[index])}>
+            <th scope="row">{row[index]}</th>
+            {categories.map((c) => (
+              <td key={c}>{row[c]}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const GROWTH = ["New Users", "Clips Created"];
+
+/** New users and clips per bucket: bars, or areas when there are more than 30 buckets (spec §9). */
+export function GrowthChart({ data, caption, stack = false }: { data: Row[]; caption: string; stack?: boolean }) {
+  const props = {
+    data,
+    index: "label",
+    categories: GROWTH,
+    colors: ["violet", "blue"],
+    valueFormatter: number,
+    className: "h-72",
+    allowDecimals: false,
+    yAxisWidth: 48,
+  };
+  return (
+    <figure aria-label={caption} data-testid="growth-chart">
+      {data.length > AREA_CHART_ABOVE_BUCKETS ? <AreaChart {...props} /> : <BarChart {...props} stack={stack} />}
+      <ChartTable data={data} index="label" categories={GROWTH} caption={caption} />
+    </figure>
+  );
+}
+
+export function PlanDonut({ data }: { data: { plan: string; count: number; percent: number }[] }) {
+  return (
+    <figure aria-label="Plan distribution">
+      <DonutChart
+        data={data}
+        index="plan"
+        category="count"
+        colors={["slate", "blue", "violet", "amber"]}
+        valueFormatter={number}
+        className="h-48"
+      />
+      <ul className="mt-4 grid grid-cols-2 gap-2 text-sm">
+        {data.map((d, i) => (
+          <li key={d.plan} className="flex items-center gap-2">
+            <span
+              aria-hidden="true"
+              className={`h-2.5 w-2.5 shrink-0 rounded-full ${["bg-slate-500", "bg-blue-500", "bg-violet-500", "bg-amber-500"][i]}`}
+            />
+            <span>{d.plan}</span>
+            <span className="ml-auto tabular-nums text-slate-600">{d.percent}%</span>
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
+export function CreditUsageChart({ data }: { data: Row[] }) {
+  return (
+    <figure aria-label="Credit usage by month">
+      <LineChart
+        data={data}
+        index="month"
+        categories={["Credits Used"]}
+        colors={["blue"]}
+        valueFormatter={number}
+        className="h-72"
+        yAxisWidth={56}
+      />
+      <ChartTable data={data} index="month" categories={["Credits Used"]} caption="Credit usage by month" />
+    </figure>
+  );
+}

@@ -1,0 +1,506 @@
+/**
+ * Admin read models: every aggregate is one SQL statement over indexed columns, so a page costs what it shows,
+ * not what the tables hold. Writes that move credits are not here: they go through the user's UserLedger.
+ */
+import { and, asc, desc, eq, gte, like, lt, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import {
+  ADMIN_PAGE_SIZE,
+  growthBuckets,
+  RECENT_SIGNUPS,
+  RECENT_TRANSACTIONS,
+  type GrowthRange,
+  type UserListQuery,
+} from "~/domain/admin";
+import type { Db } from "./client.server";
+import { auditLog, clips, creditHolds, creditLedger, settings, users } from "./schema";
+
+const DAY = 86_400_000;
+const likeEscape = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const contains = (column: SQL | AnyColumn, q: string) => sql`lower(${column}) like ${likeEscape(q)} escape '\\'`;
+
+// ── Overviews / Analytics / Reports cards ────────────────────────────────
+
+export async function overviewTotals(db: Db) {
+  const [u, c, online] = await db.batch([
+    db.select({ n: sql<number>`count(*)` }).from(users),
+    db.select({ n: sql<number>`count(*)`, used: sql<number>`coalesce(sum(${clips.cost}), 0)` }).from(clips),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .where(eq(users.status, "online")),
+  ]);
+  return {
+    totalUsers: u[0]?.n ?? 0,
+    totalClips: c[0]?.n ?? 0,
+    creditsUsed: c[0]?.used ?? 0,
+    activeUsers: online[0]?.n ?? 0,
+    revenue: 0,
+  };
+}
+
+/** Plugin and a missing plan count as Free (spec §3). */
+export async function planDistribution(db: Db) {
+  const rows = await db
+    .select({ plan: users.plan, n: sql<number>`count(*)` })
+    .from(users)
+    .groupBy(users.plan);
+  const counts: Record<string, number> = { Free: 0, Basic: 0, Advanced: 0, Pro: 0 };
+  for (const r of rows) {
+    const plan = r.plan === "Plugin" || !(r.plan in counts) ? "Free" : r.plan;
+    counts[plan] = (counts[plan] ?? 0) + r.n;
+  }
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  return Object.entries(counts).map(([plan, n]) => ({
+    plan,
+    count: n,
+    percent: total === 0 ? 0 : Math.round((n / total) * 1000) / 10,
+  }));
+}
+
+export function recentSignups(db: Db, limit = RECENT_SIGNUPS) {
+  return db
+    .select({
+      id: users.id,
+      fullName: users.fullName,
+      email: users.email,
+      plan: users.plan,
+      status: users.status,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .orderBy(desc(users.createdAt))
+    .limit(limit);
+}
+
+const BUCKET_FORMAT: Record<GrowthRange, string> = {
+  Day: "%Y-%m-%d %H",
+  Week: "%Y-%m-%d",
+  Month: "%Y-%m",
+  Year: "%Y",
+};
+const bucketKey = (range: GrowthRange, ms: number) => {
+  const iso = new Date(ms).toISOString();
+  return range === "Day"
+    ? `${iso.slice(0, 10)} ${iso.slice(11, 13)}`
+    : range === "Week"
+      ? iso.slice(0, 10)
+      : range === "Month"
+        ? iso.slice(0, 7)
+        : iso.slice(0, 4);
+};
+
+/** New users and clips per bucket of the range (UTC), two range scans on created_at indexes. */
+export async function growthSeries(db: Db, range: GrowthRange, now = Date.now()) {
+  let earliest: number | null = null;
+  if (range === "Year") {
+    const [fu, fc] = await db.batch([
+      db.select({ t: sql<number | null>`min(${users.createdAt})` }).from(users),
+      db.select({ t: sql<number | null>`min(${clips.createdAt})` }).from(clips),
+    ]);
+    const candidates = [fu[0]?.t, fc[0]?.t].filter((t): t is number => typeof t === "number");
+    earliest = candidates.length ? Math.min(...candidates) : null;
+  }
+  const buckets = growthBuckets(range, now, earliest);
+  const from = buckets[0]?.start ?? now;
+  const to = buckets.at(-1)?.end ?? now;
+  const fmt = BUCKET_FORMAT[range];
+  const [userRows, clipRows] = await db.batch([
+    db
+      .select({ k: sql<string>`strftime(${fmt}, ${users.createdAt} / 1000, 'unixepoch')`, n: sql<number>`count(*)` })
+      .from(users)
+      .where(and(gte(users.createdAt, new Date(from)), lt(users.createdAt, new Date(to))))
+      .groupBy(sql`1`),
+    db
+      .select({ k: sql<string>`strftime(${fmt}, ${clips.createdAt} / 1000, 'unixepoch')`, n: sql<number>`count(*)` })
+      .from(clips)
+      .where(and(gte(clips.createdAt, new Date(from)), lt(clips.createdAt, new Date(to))))
+      .groupBy(sql`1`),
+  ]);
+  const usersBy = new Map(userRows.map((r) => [r.k, r.n]));
+  const clipsBy = new Map(clipRows.map((r) => [r.k, r.n]));
+  return buckets.map((b) => ({
+    label: b.label,
+    "New Users": usersBy.get(bucketKey(range, b.start)) ?? 0,
+    "Clips Created": clipsBy.get(bucketKey(range, b.start)) ?? 0,
+  }));
+}
+
+/** Credits used (clip costs) per month of the last 12 months, for the Reports line chart. */
+export async function creditUsageByMonth(db: Db, now = Date.now()) {
+  const buckets = growthBuckets("Month", now);
+  const from = buckets[0]?.start ?? now;
+  const rows = await db
+    .select({
+      k: sql<string>`strftime('%Y-%m', ${clips.createdAt} / 1000, 'unixepoch')`,
+      used: sql<number>`sum(${clips.cost})`,
+    })
+    .from(clips)
+    .where(gte(clips.createdAt, new Date(from)))
+    .groupBy(sql`1`);
+  const by = new Map(rows.map((r) => [r.k, r.used]));
+  return buckets.map((b) => ({
+    month: b.label.slice(0, 3),
+    "Credits Used": by.get(bucketKey("Month", b.start)) ?? 0,
+  }));
+}
+
+export function recentTransactions(db: Db, limit = RECENT_TRANSACTIONS) {
+  return db
+    .select({
+      id: clips.id,
+      name: clips.name,
+      cost: clips.cost,
+      createdAt: clips.createdAt,
+      status: clips.status,
+      fullName: users.fullName,
+    })
+    .from(clips)
+    .leftJoin(users, eq(users.id, clips.userId))
+    .orderBy(desc(clips.createdAt))
+    .limit(limit);
+}
+
+// ── Users ────────────────────────────────────────────────────────────────
+
+function userFilters(query: Omit<UserListQuery, "page" | "sort" | "dir">): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (query.q) parts.push(or(contains(users.fullName, query.q), contains(users.email, query.q)));
+  if (query.status) parts.push(eq(users.status, query.status));
+  if (query.plan) {
+    parts.push(query.plan === "Free" ? sql`${users.plan} in ('Free', 'Plugin')` : eq(users.plan, query.plan));
+  }
+  if (query.role) parts.push(eq(users.role, query.role));
+  if (query.min !== undefined) parts.push(gte(users.credits, query.min));
+  if (query.max !== undefined) parts.push(sql`${users.credits} <= ${query.max}`);
+  return parts.length ? and(...parts) : undefined;
+}
+
+const userRow = {
+  id: users.id,
+  fullName: users.fullName,
+  email: users.email,
+  role: users.role,
+  plan: users.plan,
+  credits: users.credits,
+  status: users.status,
+  createdAt: users.createdAt,
+};
+
+function userOrder(query: Pick<UserListQuery, "sort" | "dir">) {
+  const column = query.sort === "email" ? users.email : query.sort === "credits" ? users.credits : users.fullName;
+  const direction = query.dir === "desc" ? desc : asc;
+  // The id breaks ties, so pages never overlap or skip a row.
+  return [direction(column), direction(users.id)];
+}
+
+export async function listUsers(db: Db, query: UserListQuery, pageSize = ADMIN_PAGE_SIZE) {
+  const where = userFilters(query);
+  const [countRows, firstPage] = await db.batch([
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .where(where),
+    db
+      .select(userRow)
+      .from(users)
+      .where(where)
+      .orderBy(...userOrder(query))
+      .limit(pageSize)
+      .offset((query.page - 1) * pageSize),
+  ]);
+  const total = countRows[0]?.n ?? 0;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (query.page > pages && total > 0) {
+    // A stale link past the end: show the last page rather than an empty one.
+    return listUsers(db, { ...query, page: pages }, pageSize);
+  }
+  return { rows: firstPage, total, page: query.page, pages };
+}
+
+/** Every matching user in list order, fetched in chunks (keyset on the sort key would be faster; offset is fine
+ *  for an export an admin runs by hand). */
+export async function* usersForExport(db: Db, query: UserListQuery, chunk = 500) {
+  const where = userFilters(query);
+  for (let offset = 0; ; offset += chunk) {
+    const rows = await db
+      .select(userRow)
+      .from(users)
+      .where(where)
+      .orderBy(...userOrder(query))
+      .limit(chunk)
+      .offset(offset);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < chunk) return;
+  }
+}
+
+export function findUser(db: Db, id: string) {
+  return db.select(userRow).from(users).where(eq(users.id, id)).get();
+}
+
+export async function updateUserProfile(
+  db: Db,
+  id: string,
+  fields: { fullName: string; role: "user" | "admin"; plan: "Free" | "Basic" | "Advanced" | "Pro" },
+) {
+  await db
+    .update(users)
+    .set({ ...fields, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+// ── Clips ────────────────────────────────────────────────────────────────
+
+const clipRow = {
+  id: clips.id,
+  name: clips.name,
+  videoUrl: clips.videoUrl,
+  cost: clips.cost,
+  quality: clips.quality,
+  status: clips.status,
+  createdAt: clips.createdAt,
+  userId: clips.userId,
+  fullName: users.fullName,
+  email: users.email,
+};
+
+export async function listClips(db: Db, q: string | undefined, page: number, pageSize = ADMIN_PAGE_SIZE) {
+  const where = q ? or(contains(clips.name, q), contains(users.fullName, q), contains(users.email, q)) : undefined;
+  const [countRows, rows] = await db.batch([
+    q
+      ? db
+          .select({ n: sql<number>`count(*)` })
+          .from(clips)
+          .leftJoin(users, eq(users.id, clips.userId))
+          .where(where)
+      : db.select({ n: sql<number>`count(*)` }).from(clips),
+    db
+      .select(clipRow)
+      .from(clips)
+      .leftJoin(users, eq(users.id, clips.userId))
+      .where(where)
+      .orderBy(desc(clips.createdAt), desc(clips.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+  ]);
+  const total = countRows[0]?.n ?? 0;
+  return { rows, total, page, pages: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+export function findClip(db: Db, id: string) {
+  return db.select(clipRow).from(clips).leftJoin(users, eq(users.id, clips.userId)).where(eq(clips.id, id)).get();
+}
+
+/** Removes the clip only: its ledger rows stay (they are history, and the balance is their sum). */
+export async function deleteClip(db: Db, id: string): Promise<boolean> {
+  const deleted = await db.delete(clips).where(eq(clips.id, id)).returning({ id: clips.id });
+  return deleted.length > 0;
+}
+
+/** Has this clip's cost already been refunded? (refund rows carry the clip id) */
+export async function clipRefunded(db: Db, clipId: string): Promise<boolean> {
+  const row = await db
+    .select({ id: creditLedger.id })
+    .from(creditLedger)
+    .where(and(eq(creditLedger.clipId, clipId), eq(creditLedger.kind, "refund")))
+    .get();
+  return Boolean(row);
+}
+
+// ── Calendars ────────────────────────────────────────────────────────────
+
+/** New users and clips per UTC day of one month. */
+export async function monthActivity(db: Db, year: number, month: number) {
+  const from = new Date(Date.UTC(year, month, 1));
+  const to = new Date(Date.UTC(year, month + 1, 1));
+  const day = (col: typeof users.createdAt | typeof clips.createdAt) =>
+    sql<string>`strftime('%Y-%m-%d', ${col} / 1000, 'unixepoch')`;
+  const [u, c] = await db.batch([
+    db
+      .select({ day: day(users.createdAt), n: sql<number>`count(*)` })
+      .from(users)
+      .where(and(gte(users.createdAt, from), lt(users.createdAt, to)))
+      .groupBy(sql`1`),
+    db
+      .select({ day: day(clips.createdAt), n: sql<number>`count(*)` })
+      .from(clips)
+      .where(and(gte(clips.createdAt, from), lt(clips.createdAt, to)))
+      .groupBy(sql`1`),
+  ]);
+  return { users: new Map(u.map((r) => [r.day, r.n])), clips: new Map(c.map((r) => [r.day, r.n])) };
+}
+
+/** One UTC day: clips and credits, and users seen that day (last_seen, as the spec's "active users"). */
+export async function dayStats(db: Db, dayStart: number) {
+  const from = new Date(dayStart);
+  const to = new Date(dayStart + DAY);
+  const [c, a] = await db.batch([
+    db
+      .select({ n: sql<number>`count(*)`, used: sql<number>`coalesce(sum(${clips.cost}), 0)` })
+      .from(clips)
+      .where(and(gte(clips.createdAt, from), lt(clips.createdAt, to))),
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .where(and(gte(users.lastSeen, from), lt(users.lastSeen, to))),
+  ]);
+  return { clips: c[0]?.n ?? 0, creditsUsed: c[0]?.used ?? 0, activeUsers: a[0]?.n ?? 0, revenue: 0 };
+}
+
+export function clipsOnDay(db: Db, dayStart: number, limit = 100) {
+  return db
+    .select(clipRow)
+    .from(clips)
+    .leftJoin(users, eq(users.id, clips.userId))
+    .where(and(gte(clips.createdAt, new Date(dayStart)), lt(clips.createdAt, new Date(dayStart + DAY))))
+    .orderBy(desc(clips.createdAt))
+    .limit(limit);
+}
+
+// ── Ledger health, audit, search ─────────────────────────────────────────
+
+export async function ledgerHealth(db: Db, now = Date.now()) {
+  const ledgerSum = sql<number>`coalesce((select sum(l.delta) from credit_ledger l where l.user_id = "users"."id"), 0)`;
+  const [mismatched, staleHolds] = await db.batch([
+    db
+      .select({ id: users.id, email: users.email, fullName: users.fullName, credits: users.credits, ledgerSum })
+      .from(users)
+      .where(sql`"users"."credits" < 0 or "users"."credits" != ${ledgerSum}`)
+      .limit(200),
+    db
+      .select({
+        id: creditHolds.id,
+        userId: creditHolds.userId,
+        email: users.email,
+        amount: creditHolds.amount,
+        expiresAt: creditHolds.expiresAt,
+      })
+      .from(creditHolds)
+      .leftJoin(users, eq(users.id, creditHolds.userId))
+      .where(and(eq(creditHolds.status, "held"), lt(creditHolds.expiresAt, new Date(now))))
+      .limit(200),
+  ]);
+  return { mismatched, staleHolds };
+}
+
+export interface AuditQuery {
+  actor?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+  page: number;
+}
+
+function auditFilters(q: Omit<AuditQuery, "page">): SQL | undefined {
+  const parts: (SQL | undefined)[] = [];
+  if (q.actor) parts.push(or(eq(auditLog.actorId, q.actor), contains(sql`coalesce(${users.email}, '')`, q.actor)));
+  if (q.action) parts.push(like(auditLog.action, `${q.action.replace(/[\\%_]/g, "")}%`));
+  if (q.from) parts.push(gte(auditLog.createdAt, new Date(`${q.from}T00:00:00Z`)));
+  if (q.to) parts.push(lt(auditLog.createdAt, new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY)));
+  return parts.length ? and(...parts) : undefined;
+}
+
+const auditRow = {
+  id: auditLog.id,
+  action: auditLog.action,
+  actorId: auditLog.actorId,
+  actorEmail: users.email,
+  subjectId: auditLog.subjectId,
+  details: auditLog.details,
+  ip: auditLog.ip,
+  createdAt: auditLog.createdAt,
+};
+
+export async function listAudit(db: Db, q: AuditQuery, pageSize = 25) {
+  const where = auditFilters(q);
+  const [countRows, rows] = await db.batch([
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorId))
+      .where(where),
+    db
+      .select(auditRow)
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorId))
+      .where(where)
+      .orderBy(desc(auditLog.createdAt))
+      .limit(pageSize)
+      .offset((q.page - 1) * pageSize),
+  ]);
+  const total = countRows[0]?.n ?? 0;
+  return { rows, total, pages: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+export async function* auditForExport(db: Db, q: Omit<AuditQuery, "page">, chunk = 500) {
+  const where = auditFilters(q);
+  for (let offset = 0; ; offset += chunk) {
+    const rows = await db
+      .select(auditRow)
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.actorId))
+      .where(where)
+      .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+      .limit(chunk)
+      .offset(offset);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < chunk) return;
+  }
+}
+
+export function latestAudit(db: Db, limit = 8) {
+  return db
+    .select(auditRow)
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
+    .orderBy(desc(auditLog.createdAt))
+    .limit(limit);
+}
+
+/** Sidebar search: users by name or e-mail, clips by name. */
+export async function searchAdmin(db: Db, q: string, limit = 5) {
+  const [u, c] = await db.batch([
+    db
+      .select({ id: users.id, fullName: users.fullName, email: users.email })
+      .from(users)
+      .where(or(contains(users.fullName, q), contains(users.email, q)))
+      .orderBy(asc(users.fullName))
+      .limit(limit),
+    db
+      .select({ id: clips.id, name: clips.name })
+      .from(clips)
+      .where(contains(clips.name, q))
+      .orderBy(desc(clips.createdAt))
+      .limit(limit),
+  ]);
+  return { users: u, clips: c };
+}
+
+// ── Settings ─────────────────────────────────────────────────────────────
+
+export async function readSettings(db: Db, keys: string[]): Promise<Map<string, string>> {
+  const rows = await db.select().from(settings);
+  return new Map(rows.filter((r) => keys.includes(r.key)).map((r) => [r.key, r.value]));
+}
+
+export async function upsertSetting(db: Db, key: string, value: string) {
+  const now = new Date();
+  await db
+    .insert(settings)
+    .values({ key, value, updatedAt: now })
+    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } });
+}
+
+/** "no such table" from D1: the settings table has not been created (the "Database Setup Required" case). */
+export function isMissingTable(error: unknown): boolean {
+  const text = String(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : error);
+  return /no such table|does not exist/i.test(text);
+}
+
+/** Users with an open page (presence says online): the ones a live settings push can reach. */
+export async function onlineUserIds(db: Db, limit = 10_000): Promise<string[]> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.status, "online")).limit(limit);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,217 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { z } from "zod";
+import { CreateClipButton } from "~/components/admin/create-clip-modal";
+import { AdminErrorBoundary } from "~/components/admin/error";
+import { DataTable, formatDate, PageHeader, Pagination, Td } from "~/components/admin/ui";
+import { clipRefunded, deleteClip, findClip, listClips } from "~/db/admin.server";
+import { getDb } from "~/db/client.server";
+import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE } from "~/domain/admin";
+import { audit } from "~/services/audit.server";
+import { requireAdmin } from "~/services/auth.server";
+import { ledgerFor } from "~/services/ledger.server";
+import { clientIp } from "~/services/rate-limit.server";
+import { formObject } from "~/utils/forms";
+
+const listSchema = z.object({
+  q: z.string().trim().max(200).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+});
+const deleteSchema = z.object({
+  intent: z.literal("delete"),
+  clipId: z.string().min(1).max(64),
+  refund: z.enum(["on"]).optional(),
+});
+
+/** View opens only web links: a stored javascript: or data: URL must never become a clickable link. */
+function httpLink(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const { q, page } = listSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const list = await listClips(getDb(context.cloudflare.env.DB), q || undefined, page);
+  return {
+    q: q ?? "",
+    ...list,
+    rows: list.rows.map((c) => ({
+      ...c,
+      createdAt: c.createdAt.toISOString(),
+      viewUrl: httpLink(c.videoUrl),
+    })),
+  };
+}
+
+/** Delete a clip; its ledger rows stay. With "Refund" ticked the cost goes back through the owner's ledger. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const parsed = deleteSchema.safeParse(formObject(await request.formData()));
+  if (!parsed.success) return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 400 });
+  const env = context.cloudflare.env;
+  const db = getDb(env.DB);
+  const clip = await findClip(db, parsed.data.clipId);
+  if (!clip) return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 404 });
+  const ip = clientIp(request);
+  let refunded = 0;
+  if (parsed.data.refund && clip.cost > 0 && !(await clipRefunded(db, clip.id))) {
+    const result = await ledgerFor(env, clip.userId).refund({
+      userId: clip.userId,
+      clipId: clip.id,
+      amount: clip.cost,
+      reason: `clip "${clip.name}" deleted by an admin`,
+      actorId: admin.id,
+    });
+    if (!result.ok)
+      return data(
+        { error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}`, notice: null },
+        { status: result.status },
+      );
+    refunded = clip.cost;
+    await audit(db, {
+      action: "admin.clip_refunded",
+      actorId: admin.id,
+      subjectId: clip.userId,
+      ip,
+      details: { clipId: clip.id, credits: clip.cost },
+    });
+  }
+  if (!(await deleteClip(db, clip.id))) {
+    return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 500 });
+  }
+  await audit(db, {
+    action: "admin.clip_deleted",
+    actorId: admin.id,
+    subjectId: clip.userId,
+    ip,
+    details: { clipId: clip.id, name: clip.name, refunded },
+  });
+  return {
+    error: null,
+    notice: refunded ? `Clip deleted. ${refunded} credits were refunded.` : "Clip deleted.",
+  };
+}
+
+function DeleteClip({ clip }: { clip: { id: string; name: string; cost: number } }) {
+  const [refund, setRefund] = useState(false);
+  const navigation = useNavigation();
+  const busy = navigation.formData?.get("clipId") === clip.id;
+  return (
+    <Form
+      method="post"
+      preventScrollReset
+      className="flex items-center gap-2"
+      onSubmit={(event) => {
+        if (!window.confirm(ADMIN_MESSAGES.deleteClipConfirm)) event.preventDefault();
+      }}
+    >
+      <input type="hidden" name="intent" value="delete" />
+      <input type="hidden" name="clipId" value={clip.id} />
+      <label className="flex items-center gap-1 text-xs text-slate-700">
+        <input type="checkbox" name="refund" checked={refund} onChange={(e) => setRefund(e.target.checked)} />
+        Refund {clip.cost} credits
+      </label>
+      <button
+        type="submit"
+        className="text-sm font-semibold text-red-700 hover:underline disabled:opacity-50"
+        disabled={busy}
+        aria-label={`Delete ${clip.name}`}
+      >
+        Delete
+      </button>
+    </Form>
+  );
+}
+
+export default function AdminClips() {
+  const { q, rows, total, page, pages } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const href = (p: number) =>
+    `/admin/clips?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
+  return (
+    <div>
+      <PageHeader title="Clip Management" crumb="Clips" actions={<CreateClipButton />} />
+      {result?.notice && (
+        <p role="status" className="alert-success mb-4">
+          {result.notice}
+        </p>
+      )}
+      {result?.error && (
+        <p role="alert" className="alert-error mb-4">
+          {result.error}
+        </p>
+      )}
+      <Form method="get" role="search" className="mb-4 flex gap-2">
+        <label htmlFor="clip-search" className="sr-only">
+          Search clips
+        </label>
+        <input
+          id="clip-search"
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder="Search by clip name, user name, or email..."
+          className="input max-w-md"
+        />
+        <button type="submit" className="btn-secondary">
+          Search
+        </button>
+      </Form>
+      <DataTable
+        caption="Clips"
+        headers={["Clip Name", "Created By", "Date", "Cost", "Actions"]}
+        isEmpty={rows.length === 0}
+        empty="No clips found."
+      >
+        {rows.map((c) => (
+          <tr key={c.id} data-testid="clip-row">
+            <Td className="font-medium">{c.name}</Td>
+            <Td>
+              <span className="block">{c.fullName ?? "N/A"}</span>
+              <span className="block text-xs text-slate-600">{c.email ?? ""}</span>
+            </Td>
+            <Td>{formatDate(c.createdAt)}</Td>
+            <Td className="tabular-nums">{c.cost}</Td>
+            <Td>
+              <div className="flex items-center gap-4">
+                {c.viewUrl ? (
+                  <a
+                    href={c.viewUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="text-sm font-semibold text-brand-700 hover:underline"
+                    aria-label={`View ${c.name} (opens in a new tab)`}
+                  >
+                    View
+                  </a>
+                ) : (
+                  <span className="text-sm text-slate-500">No link</span>
+                )}
+                <DeleteClip clip={c} />
+              </div>
+            </Td>
+          </tr>
+        ))}
+      </DataTable>
+      <Pagination page={page} pages={pages} total={total} pageSize={ADMIN_PAGE_SIZE} href={href} />
+      <p className="mt-2 text-xs text-slate-600">
+        Clips you create are charged to your own balance.{" "}
+        <Link to="/admin/reports" className="underline">
+          Usage reports
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Clips | Admin | ClipCut" }];
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary />;
+}

@@ -1,0 +1,85 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { ADMIN_MESSAGES } from "~/domain/admin";
+import { INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "~/domain/credits";
+import { parseClockTime } from "~/domain/time";
+import { audit } from "~/services/audit.server";
+import { requireAdmin } from "~/services/auth.server";
+import { ledgerFor } from "~/services/ledger.server";
+import { clientIp } from "~/services/rate-limit.server";
+import { formObject } from "~/utils/forms";
+
+const httpUrl = z
+  .string()
+  .trim()
+  .url("Please enter a valid video URL.")
+  .max(2048)
+  .refine((u) => /^https?:$/.test(new URL(u).protocol), "The video URL must start with http:// or https://.");
+
+const schema = z.object({
+  name: z.string().trim().min(1, "Clip name is required.").max(200, "Clip name is too long (200 characters at most)."),
+  videoUrl: httpUrl,
+  start: z.string().max(20),
+  end: z.string().max(20),
+  quality: z.enum(["720p", "1080p"]).catch("720p"),
+  key: z.string().regex(/^[\w-]{8,64}$/, "Please reopen the form and try again."),
+});
+
+export type CreateClipResult =
+  { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean };
+
+// A resource route: a plain JSON response keeps its status (the modal reads the body either way).
+const reply = (body: CreateClipResult, status = 200) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  throw data("Use the Create Clip button on Calendars or Clips.", { status: 405 });
+}
+
+/**
+ * The admin's own clip (spec §4–5): charged through the admin's UserLedger with the form's idempotency key, so a
+ * double click charges once; the ledger commits charge and clip together.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const parsed = schema.safeParse(formObject(await request.formData()));
+  if (!parsed.success) {
+    return reply({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid input." }, 400);
+  }
+  const { name, videoUrl, start, end, quality, key } = parsed.data;
+  const startSeconds = parseClockTime(start);
+  const endSeconds = parseClockTime(end);
+  if (!(endSeconds > startSeconds)) return reply({ ok: false, error: ZERO_DURATION_MESSAGE }, 422);
+  const env = context.cloudflare.env;
+  const result = await ledgerFor(env, admin.id).charge({
+    userId: admin.id,
+    key: `admin-clip:${key}`,
+    request: { name, videoUrl, startSeconds, endSeconds, format: "mp4", quality },
+    source: "admin",
+    actorId: admin.id,
+  });
+  if (!result.ok) {
+    if (result.code === "insufficient_credits") {
+      return reply({ ok: false, error: INSUFFICIENT_CREDITS_MESSAGE, upgrade: true }, 402);
+    }
+    const error = result.code === "internal" ? ADMIN_MESSAGES.clipError : result.message;
+    return reply({ ok: false, error }, result.status);
+  }
+  const clip = result.value.clip;
+  if (!result.replayed) {
+    await audit(getDb(env.DB), {
+      action: "admin.clip_created",
+      actorId: admin.id,
+      subjectId: admin.id,
+      ip: clientIp(request),
+      details: { clipId: clip.id, cost: clip.cost },
+    });
+  }
+  return reply({
+    ok: true,
+    cost: clip.cost,
+    message: ADMIN_MESSAGES.clipCreated(clip.name, clip.cost),
+  });
+}

@@ -1,0 +1,84 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AdminErrorBoundary } from "~/components/admin/error";
+import { DataTable, formatDateTime, PageHeader, Panel, Td } from "~/components/admin/ui";
+import { ledgerHealth } from "~/db/admin.server";
+import { getDb } from "~/db/client.server";
+import { requireAdmin } from "~/services/auth.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const { mismatched, staleHolds } = await ledgerHealth(getDb(context.cloudflare.env.DB));
+  return {
+    mismatched,
+    staleHolds: staleHolds.map((h) => ({ ...h, expiresAt: h.expiresAt.toISOString() })),
+    checkedAt: new Date().toISOString(),
+  };
+}
+
+/** Every balance must equal the sum of its ledger rows; holds must not outlive their expiry. */
+export default function AdminLedger() {
+  const { mismatched, staleHolds, checkedAt } = useLoaderData<typeof loader>();
+  const healthy = mismatched.length === 0 && staleHolds.length === 0;
+  return (
+    <div>
+      <PageHeader title="Ledger health" />
+      <p
+        role="status"
+        className={`mb-6 rounded-xl border p-4 font-semibold ${healthy ? "border-emerald-200 bg-emerald-50 text-emerald-800" : "border-red-200 bg-red-50 text-red-800"}`}
+      >
+        {healthy
+          ? "All balances reconcile"
+          : `${mismatched.length} balance(s) differ from their ledger and ${staleHolds.length} hold(s) are past expiry.`}
+        <span className="block text-xs font-normal">Checked {formatDateTime(checkedAt)} UTC</span>
+      </p>
+      <div className="space-y-6">
+        <Panel title="Balances that differ from the ledger">
+          <DataTable
+            caption="Balances that differ from the ledger"
+            headers={["User", "Email", "Credits", "Ledger sum", "Difference"]}
+            isEmpty={mismatched.length === 0}
+            empty="None."
+          >
+            {mismatched.map((m) => (
+              <tr key={m.id}>
+                <Td>
+                  <Link to={`/admin/users?q=${encodeURIComponent(m.email)}`} className="text-brand-700 hover:underline">
+                    {m.fullName}
+                  </Link>
+                </Td>
+                <Td>{m.email}</Td>
+                <Td className="tabular-nums">{m.credits}</Td>
+                <Td className="tabular-nums">{m.ledgerSum}</Td>
+                <Td className="tabular-nums">{m.credits - m.ledgerSum}</Td>
+              </tr>
+            ))}
+          </DataTable>
+        </Panel>
+        <Panel title="Holds past expiry">
+          <DataTable
+            caption="Holds past expiry"
+            headers={["Hold", "User", "Amount", "Expired at"]}
+            isEmpty={staleHolds.length === 0}
+            empty="None."
+          >
+            {staleHolds.map((h) => (
+              <tr key={h.id}>
+                <Td className="font-mono text-xs">{h.id}</Td>
+                <Td>{h.email ?? h.userId}</Td>
+                <Td className="tabular-nums">{h.amount}</Td>
+                <Td>{formatDateTime(h.expiresAt)}</Td>
+              </tr>
+            ))}
+          </DataTable>
+        </Panel>
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Ledger health | Admin | ClipCut" }];
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary />;
+}

@@ -1,0 +1,85 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData, useNavigation } from "@remix-run/react";
+import { StatusBadge } from "~/components/admin/badge";
+import { CreditUsageChart } from "~/components/admin/charts";
+import { AdminErrorBoundary } from "~/components/admin/error";
+import { DataTable, formatDate, PageHeader, Panel, StatCard, StatGrid, Td } from "~/components/admin/ui";
+import { creditUsageByMonth, overviewTotals, recentTransactions } from "~/db/admin.server";
+import { getDb } from "~/db/client.server";
+import { requireAdmin } from "~/services/auth.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const db = getDb(context.cloudflare.env.DB);
+  const [totals, usage, transactions] = await Promise.all([
+    overviewTotals(db),
+    creditUsageByMonth(db),
+    recentTransactions(db),
+  ]);
+  return {
+    totals,
+    usage,
+    transactions: transactions.map((t) => ({ ...t, createdAt: t.createdAt.toISOString() })),
+  };
+}
+
+export default function AdminReports() {
+  const { totals, usage, transactions } = useLoaderData<typeof loader>();
+  const loading = useNavigation().state === "loading";
+  return (
+    <div>
+      <PageHeader
+        title="Usage Reports"
+        crumb="Reports"
+        actions={
+          <a href="/admin/reports/export" download="transactions_export.csv" className="btn-secondary">
+            Export CSV
+          </a>
+        }
+      />
+      <StatGrid>
+        <StatCard label="Total Revenue" value="$0" />
+        <StatCard label="Clips Created" value={totals.totalClips.toLocaleString("en-US")} />
+        <StatCard label="Credits Used" value={totals.creditsUsed.toLocaleString("en-US")} />
+        <StatCard label="Total Payouts" value="$0" />
+      </StatGrid>
+      <Panel title="Credit Usage by Month">
+        <CreditUsageChart data={usage} />
+      </Panel>
+      <div className="mt-6">
+        <Panel title="Recent Transactions (Clips)">
+          {loading ? (
+            <p role="status" className="py-6 text-center text-slate-600">
+              Loading...
+            </p>
+          ) : (
+            <DataTable
+              caption="Recent transactions"
+              headers={["Clip Name", "User", "Credits Used", "Date", "Status"]}
+              isEmpty={transactions.length === 0}
+              empty="No transactions found."
+            >
+              {transactions.map((t) => (
+                <tr key={t.id}>
+                  <Td className="font-medium">{t.name}</Td>
+                  <Td>{t.fullName ?? "N/A"}</Td>
+                  <Td className="tabular-nums">{t.cost}</Td>
+                  <Td>{formatDate(t.createdAt)}</Td>
+                  <Td>
+                    <StatusBadge value="Completed" />
+                  </Td>
+                </tr>
+              ))}
+            </DataTable>
+          )}
+        </Panel>
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Reports | Admin | ClipCut" }];
+
+export function ErrorBoundary() {
+  return <AdminErrorBoundary />;
+}

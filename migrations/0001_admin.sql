@@ -1,0 +1,1 @@
+CREATE INDEX `clips_created_cost_idx` ON `clips` (`created_at`,`cost`);

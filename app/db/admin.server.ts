@@ -288,25 +288,18 @@ export async function clipRefunded(db: Db, clipId: string): Promise<boolean> {
 
 // ── Calendars ────────────────────────────────────────────────────────────
 
-/** New users and clips per UTC day of one month. */
+/** New users and clips per UTC day of one month (one index range count per day). */
 export async function monthActivity(db: Db, year: number, month: number) {
-  const from = new Date(Date.UTC(year, month, 1));
-  const to = new Date(Date.UTC(year, month + 1, 1));
-  const day = (col: typeof users.createdAt | typeof clips.createdAt) =>
-    sql<string>`strftime('%Y-%m-%d', ${col} / 1000, 'unixepoch')`;
-  const [u, c] = await db.batch([
-    db
-      .select({ day: day(users.createdAt), n: sql<number>`count(*)` })
-      .from(users)
-      .where(and(gte(users.createdAt, from), lt(users.createdAt, to)))
-      .groupBy(sql`1`),
-    db
-      .select({ day: day(clips.createdAt), n: sql<number>`count(*)` })
-      .from(clips)
-      .where(and(gte(clips.createdAt, from), lt(clips.createdAt, to)))
-      .groupBy(sql`1`),
-  ]);
-  return { users: new Map(u.map((r) => [r.day, r.n])), clips: new Map(c.map((r) => [r.day, r.n])) };
+  const days = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const buckets = Array.from({ length: days }, (_, i) => {
+    const start = Date.UTC(year, month, i + 1);
+    return { start, end: start + DAY, label: new Date(start).toISOString().slice(0, 10) };
+  });
+  const rows = await perBucket(db, buckets);
+  return {
+    users: new Map(rows.map((r) => [r.label, r.users])),
+    clips: new Map(rows.map((r) => [r.label, r.clips])),
+  };
 }
 
 /** One UTC day: clips and credits, and users seen that day (last_seen, as the spec's "active users"). */

@@ -85,6 +85,7 @@ test.describe("admin back-office", () => {
       await expect(showing).toHaveText(`Showing 11 to ${Math.min(20, total)} of ${total} results`);
       await page.getByRole("link", { name: "First page" }).click();
     }
+    await expect(showing).toHaveText(`Showing 1 to ${Math.min(10, total)} of ${total} results`);
     const tableEmails = await page.getByTestId("user-row").locator("td:nth-child(2)").allTextContents();
     const href = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href");
     const res = await page.request.get(href ?? "");

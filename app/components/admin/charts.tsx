@@ -59,7 +59,9 @@ export function GrowthChart({ data, caption, stack = false }: { data: Row[]; cap
   };
   return (
     <figure aria-label={caption} data-testid="growth-chart">
-      {data.length > AREA_CHART_ABOVE_BUCKETS ? <AreaChart {...props} /> : <BarChart {...props} stack={stack} />}
+      <div aria-hidden="true">
+        {data.length > AREA_CHART_ABOVE_BUCKETS ? <AreaChart {...props} /> : <BarChart {...props} stack={stack} />}
+      </div>
       <ChartTable data={data} index="label" categories={GROWTH} caption={caption} />
     </figure>
   );
@@ -68,14 +70,16 @@ export function GrowthChart({ data, caption, stack = false }: { data: Row[]; cap
 export function PlanDonut({ data }: { data: { plan: string; count: number; percent: number }[] }) {
   return (
     <figure aria-label="Plan distribution">
-      <DonutChart
-        data={data}
-        index="plan"
-        category="count"
-        colors={["slate", "blue", "violet", "amber"]}
-        valueFormatter={number}
-        className="h-48"
-      />
+      <div aria-hidden="true">
+        <DonutChart
+          data={data}
+          index="plan"
+          category="count"
+          colors={["slate", "blue", "violet", "amber"]}
+          valueFormatter={number}
+          className="h-48"
+        />
+      </div>
       <ul className="mt-4 grid grid-cols-2 gap-2 text-sm">
         {data.map((d, i) => (
           <li key={d.plan} className="flex items-center gap-2">
@@ -95,15 +99,17 @@ export function PlanDonut({ data }: { data: { plan: string; count: number; perce
 export function CreditUsageChart({ data }: { data: Row[] }) {
   return (
     <figure aria-label="Credit usage by month">
-      <LineChart
-        data={data}
-        index="month"
-        categories={["Credits Used"]}
-        colors={["blue"]}
-        valueFormatter={number}
-        className="h-72"
-        yAxisWidth={56}
-      />
+      <div aria-hidden="true">
+        <LineChart
+          data={data}
+          index="month"
+          categories={["Credits Used"]}
+          colors={["blue"]}
+          valueFormatter={number}
+          className="h-72"
+          yAxisWidth={56}
+        />
+      </div>
       <ChartTable data={data} index="month" categories={["Credits Used"]} caption="Credit usage by month" />
     </figure>
   );

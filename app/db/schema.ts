@@ -134,7 +134,12 @@ export const clips = sqliteTable(
       .default("api"),
     createdAt: createdAt(),
   },
-  (t) => [index("clips_user_created_idx").on(t.userId, t.createdAt), index("clips_created_at_idx").on(t.createdAt)],
+  (t) => [
+    index("clips_user_created_idx").on(t.userId, t.createdAt),
+    index("clips_created_at_idx").on(t.createdAt),
+    // Covers the admin aggregates (clips and credits per period, totals): they read the index, never the rows.
+    index("clips_created_cost_idx").on(t.createdAt, t.cost),
+  ],
 );
 
 /** Immutable ledger: users.credits always equals the sum of a user's deltas. */

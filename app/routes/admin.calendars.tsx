@@ -145,7 +145,7 @@ export default function AdminCalendars() {
                         ? "border border-brand-600 font-semibold text-brand-700"
                         : c.inMonth
                           ? "text-slate-800 hover:bg-slate-100"
-                          : "text-slate-400"
+                          : "text-slate-500"
                   }`;
                   const label = `${formatDate(`${c.day}T00:00:00Z`)}${c.hasClips ? ", has clips" : ""}`;
                   return (

@@ -377,7 +377,7 @@ export default function AdminUsers() {
       )}
       <Form
         method="get"
-        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-7"
+        className="mb-4 grid grid-cols-1 gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-7 [&>*]:min-w-0"
         key={location.search}
       >
         <div className="sm:col-span-2">
@@ -410,7 +410,7 @@ export default function AdminUsers() {
         </div>
         <input type="hidden" name="sort" value={query.sort} />
         <input type="hidden" name="dir" value={query.dir} />
-        <div className="flex items-end gap-2 sm:col-span-2 lg:col-span-7">
+        <div className="flex min-w-0 flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-7">
           <button type="submit" className="btn-primary">
             Apply
           </button>

@@ -2,6 +2,9 @@ import { AreaChart, BarChart, DonutChart, LineChart } from "@tremor/react";
 import { AREA_CHART_ABOVE_BUCKETS } from "~/domain/admin";
 
 type Row = Record<string, string | number>;
+// The drawn chart is decoration for assistive tech (the sr-only table has the numbers): inert also takes its
+// legend buttons out of the tab order. React 18 has no typed `inert` prop; an empty string renders the attribute.
+const INERT = { inert: "" } as object;
 const number = (n: number) => n.toLocaleString("en-US");
 
 /** The same numbers as a table for screen readers (the SVG chart is decoration for them). */
@@ -59,7 +62,9 @@ export function GrowthChart({ data, caption, stack = false }: { data: Row[]; cap
   };
   return (
     <figure aria-label={caption} data-testid="growth-chart">
-      {data.length > AREA_CHART_ABOVE_BUCKETS ? <AreaChart {...props} /> : <BarChart {...props} stack={stack} />}
+      <div aria-hidden="true" {...INERT}>
+        {data.length > AREA_CHART_ABOVE_BUCKETS ? <AreaChart {...props} /> : <BarChart {...props} stack={stack} />}
+      </div>
       <ChartTable data={data} index="label" categories={GROWTH} caption={caption} />
     </figure>
   );
@@ -68,14 +73,16 @@ export function GrowthChart({ data, caption, stack = false }: { data: Row[]; cap
 export function PlanDonut({ data }: { data: { plan: string; count: number; percent: number }[] }) {
   return (
     <figure aria-label="Plan distribution">
-      <DonutChart
-        data={data}
-        index="plan"
-        category="count"
-        colors={["slate", "blue", "violet", "amber"]}
-        valueFormatter={number}
-        className="h-48"
-      />
+      <div aria-hidden="true" {...INERT}>
+        <DonutChart
+          data={data}
+          index="plan"
+          category="count"
+          colors={["slate", "blue", "violet", "amber"]}
+          valueFormatter={number}
+          className="h-48"
+        />
+      </div>
       <ul className="mt-4 grid grid-cols-2 gap-2 text-sm">
         {data.map((d, i) => (
           <li key={d.plan} className="flex items-center gap-2">
@@ -95,15 +102,17 @@ export function PlanDonut({ data }: { data: { plan: string; count: number; perce
 export function CreditUsageChart({ data }: { data: Row[] }) {
   return (
     <figure aria-label="Credit usage by month">
-      <LineChart
-        data={data}
-        index="month"
-        categories={["Credits Used"]}
-        colors={["blue"]}
-        valueFormatter={number}
-        className="h-72"
-        yAxisWidth={56}
-      />
+      <div aria-hidden="true" {...INERT}>
+        <LineChart
+          data={data}
+          index="month"
+          categories={["Credits Used"]}
+          colors={["blue"]}
+          valueFormatter={number}
+          className="h-72"
+          yAxisWidth={56}
+        />
+      </div>
       <ChartTable data={data} index="month" categories={["Credits Used"]} caption="Credit usage by month" />
     </figure>
   );

@@ -70,7 +70,13 @@ export function DataTable({
   caption?: string;
 }) {
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+    // Focusable so keyboard users can scroll a wide table sideways on small screens.
+    <div
+      className="overflow-x-auto rounded-xl border border-slate-200 bg-white"
+      tabIndex={0}
+      role="region"
+      aria-label={caption ?? "Table"}
+    >
       <table className="w-full min-w-[640px] text-left text-sm">
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className="bg-slate-50 text-slate-700">

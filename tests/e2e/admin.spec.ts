@@ -1,0 +1,131 @@
+import { parseCsv } from "../../app/domain/csv";
+import { expect, test } from "./fixtures";
+import { DEMO_ADMIN, DEMO_PASSWORD, dismissNotice, signIn, signUp, uniqueEmail } from "./helpers";
+
+test.describe("admin back-office", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, DEMO_ADMIN, DEMO_PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await dismissNotice(page);
+  });
+
+  test("walks every screen (axe runs on each)", async ({ page }) => {
+    const screens: [string, string][] = [
+      ["/admin", "Overviews"],
+      ["/admin/calendars", "Calendars"],
+      ["/admin/clips", "Clip Management"],
+      ["/admin/analytics", "Analytics"],
+      ["/admin/promotions", "Promotions"],
+      ["/admin/payouts", "Affiliate Payouts"],
+      ["/admin/users", "User Management"],
+      ["/admin/earnings", "Earnings"],
+      ["/admin/reviews", "Reviews"],
+      ["/admin/reports", "Usage Reports"],
+      ["/admin/settings", "Settings"],
+      ["/admin/ledger", "Ledger health"],
+      ["/admin/audit", "Audit log"],
+    ];
+    for (const [path, heading] of screens) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    }
+    await page.goto("/admin/ledger");
+    await expect(page.getByText("All balances reconcile")).toBeVisible();
+    // The sidebar collapse survives a reload, applied before paint.
+    await page.getByRole("button", { name: "Collapse sidebar" }).click();
+    await page.reload();
+    await expect(page.locator("html")).toHaveAttribute("data-sidebar", "collapsed");
+    await page.getByRole("button", { name: "Expand sidebar" }).click();
+    expect(await page.evaluate(() => localStorage.getItem("sidebarCollapsed"))).toBe("false");
+  });
+
+  test("creates a clip through the modal: live cost, success text, auto-close", async ({ page }) => {
+    await page.goto("/admin/clips");
+    await page.getByRole("button", { name: "Create Clip" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create Clip" });
+    const submit = dialog.getByRole("button", { name: "Confirm & Create Clip" });
+    await expect(submit).toBeDisabled();
+    await dialog.getByLabel("Clip Name").fill("E2E modal clip");
+    await dialog.getByLabel("YouTube Video URL").fill("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    await dialog.getByLabel("Start Time (mm:ss)").fill("00:30");
+    await dialog.getByLabel("End Time (mm:ss)").fill("01:45");
+    await expect(dialog.getByTestId("credit-cost")).toHaveText("8");
+    await dialog.getByLabel("Quality").selectOption("1080p");
+    await expect(dialog.getByTestId("credit-cost")).toHaveText("15");
+    await submit.click();
+    await expect(dialog.getByRole("status")).toHaveText(
+      'Clip "E2E modal clip" created successfully! 15 credits were deducted.',
+    );
+    await expect(dialog).toBeHidden({ timeout: 4000 });
+    await expect(page.getByRole("row", { name: /E2E modal clip/ })).toBeVisible();
+    // Reopening starts from a clean form.
+    await page.getByRole("button", { name: "Create Clip" }).click();
+    await expect(dialog.getByLabel("Clip Name")).toHaveValue("");
+    await expect(dialog.getByLabel("Start Time (mm:ss)")).toHaveValue("00:00");
+    await expect(dialog.getByLabel("Quality")).toHaveValue("720p");
+  });
+
+  test("filters, sorts and pages users; the CSV export matches the table", async ({ page }) => {
+    await page.goto("/admin/users");
+    await page.getByLabel("Plan").first().selectOption("Free");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/plan=Free/);
+    await page.getByRole("link", { name: "Sort by Credits ascending" }).click();
+    await expect(page).toHaveURL(/sort=credits/);
+    await page.getByRole("link", { name: "Sort by Credits descending" }).click();
+    await expect(page).toHaveURL(/dir=desc/);
+    const showing = page.getByTestId("showing");
+    await expect(showing).toHaveText(/^Showing 1 to \d+ of \d+ results$/);
+    const total = Number((await showing.textContent())?.match(/of (\d+)/)?.[1]);
+    const credits = await page.getByTestId("user-row").locator("td:nth-child(5)").allTextContents();
+    const numbers = credits.map((c) => Number(c.replace(/,/g, "")));
+    expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
+    if (total > 10) {
+      await page.getByRole("link", { name: "Next page" }).click();
+      await expect(showing).toHaveText(`Showing 11 to ${Math.min(20, total)} of ${total} results`);
+      await page.getByRole("link", { name: "First page" }).click();
+    }
+    await expect(showing).toHaveText(`Showing 1 to ${Math.min(10, total)} of ${total} results`);
+    const tableEmails = await page.getByTestId("user-row").locator("td:nth-child(2)").allTextContents();
+    const href = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href");
+    const res = await page.request.get(href ?? "");
+    expect(res.headers()["content-disposition"]).toContain("users_export.csv");
+    const rows = parseCsv(await res.text());
+    expect(rows[0]).toEqual(["ID", "Full Name", "Email", "Role", "Plan", "Credits", "Status"]);
+    expect(rows.length - 1).toBe(total);
+    expect(rows.slice(1, 1 + tableEmails.length).map((r) => r[2])).toEqual(tableEmails);
+    expect(rows.slice(1).every((r) => r[4] === "Free")).toBe(true);
+  });
+
+  test("bans and unbans a user", async ({ page }) => {
+    await page.goto("/admin/users?q=creator%40clipcut.local");
+    const row = page.getByRole("row", { name: /Casey Creator/ });
+    page.once("dialog", (dialog) => {
+      expect(dialog.message()).toBe(
+        "Are you sure you want to ban Casey Creator? This will mark their account as 'Banned'.",
+      );
+      void dialog.accept();
+    });
+    await row.getByRole("button", { name: "Ban Casey Creator" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "User banned." })).toBeVisible();
+    await expect(row).toContainText("Banned");
+    await row.getByRole("button", { name: "Unban Casey Creator" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "User unbanned." })).toBeVisible();
+    await expect(row).toContainText("offline");
+    await page.goto("/admin/audit?action=admin.user_");
+    await expect(page.getByRole("cell", { name: "admin.user_unbanned" }).first()).toBeVisible();
+  });
+
+  test("Overviews counts a new sign-up without reloading", async ({ page, browser, request }) => {
+    await page.goto("/admin");
+    await expect(page.locator('[data-admin-live="live"]')).toBeAttached();
+    const before = Number((await page.getByTestId("total-users").textContent())?.replace(/,/g, ""));
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    const other = await browser.newContext();
+    const newcomer = await other.newPage();
+    await signUp(newcomer, request, "Live Newcomer", uniqueEmail("overview"), "newcomer long passphrase");
+    await expect(page.getByTestId("total-users")).toHaveText((before + 1).toLocaleString("en-US"), { timeout: 15_000 });
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+    await other.close();
+  });
+});

@@ -108,7 +108,8 @@ export default function VerifyEmail() {
           : "One last step: confirm your address to start clipping."
       }
     >
-      <Form method="post" className="space-y-4">
+      {/* A full page load after confirming: the new session starts with a fresh document. */}
+      <Form method="post" className="space-y-4" reloadDocument>
         <AuthError message={result?.error} />
         {page.needsPassword && <PasswordField name="password" label="Password" autoComplete="current-password" />}
         <button type="submit" className="btn-primary w-full" disabled={submitting}>

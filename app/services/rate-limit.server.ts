@@ -47,16 +47,6 @@ export async function refundRateLimit(db: D1Database, rule: RateLimitRule, subje
     .run();
 }
 
-/** Whether the subject is already over the limit, without counting this request (for failure-only limits). */
-export async function peekRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
-  const { start: windowStart, blocked } = windowOf(rule);
-  const row = await db
-    .prepare("SELECT count FROM rate_limits WHERE key = ?1 AND window_start = ?2")
-    .bind(`${rule.name}:${subject}`, windowStart)
-    .first<{ count: number }>();
-  return (row?.count ?? 0) < rule.limit ? { ok: true } : blocked();
-}
-
 /** The caller's IP as Cloudflare reports it ("local" under wrangler dev without the header). */
 export function clientIp(request: Request): string {
   return request.headers.get("CF-Connecting-IP") ?? "local";

@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/cloudflare";
 import type { Db } from "~/db/client.server";
-import { deleteSession, insertSession, revokeUserAccess } from "~/db/user-access.server";
+import { deleteSession, insertSession } from "~/db/user-access.server";
 import { randomToken, sha256Hex } from "~/utils/crypto";
 import { clearSessionCookie, readSessionToken, SESSION_TTL_MS, sessionCookie } from "./session-cookie.server";
 import { clientIp } from "./rate-limit.server";
@@ -43,11 +43,6 @@ export async function endCurrentSession(db: Db, request: Request): Promise<strin
   const token = readSessionToken(request);
   if (token) await deleteSession(db, await sha256Hex(token));
   return clearSessionCookie(request);
-}
-
-/** Ends every session of a user (and their extension tokens), optionally keeping one (the browser that asked). */
-export async function revokeUserSessions(db: Db, userId: string, keepSessionId?: string): Promise<void> {
-  await revokeUserAccess(db, userId, keepSessionId);
 }
 
 export { setMaintenanceFlag } from "~/db/user-access.server";

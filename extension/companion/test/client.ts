@@ -51,8 +51,14 @@ export function call(
 
 const TERMINAL = new Set(["done", "failed", "cancelled"]);
 
-export async function waitForJob(port: number, token: string, id: string, until?: (job: Job) => boolean): Promise<Job> {
-  const deadline = Date.now() + 120_000;
+export async function waitForJob(
+  port: number,
+  token: string,
+  id: string,
+  until?: (job: Job) => boolean,
+  timeoutMs = 120_000,
+): Promise<Job> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const reply = await call(port, token, "GET", `/jobs/${id}`);
     const job = (reply.body as { job: Job }).job;

@@ -1,5 +1,29 @@
-import { AreaChart, BarChart, DonutChart, LineChart } from "@tremor/react";
+import type { AreaChartProps, BarChartProps, DonutChartProps, LineChartProps } from "@tremor/react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { AREA_CHART_ABOVE_BUCKETS } from "~/domain/admin";
+
+export type DrawnChartProps =
+  | { kind: "area"; chart: AreaChartProps }
+  | { kind: "bar"; chart: BarChartProps }
+  | { kind: "line"; chart: LineChartProps }
+  | { kind: "donut"; chart: DonutChartProps };
+
+// Charts are drawn in the browser only: the server renders the numbers (the sr-only tables below) and a box of the
+// chart's height, so the Worker never loads Tremor.
+const TremorChart = lazy(() => import("./tremor-chart.client"));
+
+function DrawnChart(props: DrawnChartProps) {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const box = <div className={props.chart.className} />;
+  return hydrated ? (
+    <Suspense fallback={box}>
+      <TremorChart {...props} />
+    </Suspense>
+  ) : (
+    box
+  );
+}
 
 type Row = Record<string, string | number>;
 // The drawn chart is decoration for assistive tech (the sr-only table has the numbers): inert also takes its
@@ -63,7 +87,11 @@ export function GrowthChart({ data, caption, stack = false }: { data: Row[]; cap
   return (
     <figure aria-label={caption} data-testid="growth-chart">
       <div aria-hidden="true" {...INERT}>
-        {data.length > AREA_CHART_ABOVE_BUCKETS ? <AreaChart {...props} /> : <BarChart {...props} stack={stack} />}
+        {data.length > AREA_CHART_ABOVE_BUCKETS ? (
+          <DrawnChart kind="area" chart={props} />
+        ) : (
+          <DrawnChart kind="bar" chart={{ ...props, stack }} />
+        )}
       </div>
       <ChartTable data={data} index="label" categories={GROWTH} caption={caption} />
     </figure>
@@ -74,13 +102,16 @@ export function PlanDonut({ data }: { data: { plan: string; count: number; perce
   return (
     <figure aria-label="Plan distribution">
       <div aria-hidden="true" {...INERT}>
-        <DonutChart
-          data={data}
-          index="plan"
-          category="count"
-          colors={["slate", "blue", "violet", "amber"]}
-          valueFormatter={number}
-          className="h-48"
+        <DrawnChart
+          kind="donut"
+          chart={{
+            data,
+            index: "plan",
+            category: "count",
+            colors: ["slate", "blue", "violet", "amber"],
+            valueFormatter: number,
+            className: "h-48",
+          }}
         />
       </div>
       <ul className="mt-4 grid grid-cols-2 gap-2 text-sm">
@@ -103,14 +134,17 @@ export function CreditUsageChart({ data }: { data: Row[] }) {
   return (
     <figure aria-label="Credit usage by month">
       <div aria-hidden="true" {...INERT}>
-        <LineChart
-          data={data}
-          index="month"
-          categories={["Credits Used"]}
-          colors={["blue"]}
-          valueFormatter={number}
-          className="h-72"
-          yAxisWidth={56}
+        <DrawnChart
+          kind="line"
+          chart={{
+            data,
+            index: "month",
+            categories: ["Credits Used"],
+            colors: ["blue"],
+            valueFormatter: number,
+            className: "h-72",
+            yAxisWidth: 56,
+          }}
         />
       </div>
       <ChartTable data={data} index="month" categories={["Credits Used"]} caption="Credit usage by month" />

@@ -12,6 +12,13 @@ const seconds = z
   .min(0)
   .max(24 * 3600);
 
+/** Where a clip comes from: an http(s) URL only (stored URLs are opened by admins and creators). */
+export const videoUrlSchema = z
+  .string()
+  .trim()
+  .max(2048, "Video URL is too long (2048 characters at most).")
+  .refine((value) => parseHttpUrl(value) !== null, INVALID_VIDEO_URL);
+
 export const clipRequestSchema = z
   .object({
     name: z
@@ -19,11 +26,7 @@ export const clipRequestSchema = z
       .trim()
       .min(1, "Clip name is required.")
       .max(200, "Clip name is too long (200 characters at most)."),
-    videoUrl: z
-      .string()
-      .trim()
-      .max(2048, "Video URL is too long (2048 characters at most).")
-      .refine((value) => parseHttpUrl(value) !== null, INVALID_VIDEO_URL),
+    videoUrl: videoUrlSchema,
     startSeconds: seconds,
     endSeconds: seconds,
     format: z.enum(FORMATS),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { videoUrlSchema } from "./api";
 import { ZERO_DURATION_MESSAGE } from "./credits";
 import { FORMATS, QUALITIES } from "./media";
 
@@ -60,7 +61,7 @@ const clipJobFields = {
   /** Clip name for the account's clip list and the file name. */
   name: z.string().trim().min(1).max(200).optional(),
   /** The page the clip comes from, reported to the API (defaults to the source when it is a URL). */
-  videoUrl: z.string().trim().url().max(2048).optional(),
+  videoUrl: videoUrlSchema.optional(),
   startSeconds: seconds,
   endSeconds: seconds,
   format: z.enum(FORMATS).optional(),
@@ -72,12 +73,20 @@ const clipJobFields = {
   fileName: outputFileNameSchema.optional(),
 };
 
+export const LOCAL_SOURCE_NEEDS_VIDEO_URL =
+  "A local file needs videoUrl: the http(s) page the video came from, recorded with the clip.";
+
 export const clipJobRequestSchema = z
   .object(clipJobFields)
   .strict()
   .refine((c) => c.endSeconds > c.startSeconds, {
     message: ZERO_DURATION_MESSAGE,
     path: ["endSeconds"],
+  })
+  // The account's clip list records where a clip came from as an http(s) link; a local path is never sent.
+  .refine((c) => c.videoUrl !== undefined || /^https?:\/\//i.test(c.source), {
+    message: LOCAL_SOURCE_NEEDS_VIDEO_URL,
+    path: ["videoUrl"],
   });
 export type ClipJobRequest = z.infer<typeof clipJobRequestSchema>;
 

@@ -218,7 +218,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       validateCut(cut);
       const clip: ClipRequest = {
         name: (r.name ?? input.title).slice(0, 200) || "Clip",
-        videoUrl: r.videoUrl ?? (/^https?:/i.test(r.source) ? r.source : `file://${encodeURI(r.source)}`),
+        videoUrl: r.videoUrl ?? r.source, // the schema requires videoUrl for a local source
         startSeconds: r.startSeconds,
         endSeconds: end,
         format,

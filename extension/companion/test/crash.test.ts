@@ -29,7 +29,14 @@ it("a companion killed mid-job never captures; the hold is left to expire and th
   const port = first.port;
   expect((await call(port, token!, "PUT", "/session", { body: { apiToken: "tok-crash-1234" } })).status).toBe(200);
   const reply = await call(port, token!, "POST", "/jobs", {
-    body: { source: join(dir, "src360.mp4"), startSeconds: 0, endSeconds: 120, format: "webm", fileName: "crash-me" },
+    body: {
+      source: join(dir, "src360.mp4"),
+      videoUrl: "https://www.youtube.com/watch?v=clipcut-test",
+      startSeconds: 0,
+      endSeconds: 120,
+      format: "webm",
+      fileName: "crash-me",
+    },
   });
   const job = (reply.body as { job: Job }).job;
   const key = `clipcut-job-${job.id}`;

@@ -161,7 +161,13 @@ it("cancel stops ffmpeg: no process of the job is left in the process table", as
   const marker = `clipcut-cancel-${randomUUID()}`;
   process.env.CLIPCUT_TEST_MARKER = marker; // inherited by every child the job starts
   try {
-    const id = await submit({ source: join(dir, "src360.mp4"), startSeconds: 0, endSeconds: 120, format: "webm" });
+    const id = await submit({
+      source: join(dir, "src360.mp4"),
+      videoUrl: "https://www.youtube.com/watch?v=clipcut-test",
+      startSeconds: 0,
+      endSeconds: 120,
+      format: "webm",
+    });
     await waitForJob(port, token, id, (j) => j.status === "running" && j.progress.percent > 10);
     expect((await call(port, token, "POST", `/jobs/${id}/cancel`)).status).toBe(200);
     const job = await waitForJob(port, token, id);

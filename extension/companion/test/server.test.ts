@@ -16,6 +16,8 @@ import { startRangeServer, type RangeServer } from "./range-server";
 
 const dir = inject("mediaDir");
 const SRC = join(dir, "src360.mp4");
+// Jobs on a local file say which page the video came from: the API records only http(s) links.
+const PAGE = "https://www.youtube.com/watch?v=clipcut-test";
 const token = newPairingToken();
 let api: FakeApi;
 let companion: CompanionServer;
@@ -137,6 +139,8 @@ describe("security", () => {
       [{ source: SRC, startSeconds: 0, endSeconds: 2, fileName: "../../etc/evil" }, 422, /fileName/],
       [{ source: SRC, startSeconds: 0, endSeconds: 2, fileName: "/tmp/evil" }, 422, /fileName/],
       [{ source: SRC, startSeconds: 0, endSeconds: 2, outputPath: "/tmp/evil.mp4" }, 422, /Unrecognized key/],
+      [{ source: SRC, startSeconds: 0, endSeconds: 2 }, 422, /local file needs videoUrl/],
+      [{ source: SRC, startSeconds: 0, endSeconds: 2, videoUrl: "javascript:alert(1)" }, 422, /Video URL must be/],
     ];
     for (const [body, status, message] of cases) {
       const reply = await call(port, token, "POST", "/jobs", { body });
@@ -197,7 +201,9 @@ describe("jobs and credits", () => {
   it("never cuts when the reservation is refused (402 with the server's message)", async () => {
     await session("broke");
     const before = readdirSync(outputDir).length;
-    const reply = await call(port, token, "POST", "/jobs", { body: { source: SRC, startSeconds: 1, endSeconds: 5 } });
+    const reply = await call(port, token, "POST", "/jobs", {
+      body: { source: SRC, videoUrl: PAGE, startSeconds: 1, endSeconds: 5 },
+    });
     const job = await waitForJob(port, token, (reply.body as { job: Job }).job.id);
     expect(job.status).toBe("failed");
     expect(job.error).toEqual({ code: "insufficient_credits", message: INSUFFICIENT_CREDITS_MESSAGE, status: 402 });
@@ -208,13 +214,15 @@ describe("jobs and credits", () => {
   it("passes a plan refusal through (403) and applies the Free watermark", async () => {
     await session("free");
     const refused = await call(port, token, "POST", "/jobs", {
-      body: { source: SRC, startSeconds: 1, endSeconds: 5, format: "mkv" },
+      body: { source: SRC, videoUrl: PAGE, startSeconds: 1, endSeconds: 5, format: "mkv" },
     });
     const failed = await waitForJob(port, token, (refused.body as { job: Job }).job.id);
     expect(failed.error?.status).toBe(403);
     expect(failed.error?.code).toBe("plan_limit");
 
-    const ok = await call(port, token, "POST", "/jobs", { body: { source: SRC, startSeconds: 30, endSeconds: 32 } });
+    const ok = await call(port, token, "POST", "/jobs", {
+      body: { source: SRC, videoUrl: PAGE, startSeconds: 30, endSeconds: 32 },
+    });
     const job = await waitForJob(port, token, (ok.body as { job: Job }).job.id);
     expect(job.status).toBe("done");
     expect(job.result?.watermark).toBe(true);
@@ -232,7 +240,14 @@ describe("jobs and credits", () => {
       body: { source: media.url("src1080.mp4"), startSeconds: 2, endSeconds: 4 },
     });
     const audio = await call(port, token, "POST", "/jobs", {
-      body: { source: join(dir, "audio.m4a"), startSeconds: 2, endSeconds: 4, format: "mp3", quality: "1080p" },
+      body: {
+        source: join(dir, "audio.m4a"),
+        videoUrl: PAGE,
+        startSeconds: 2,
+        endSeconds: 4,
+        format: "mp3",
+        quality: "1080p",
+      },
     });
     const [v, a] = await Promise.all(
       [video, audio].map((r) => waitForJob(port, token, (r.body as { job: Job }).job.id)),
@@ -248,7 +263,7 @@ describe("jobs and credits", () => {
     await session("advanced");
     const before = readdirSync(outputDir).sort();
     const reply = await call(port, token, "POST", "/jobs", {
-      body: { source: SRC, startSeconds: 0, endSeconds: 110, format: "webm", fileName: "cancel-me" },
+      body: { source: SRC, videoUrl: PAGE, startSeconds: 0, endSeconds: 110, format: "webm", fileName: "cancel-me" },
     });
     const id = (reply.body as { job: Job }).job.id;
     await waitForJob(port, token, id, (j) => j.status === "running" && j.progress.percent > 20);
@@ -280,10 +295,10 @@ describe("jobs and credits", () => {
     const reply = await call(port, token, "POST", "/batch", {
       body: {
         jobs: [
-          { source: SRC, startSeconds: 1, endSeconds: 4 },
-          { source: SRC, startSeconds: 50, endSeconds: 53, preset: "Shorts GIF" },
+          { source: SRC, videoUrl: PAGE, startSeconds: 1, endSeconds: 4 },
+          { source: SRC, videoUrl: PAGE, startSeconds: 50, endSeconds: 53, preset: "Shorts GIF" },
           { source: media.url("src1080.mp4"), startSeconds: 3, endSeconds: 6 },
-          { source: join(dir, "audio.m4a"), startSeconds: 10, endSeconds: 20, format: "mp3" },
+          { source: join(dir, "audio.m4a"), videoUrl: PAGE, startSeconds: 10, endSeconds: 20, format: "mp3" },
         ],
       },
     });
@@ -302,8 +317,8 @@ describe("jobs and credits", () => {
     const refused = await call(port, token, "POST", "/batch", {
       body: {
         jobs: [
-          { source: SRC, startSeconds: 1, endSeconds: 2 },
-          { source: SRC, startSeconds: 3, endSeconds: 4 },
+          { source: SRC, videoUrl: PAGE, startSeconds: 1, endSeconds: 2 },
+          { source: SRC, videoUrl: PAGE, startSeconds: 3, endSeconds: 4 },
         ],
       },
     });
@@ -333,7 +348,7 @@ describe("jobs and credits", () => {
     req.end();
     await new Promise((r) => setTimeout(r, 100));
     await call(port, token, "POST", "/jobs", {
-      body: { source: SRC, startSeconds: 70, endSeconds: 72, fileName: "sse-clip" },
+      body: { source: SRC, videoUrl: PAGE, startSeconds: 70, endSeconds: 72, fileName: "sse-clip" },
     });
     await done;
     req.destroy();

@@ -117,7 +117,8 @@ describe("a server started without --allow-private-sources", () => {
     expect((bad.body as { error: { message: string } }).error.message).toMatch(/https/);
     expect((await call(port, token, "PUT", "/session", { body: { apiToken: "tok-safety-1234" } })).status).toBe(200);
     for (const source of ["/etc/hostname", `http://127.0.0.1:${port}/health`]) {
-      const reply = await call(port, token, "POST", "/jobs", { body: { source, startSeconds: 0, endSeconds: 2 } });
+      const body = { source, videoUrl: "https://www.youtube.com/watch?v=clipcut-test", startSeconds: 0, endSeconds: 2 };
+      const reply = await call(port, token, "POST", "/jobs", { body });
       const job = await waitForJob(port, token, (reply.body as { job: { id: string } }).job.id);
       expect(job.status).toBe("failed");
       expect(job.error?.code).toBe("source_not_allowed");

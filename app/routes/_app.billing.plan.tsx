@@ -9,7 +9,7 @@ import { formatShortDate } from "~/domain/greeting";
 import { effectivePlan, PLAN_IDS, PLANS } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
 import { ledgerCall, ledgerFor } from "~/services/ledger.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 /** After a plan change the page returns to itself after this long (spec: 2000 ms). */
 const REDIRECT_AFTER_MS = 2000;
@@ -26,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const parsed = changeSchema.safeParse(formObject(await request.formData()));
+  const parsed = changeSchema.safeParse(await readForm(request));
   if (!parsed.success)
     return data({ ok: false as const, message: "Failed to update plan: Unknown plan." }, { status: 400 });
   const result = await ledgerCall(() =>

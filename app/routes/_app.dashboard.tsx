@@ -13,7 +13,7 @@ import { effectivePlan, PLANS } from "~/domain/plans";
 import { formatMinutesSeconds } from "~/domain/time";
 import { requireUser } from "~/services/auth.server";
 import { ledgerFor } from "~/services/ledger.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const RECENT_CLIPS = 5;
 
@@ -49,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Remembers the browser's time zone so the greeting is right on the server too. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const parsed = timeZoneSchema.safeParse(formObject(await request.formData()));
+  const parsed = timeZoneSchema.safeParse(await readForm(request));
   if (!parsed.success) return data({ ok: false }, { status: 400 });
   await saveTimeZone(getDb(context.cloudflare.env.DB), user.id, parsed.data.timeZone);
   return { ok: true };

@@ -18,6 +18,7 @@ import { storeListings } from "~/domain/extension";
 import { isLocalMode } from "~/services/email.server";
 import { addNotifyRequest } from "~/services/notify.server";
 import { clientIp, hitRateLimit, rateLimitedFormResponse } from "~/services/rate-limit.server";
+import { readForm } from "~/utils/forms";
 
 const NotifySchema = z.object({
   email: z
@@ -55,8 +56,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const limit = await hitRateLimit(DB, NOTIFY_RATE_LIMIT, clientIp(request));
   if (!limit.ok) return rateLimitedFormResponse(limit.retryAfterSeconds);
 
-  const form = await request.formData();
-  const parsed = NotifySchema.safeParse({ email: form.get("email") ?? "" });
+  const form = await readForm(request);
+  const parsed = NotifySchema.safeParse({ email: form.email ?? "" });
   if (!parsed.success) {
     const fieldErrors = { email: parsed.error.flatten().fieldErrors.email?.[0] };
     return data<NotifyResult>({ ok: false, fieldErrors }, { status: 400, headers: { "Cache-Control": "no-store" } });

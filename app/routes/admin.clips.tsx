@@ -12,7 +12,7 @@ import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
 import { ledgerFor } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const listSchema = z.object({
   q: z.string().trim().max(200).optional().catch(undefined),
@@ -52,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Delete a clip; its ledger rows stay. With "Refund" ticked the cost goes back through the owner's ledger. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const parsed = deleteSchema.safeParse(formObject(await request.formData()));
+  const parsed = deleteSchema.safeParse(await readForm(request));
   if (!parsed.success) return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 400 });
   const env = context.cloudflare.env;
   const db = getDb(env.DB);

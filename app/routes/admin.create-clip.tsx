@@ -8,7 +8,7 @@ import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
 import { ledgerFor } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const httpUrl = z
   .string()
@@ -44,7 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const parsed = schema.safeParse(formObject(await request.formData()));
+  const parsed = schema.safeParse(await readForm(request));
   if (!parsed.success) {
     return reply({ ok: false, error: parsed.error.issues[0]?.message ?? "Invalid input." }, 400);
   }

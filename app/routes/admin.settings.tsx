@@ -12,7 +12,7 @@ import { CHROME_EXTENSION_ID, DEFAULT_EXTENSION_ID, EXTENSION_ID_SETTING } from 
 import { ACCOUNT_DETAILS_SETTING, saveAccountDetails, saveExtensionId } from "~/services/admin-settings.server";
 import { requireAdmin } from "~/services/auth.server";
 import { clientIp } from "~/services/rate-limit.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const text = (label: string) => z.string().trim().min(1, `${label} is required.`).max(200, `${label} is too long.`);
 const accountSchema = z.object({
@@ -86,7 +86,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
-  const parsed = actionSchema.safeParse(formObject(await request.formData()));
+  const parsed = actionSchema.safeParse(await readForm(request));
   if (!parsed.success) {
     return data(
       { intent: null, ok: false, message: parsed.error.issues[0]?.message ?? "Invalid input." },

@@ -19,7 +19,7 @@ import { addUser, editUser } from "~/services/admin-users.server";
 import { requireAdmin } from "~/services/auth.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { banUser, signOutEverywhere, unbanUser } from "~/services/user-moderation.server";
-import { formObject } from "~/utils/forms";
+import { readForm } from "~/utils/forms";
 
 const credits = z
   .string()
@@ -107,7 +107,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const env = context.cloudflare.env;
   const db = getDb(env.DB);
-  const parsed = actionSchema.safeParse(formObject(await request.formData()));
+  const parsed = actionSchema.safeParse(await readForm(request));
   if (!parsed.success) {
     return data({ error: parsed.error.issues[0]?.message ?? "Invalid request.", intent: null }, { status: 400 });
   }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { clipRequestSchema } from "~/domain/api";
 import { issueApiToken } from "~/services/api-tokens.server";
-import { insertUser, ORIGIN } from "./helpers";
+import { insertUser, ORIGIN, signIn } from "./helpers";
 
 /**
  * Property tests over what crosses the boundary: API v1 bodies and the sign-in, sign-up and reset forms. Whatever
@@ -250,6 +250,39 @@ describe("fuzz: sign-in, sign-up and reset forms", () => {
       ),
       FORM_RUNS,
     );
+    await unmoved();
+  });
+});
+
+describe("signed-in and public form actions", () => {
+  it("a body that is not a form gets a 400 on every form action, never a 5xx, and moves no credit", async () => {
+    await insertUser({ email: "fuzz-admin@example.com", password: "Fuzz-admin-pass-1", role: "admin", plan: "Pro" });
+    const cookie = await signIn("fuzz-admin@example.com", "Fuzz-admin-pass-1", "192.0.2.77");
+    for (const path of [
+      "/dashboard",
+      "/billing/plan",
+      "/download",
+      "/admin/clips",
+      "/admin/create-clip",
+      "/admin/settings",
+      "/admin/users",
+    ]) {
+      const res = await exports.default.fetch(
+        new Request(`${ORIGIN}${path}`, {
+          method: "POST",
+          body: "%",
+          headers: {
+            "Content-Type": "multipart/form-data; boundary=x",
+            Origin: ORIGIN,
+            Host: new URL(ORIGIN).host,
+            Cookie: cookie,
+          },
+          redirect: "manual",
+        }),
+      );
+      expect(res.status, path).toBe(400);
+      await res.arrayBuffer();
+    }
     await unmoved();
   });
 });

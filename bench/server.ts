@@ -6,7 +6,13 @@ import autocannon from "autocannon";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 
-export const benchEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+export const benchEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  // What ships: `wrangler deploy` bundles with NODE_ENV=production, `wrangler dev` with development (React's dev build).
+  NODE_ENV: "production",
+};
 
 export function freshDb(persist: string): void {
   rmSync(persist, { recursive: true, force: true });

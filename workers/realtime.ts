@@ -1,7 +1,6 @@
-import { getDb } from "../app/db/client.server";
 import { REALTIME_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "../app/domain/realtime";
 import type { AppEnv } from "../app/load-context";
-import { bearerToken, userForApiToken } from "../app/services/api-tokens.server";
+import { apiCallerForToken, bearerToken } from "../app/services/api-tokens.server";
 import { getOptionalUser } from "../app/services/auth.server";
 import { ledgerFor } from "../app/services/ledger.server";
 import { ADMIN_FEED_NAME } from "./admin-feed";
@@ -33,12 +32,13 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
     const token =
       bearerToken(request) ??
       offered.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
-    const user = token ? await userForApiToken(getDb(env.DB), token) : null;
-    if (!user) return json(401, "unauthorized", "A valid extension token is required.");
+    const caller = token ? await apiCallerForToken(env, token) : null;
+    if (caller === "busy") return json(503, "busy", "Your account is busy. Please try again in a moment.");
+    if (!caller) return json(401, "unauthorized", "A valid extension token is required.");
     return forward(
       request,
       env,
-      user.id,
+      caller.id,
       "extension",
       offered.includes(REALTIME_SUBPROTOCOL) ? REALTIME_SUBPROTOCOL : null,
     );

@@ -1,4 +1,4 @@
-import type { ClipRequest } from "~/domain/api";
+import type { ClipRequest, Credits } from "~/domain/api";
 import type { PlanId } from "~/domain/plans";
 import {
   clientMessageSchema,
@@ -7,6 +7,7 @@ import {
   type ServerMessage,
   type SettingsData,
 } from "~/domain/realtime";
+import { tokenAccepted, tokenStanding, type TokenStanding } from "../app/db/api-tokens.server";
 import { getDb, type Db } from "../app/db/client.server";
 import { clipCount } from "../app/db/clips.server";
 import * as ops from "../app/db/ledger.server";
@@ -48,6 +49,9 @@ const reloadState: Operation<null> = async (db, state) => {
 
 /** Statements per D1 batch stay well under D1's limits: a charge is three. */
 const MAX_GROUP = 64;
+/** A remembered token check is re-read from D1 after this long, whatever else happens (decision 010). */
+export const TOKEN_RECHECK_MS = 60_000;
+const MAX_TOKENS = 64;
 
 /**
  * One per user (named by the user id), the only writer of that user's balance. It is a thin shell: every operation
@@ -65,6 +69,10 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   private state: LedgerState | null = null;
   private waiting: Waiting[] = [];
   private committing = false;
+  /** Extension token checks by token hash, so an API request costs no D1 read (decision 010). */
+  private tokens = new Map<string, { standing: TokenStanding | null; checkedAt: number }>();
+  /** Bumped by forgetTokens: a D1 read that started before it is not remembered. */
+  private tokenEpoch = 0;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -139,7 +147,10 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       }
     }
     this.state = draft;
-    for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>);
+    // Admin pages hear of the group once per topic, not once per operation (one hop to AdminFeed, not 64).
+    const topics = new Set(decided.flatMap((d) => d?.adminTopics ?? []));
+    for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>, false);
+    for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
     void this.ctx.storage.put("seq", this.seq);
   }
 
@@ -163,10 +174,11 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   }
 
   /** After commit: publish the events (each once, in order), wake later if asked, then answer — always. */
-  private async finish(w: Waiting, decision: Decision<unknown>): Promise<void> {
+  private async finish(w: Waiting, decision: Decision<unknown>, publishAdmin = true): Promise<void> {
     try {
       for (const event of decision.events) this.publish(event);
-      for (const topic of new Set(decision.adminTopics)) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
+      if (publishAdmin)
+        for (const topic of new Set(decision.adminTopics)) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
       if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
     } catch (error) {
       // Committed already: the caller gets its answer; the scheduled safety net covers a missed alarm.
@@ -273,6 +285,31 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     ]);
   }
 
+  // ── Extension tokens ─────────────────────────────────────────────────────
+
+  /** Is this token of this user accepted now? Answers the credits too, so `/api/v1/me` needs no D1 read for them. */
+  async authenticate(input: { userId: string; tokenHash: string }): Promise<{ credits: Credits } | null> {
+    const state = await this.ready(input.userId);
+    if (!state) return null;
+    const now = Date.now();
+    let entry = this.tokens.get(input.tokenHash);
+    while (!entry || now - entry.checkedAt > TOKEN_RECHECK_MS) {
+      const epoch = this.tokenEpoch;
+      const standing = await tokenStanding(this.db, input.tokenHash);
+      if (epoch !== this.tokenEpoch) continue; // revoked meanwhile: read again
+      if (this.tokens.size >= MAX_TOKENS) this.tokens.clear();
+      entry = { standing, checkedAt: now };
+      this.tokens.set(input.tokenHash, entry);
+    }
+    return tokenAccepted(entry.standing, input.userId, now) ? { credits: creditsOf(this.state ?? state, now) } : null;
+  }
+
+  /** Tokens were revoked or the user banned in D1: every token is read again on its next use. */
+  forgetTokens(): void {
+    this.tokens.clear();
+    this.tokenEpoch += 1;
+  }
+
   // ── Realtime ─────────────────────────────────────────────────────────────
 
   /** An admin changed a setting every page uses: pass it to this user's open pages. Returns how many got it. */
@@ -348,6 +385,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
    */
   async disconnect(reason = "signed out"): Promise<number> {
     const closed = this.closeAll(CLOSE_CODES.accessEnded, reason);
+    this.forgetTokens();
     if (this.userId) {
       await this.setPresence(this.userId, false);
       if (this.state) await this.run(this.userId, reloadState);

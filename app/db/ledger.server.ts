@@ -823,7 +823,7 @@ export async function reconcile(db: Db) {
 }
 
 // Written out: drizzle leaves columns unqualified, and inside the subquery "id" would mean the hold's id.
-const heldSql = (now: number) =>
+export const heldSql = (now: number) =>
   sql<number>`coalesce((select sum(h.amount) from credit_holds h
     where h.user_id = "users"."id" and h.status = 'held' and h.expires_at > ${now}), 0)`;
 

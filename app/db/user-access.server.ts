@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, or } from "drizzle-orm";
 import type { Db } from "./client.server";
+import { heldSql } from "./ledger.server";
 import { apiTokens, emailTokens, rateLimits, sessions, users } from "./schema";
 
 /**
@@ -69,6 +70,8 @@ export function findLiveSession(db: Db, sessionId: string, now: number, idleMs: 
     .select({
       user: users,
       flag: sessions.showMaintenanceNotification,
+      // The layout shows available credits: read with the session, not as a second query.
+      held: heldSql(now),
       lastActiveAt: sessions.lastActiveAt,
       createdAt: sessions.createdAt,
     })
@@ -115,10 +118,13 @@ export function listUserSessions(db: Db, userId: string, now = new Date()) {
     .limit(50);
 }
 
-/** Ends one session and the extension tokens it issued. Scoped to the user, so nobody ends another's session. */
+/**
+ * Ends one session and the extension tokens it issued. Scoped to the user, so nobody ends another's session.
+ * Returns whether a session ended and whose tokens were revoked (their ledgers must forget them).
+ */
 export async function deleteSession(db: Db, sessionId: string, userId?: string, now = new Date()) {
   const owned = userId ? and(eq(sessions.id, sessionId), eq(sessions.userId, userId)) : eq(sessions.id, sessionId);
-  const [, deleted] = await db.batch([
+  const [revoked, deleted] = await db.batch([
     db
       .update(apiTokens)
       .set({ revokedAt: now })
@@ -128,10 +134,11 @@ export async function deleteSession(db: Db, sessionId: string, userId?: string, 
           isNull(apiTokens.revokedAt),
           ...(userId ? [eq(apiTokens.userId, userId)] : []),
         ),
-      ),
+      )
+      .returning({ userId: apiTokens.userId }),
     db.delete(sessions).where(owned).returning({ id: sessions.id }),
   ]);
-  return deleted.length > 0;
+  return { ended: deleted.length > 0, tokenOwners: revoked.map((r) => r.userId) };
 }
 
 /**

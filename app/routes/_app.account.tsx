@@ -85,7 +85,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const problem = passwordProblem(input.newPassword, { email: user.email });
   if (problem) return fail(`Error: ${problem}`);
   // Every other session and extension token ends; this browser stays signed in.
-  await setPassword(db, user.id, input.newPassword, user.sessionId);
+  await setPassword(context.cloudflare.env, user.id, input.newPassword, user.sessionId);
   await audit(db, { action: "auth.password_changed", actorId: user.id, subjectId: user.id, ip: clientIp(request) });
   return data<Result>({ intent: "password", ok: true, message: "Password updated successfully!" });
 }

@@ -6,7 +6,6 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { MaintenanceModal } from "~/components/maintenance-modal";
 import { getDb } from "~/db/client.server";
 import { requireUser } from "~/services/auth.server";
-import { readCredits } from "~/db/ledger.server";
 import { getExtensionId } from "~/services/settings.server";
 import { isRealtimeRevalidation, RealtimeProvider } from "~/components/realtime";
 import { sendToExtension } from "~/utils/extension-bridge";
@@ -14,11 +13,12 @@ import { sendToExtension } from "~/utils/extension-bridge";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const [credits, extensionId] = await Promise.all([readCredits(db, user.id), getExtensionId(db)]);
+  const extensionId = await getExtensionId(db);
+  const credits = { balance: user.credits, held: user.heldCredits, available: user.credits - user.heldCredits };
   return {
     user: { id: user.id, fullName: user.fullName, email: user.email, role: user.role },
     live: {
-      credits: credits ?? { balance: user.credits, held: 0, available: user.credits },
+      credits,
       plan: user.plan as string,
       pendingPlan: user.pendingPlan as string | null,
     },

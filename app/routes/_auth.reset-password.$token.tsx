@@ -38,10 +38,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Used up atomically: a second use of the same link finds nothing.
   const userId = (await consumeEmailToken(db, params.token ?? "", "reset"))?.userId;
   if (!userId) return data({ error: INVALID_LINK, fieldErrors: {} }, { status: 400 });
-  await setPassword(db, userId, parsed.data.password);
+  await setPassword(context.cloudflare.env, userId, parsed.data.password);
   await markEmailVerified(db, userId); // the link proved the address
   await audit(db, { action: "auth.password_reset", actorId: userId, subjectId: userId, ip: clientIp(request) });
-  throw await createUserSession(db, request, userId, "/dashboard");
+  throw await createUserSession(context.cloudflare.env, request, userId, "/dashboard");
 }
 
 export default function ResetPassword() {

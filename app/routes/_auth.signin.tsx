@@ -88,7 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   await audit(db, { action: "auth.signin", actorId: result.user.id, subjectId: result.user.id, ip });
-  throw await createUserSession(db, request, result.user.id, safeRedirect(redirectTo));
+  throw await createUserSession(context.cloudflare.env, request, result.user.id, safeRedirect(redirectTo));
 }
 
 export default function SignIn() {

@@ -54,7 +54,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (created)
     await audit(db, { action: "auth.signup", actorId: user.id, subjectId: user.id, ip, details: { method: "google" } });
   await audit(db, { action: "auth.google_signin", actorId: user.id, subjectId: user.id, ip });
-  const response = await createUserSession(db, request, user.id, safeRedirect(readCookie(request, RETURN_COOKIE)));
+  const response = await createUserSession(
+    context.cloudflare.env,
+    request,
+    user.id,
+    safeRedirect(readCookie(request, RETURN_COOKIE)),
+  );
   response.headers.append("Set-Cookie", `${RETURN_COOKIE}=; Path=/auth/google; HttpOnly; SameSite=Lax; Max-Age=0`);
   return response;
 }

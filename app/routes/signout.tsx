@@ -13,7 +13,7 @@ export async function loader() {
 export async function action({ request, context }: ActionFunctionArgs) {
   const db = getDb(context.cloudflare.env.DB);
   const user = await getOptionalUser(request, context);
-  const cookie = await endCurrentSession(db, request);
+  const cookie = await endCurrentSession(context.cloudflare.env, request);
   if (user) await audit(db, { action: "auth.signout", actorId: user.id, subjectId: user.id, ip: clientIp(request) });
   return redirect("/signin", { headers: { "Set-Cookie": cookie } });
 }

@@ -80,7 +80,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       `/signin?${new URLSearchParams({ notice: "Your e-mail address is confirmed. Sign in with Google, or use “Forgot password?” to set a password." })}`,
     );
   }
-  throw await createUserSession(db, request, used.userId, "/dashboard", [clearSignupBrowser(request)]);
+  throw await createUserSession(context.cloudflare.env, request, used.userId, "/dashboard", [
+    clearSignupBrowser(request),
+  ]);
 }
 
 export default function VerifyEmail() {

@@ -1,5 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
+import type { AppEnv } from "~/load-context";
+import { forgetApiTokens } from "./api-tokens.server";
 import { creditLedger, users } from "~/db/schema";
 import { NEW_USER_CREDITS } from "~/domain/credits";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password.server";
@@ -114,10 +116,12 @@ export async function markEmailVerified(db: Db, userId: string): Promise<void> {
 }
 
 /** Sets a new password and ends every other session and extension token of the user. */
-export async function setPassword(db: Db, userId: string, password: string, keepSessionId?: string): Promise<void> {
+export async function setPassword(env: AppEnv, userId: string, password: string, keepSessionId?: string) {
+  const db = getDb(env.DB);
   await db
     .update(users)
     .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
     .where(eq(users.id, userId));
   await revokeUserAccess(db, userId, keepSessionId);
+  await forgetApiTokens(env, [userId]);
 }

@@ -4,6 +4,7 @@ import { EXTENSION_ID_SETTING } from "~/domain/extension";
 import type { AppEnv } from "~/load-context";
 import { audit } from "./audit.server";
 import { ledgerFor } from "./ledger.server";
+import { forgetExtensionId } from "./settings.server";
 import { ADMIN_FEED_NAME } from "./realtime-control.server";
 
 export const ACCOUNT_DETAILS_SETTING = "account_details";
@@ -19,6 +20,7 @@ export async function saveExtensionId(
   extensionId: string,
 ): Promise<{ pages: number }> {
   await upsertSetting(ctx.db, EXTENSION_ID_SETTING, extensionId);
+  forgetExtensionId();
   await audit(ctx.db, {
     action: "admin.settings_updated",
     actorId: ctx.adminId,

@@ -1,19 +1,21 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { LedgerFailure } from "~/db/ledger.server";
-import { getDb } from "~/db/client.server";
+import { BUSY_MESSAGE, fail, type LedgerFailure } from "~/db/ledger.server";
 import { clipRequestSchema, idempotencyKeySchema, type ClipRequest } from "~/domain/api";
 import { apiError } from "./api-response.server";
 import { BUSY_RETRY_AFTER_S } from "./ledger.server";
-import { bearerToken, userForApiToken } from "./api-tokens.server";
-import type { User } from "./auth.server";
+import { apiCallerForToken, bearerToken, type ApiCaller } from "./api-tokens.server";
 
-/** Guard for API v1: a valid Bearer extension token, else a JSON 401 is thrown. */
-export async function requireApiUser(request: Request, context: AppLoadContext): Promise<User> {
+/**
+ * Guard for API v1: a valid Bearer extension token, else a JSON 401 is thrown (503 "busy" when the owner's ledger,
+ * which checks the token, cannot be reached).
+ */
+export async function requireApiUser(request: Request, context: AppLoadContext): Promise<ApiCaller> {
   const token = bearerToken(request);
-  const user = token ? await userForApiToken(getDb(context.cloudflare.env.DB), token) : null;
-  if (!user)
+  const caller = token ? await apiCallerForToken(context.cloudflare.env, token) : null;
+  if (caller === "busy") throw ledgerError(fail(503, "busy", BUSY_MESSAGE));
+  if (!caller)
     throw apiError(401, "unauthorized", "A valid extension token is required (Authorization: Bearer <token>).");
-  return user;
+  return caller;
 }
 
 /** POSTs that move credits must say which attempt they are: a retry with the same key is answered, not repeated. */

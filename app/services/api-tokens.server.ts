@@ -1,16 +1,16 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
-import { apiTokens, users } from "~/db/schema";
+import type { Credits } from "~/domain/api";
+import { getDb, type Db } from "~/db/client.server";
+import { insertApiToken, tokenOwner } from "~/db/api-tokens.server";
+import type { AppEnv } from "~/load-context";
 import { randomToken, sha256Hex } from "~/utils/crypto";
-import type { User } from "./auth.server";
+import { ledgerCall, ledgerFor } from "./ledger.server";
 
 const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A new extension token for the user, tied to the browser session that asked for it. Only its hash is kept. */
 export async function issueApiToken(db: Db, userId: string, sessionId: string): Promise<string> {
   const token = `cc_${randomToken(32)}`;
-  await db.insert(apiTokens).values({
-    id: crypto.randomUUID(),
+  await insertApiToken(db, {
     userId,
     sessionId,
     tokenHash: await sha256Hex(token),
@@ -19,22 +19,55 @@ export async function issueApiToken(db: Db, userId: string, sessionId: string): 
   return token;
 }
 
-/** The user behind a Bearer token: unrevoked, unexpired, not banned. */
-export async function userForApiToken(db: Db, token: string): Promise<User | null> {
-  const row = await db
-    .select({ user: users, tokenId: apiTokens.id })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(
-      and(
-        eq(apiTokens.tokenHash, await sha256Hex(token)),
-        isNull(apiTokens.revokedAt),
-        gt(apiTokens.expiresAt, new Date()),
-      ),
-    )
-    .get();
-  if (!row || row.user.status === "Banned") return null;
-  return row.user;
+/**
+ * Token hash → owner, per isolate. Safe to keep: a hash never changes owner, and whether the token is still
+ * accepted is decided by the owner's UserLedger on every request (docs/decisions/010-api-token-checks.md).
+ */
+const owners = new Map<string, string>();
+const MAX_OWNERS = 10_000;
+
+async function ownerOf(env: AppEnv, tokenHash: string): Promise<string | null> {
+  const cached = owners.get(tokenHash);
+  if (cached) return cached;
+  const userId = await tokenOwner(getDb(env.DB), tokenHash);
+  if (userId) {
+    if (owners.size >= MAX_OWNERS) owners.delete(owners.keys().next().value as string);
+    owners.set(tokenHash, userId);
+  }
+  return userId;
+}
+
+export type ApiCaller = { id: string; credits: Credits };
+
+/**
+ * The user behind a Bearer token if it is unrevoked, unexpired and its owner not banned; "busy" when the owner's
+ * ledger could not be reached (the caller answers 503 and the client retries).
+ */
+export async function apiCallerForToken(env: AppEnv, token: string): Promise<ApiCaller | null | "busy"> {
+  const tokenHash = await sha256Hex(token);
+  const userId = await ownerOf(env, tokenHash);
+  if (!userId) return null;
+  const checked = await ledgerCall(() => ledgerFor(env, userId).authenticate({ userId, tokenHash }));
+  if (checked === null) return null;
+  if ("ok" in checked) return "busy";
+  return { id: userId, credits: checked.credits };
+}
+
+/**
+ * After extension tokens were revoked in D1 (sign-out, password change, ban): the owners' ledgers drop what they
+ * remembered, so a revoked token is refused on its next request. Best effort: a ledger that misses this re-reads
+ * every token within TOKEN_RECHECK_MS anyway.
+ */
+export async function forgetApiTokens(env: AppEnv, userIds: Iterable<string>): Promise<void> {
+  await Promise.all(
+    [...new Set(userIds)].map(async (userId) => {
+      try {
+        await ledgerFor(env, userId).forgetTokens();
+      } catch (error) {
+        console.warn(JSON.stringify({ level: "warn", msg: "forget tokens failed", userId, error: String(error) }));
+      }
+    }),
+  );
 }
 
 export function bearerToken(request: Request): string | null {

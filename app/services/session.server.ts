@@ -1,8 +1,10 @@
 import { redirect } from "@remix-run/cloudflare";
-import type { Db } from "~/db/client.server";
+import { getDb } from "~/db/client.server";
 import { deleteSession, insertSession } from "~/db/user-access.server";
 import { randomToken, sha256Hex } from "~/utils/crypto";
 import { clearSessionCookie, readSessionToken, SESSION_TTL_MS, sessionCookie } from "./session-cookie.server";
+import type { AppEnv } from "~/load-context";
+import { forgetApiTokens } from "./api-tokens.server";
 import { clientIp } from "./rate-limit.server";
 
 /** A session unused for this long ends, whatever its absolute lifetime (30 days) says. */
@@ -15,13 +17,14 @@ export const SESSION_TOUCH_MS = 60 * 60 * 1000;
  * changes at every sign-in (no session fixation). The maintenance notice flag is set, as after every sign-in.
  */
 export async function createUserSession(
-  db: Db,
+  env: AppEnv,
   request: Request,
   userId: string,
   redirectTo: string,
   extraHeaders: string[] = [],
 ): Promise<Response> {
-  await endCurrentSession(db, request);
+  await endCurrentSession(env, request);
+  const db = getDb(env.DB);
   const token = randomToken(32); // 256 bits
   await insertSession(db, {
     id: await sha256Hex(token),
@@ -39,9 +42,12 @@ export async function createUserSession(
 }
 
 /** Ends this browser's session (and the extension tokens it issued). Returns the Set-Cookie that clears it. */
-export async function endCurrentSession(db: Db, request: Request): Promise<string> {
+export async function endCurrentSession(env: AppEnv, request: Request): Promise<string> {
   const token = readSessionToken(request);
-  if (token) await deleteSession(db, await sha256Hex(token));
+  if (token) {
+    const ended = await deleteSession(getDb(env.DB), await sha256Hex(token));
+    await forgetApiTokens(env, ended.tokenOwners);
+  }
   return clearSessionCookie(request);
 }
 

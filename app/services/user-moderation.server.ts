@@ -29,7 +29,10 @@ export type ModerationResult = { ok: true; changed: boolean } | { ok: false; sta
 
 const notFound = { ok: false, status: 404, message: "User not found." } as const;
 
-/** Ban: status Banned, every session and extension token ends, open sockets (pages, extension, admin) close. */
+/**
+ * Ban: status Banned, every session and extension token ends, open sockets (pages, extension, admin) close and
+ * the user's ledger forgets its token checks (closeUserSockets → disconnect).
+ */
 export async function banUser({ env, db, actorId, userId, ip }: ModerationInput): Promise<ModerationResult> {
   if (actorId === userId) return { ok: false, status: 400, message: "You cannot ban yourself." };
   if (!(await findUserById(db, userId))) return notFound;

@@ -3,6 +3,7 @@ import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
 import { applyPrivateCachePolicy } from "../app/services/cache.server";
 import { redactUrl } from "../app/utils/redact";
+import { compileApiRoutes, routeApi } from "./api-routes";
 import { isCacheablePage, servePublicPage } from "./edge-cache";
 import { isForeignOriginWrite } from "./origin-check";
 import { routeRealtime } from "./realtime";
@@ -13,6 +14,7 @@ export { UserLedger } from "./user-ledger";
 export { AdminFeed } from "./admin-feed";
 
 const handleRemixRequest = createRequestHandler(build);
+const apiRoutes = compileApiRoutes(build);
 
 function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -44,8 +46,9 @@ export default {
         );
         return withSecurityHeaders(page, nonce);
       }
+      const context = { cloudflare: { env, ctx }, nonce };
       const response = withSecurityHeaders(
-        await handleRemixRequest(request, { cloudflare: { env, ctx }, nonce }),
+        (await routeApi(apiRoutes, request, context)) ?? (await handleRemixRequest(request, context)),
         nonce,
       );
       // Answers to writes and anything rendered for a session are never stored by a shared cache.

@@ -7,7 +7,7 @@
  * docs/decisions/005-group-commit.md. Every change is ledger row + balance update (+ clip or hold), so
  * `users.credits == sum(ledger.delta)` holds after every batch; a CHECK (credits >= 0) backs the floor.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type Placeholder } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Clip, ClipRequest, Credits } from "~/domain/api";
 import { clipRequestSchema, HOLD_TTL_MS } from "~/domain/api";
@@ -823,7 +823,7 @@ export async function reconcile(db: Db) {
 }
 
 // Written out: drizzle leaves columns unqualified, and inside the subquery "id" would mean the hold's id.
-export const heldSql = (now: number) =>
+export const heldSql = (now: number | Placeholder) =>
   sql<number>`coalesce((select sum(h.amount) from credit_holds h
     where h.user_id = "users"."id" and h.status = 'held' and h.expires_at > ${now}), 0)`;
 

@@ -1,0 +1,33 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { get, insertUser, signIn } from "./helpers";
+
+const PASSWORD = "page reads passphrase 1";
+const clip = {
+  name: "c",
+  videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  startSeconds: 0,
+  endSeconds: 10,
+  format: "mp4" as const,
+  quality: "360p" as const,
+};
+
+describe("a signed-in page reads its credits with the session", () => {
+  it("shows credits reserved by live holds, and stops counting a hold once it expired", async () => {
+    const userId = await insertUser({ email: "holds-page@example.com", password: PASSWORD, credits: 50 });
+    const cookie = await signIn("holds-page@example.com", PASSWORD);
+    const ledger = env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId));
+    const held = await ledger.reserve({ userId, key: "api:page-reads-hold", request: clip });
+    if (!held.ok) throw new Error(held.message);
+    const amount = held.value.hold.amount;
+    const page = await (await get("/dashboard", { cookie })).text();
+    // React separates the number from the text with a comment in server HTML.
+    expect(page).toMatch(new RegExp(`>${amount}(<!-- -->)? reserved for clips in progress`));
+
+    await env.DB.prepare("UPDATE credit_holds SET expires_at = ? WHERE user_id = ?")
+      .bind(Date.now() - 1, userId)
+      .run();
+    const later = await (await get("/dashboard", { cookie })).text();
+    expect(later).not.toContain("reserved for clips in progress");
+  });
+});

@@ -35,16 +35,21 @@ async function main() {
   const server = await startServer(PORT, PERSIST);
   try {
     const cookie = await signIn();
-    const floor = await staticFloor(BASE, CONNECTIONS);
+    const before = await staticFloor(BASE, CONNECTIONS);
     const routes: [string, string, Record<string, string> | undefined][] = [
       ["/", "/", undefined],
       ["/pricing", "/pricing", undefined],
       ["/clip", "/clip", undefined],
       ["signed-in /dashboard", "/dashboard", { Cookie: cookie }],
     ];
+    const results = [];
+    for (const [label, path, headers] of routes)
+      results.push({ label, r: await load(`${BASE}${path}`, { connections: CONNECTIONS, headers }) });
+    // The floor before and after: if they differ much, the machine was busy and the shares are rough.
+    const after = await staticFloor(BASE, CONNECTIONS);
+    const floor = (before + after) / 2;
     const rows = [];
-    for (const [label, path, headers] of routes) {
-      const r = await load(`${BASE}${path}`, { connections: CONNECTIONS, headers });
+    for (const { label, r } of results) {
       rows.push({
         route: label,
         "req/s": r.requestsPerSecond.toFixed(0),
@@ -55,7 +60,9 @@ async function main() {
       });
     }
     console.log("\nSSR benchmark (wrangler dev, 50 connections, load generator on the same machine)");
-    console.log(`static floor: ${floor.toFixed(0)} req/s (favicon.svg)`);
+    console.log(
+      `static floor: ${floor.toFixed(0)} req/s (favicon.svg; ${before.toFixed(0)} before, ${after.toFixed(0)} after)`,
+    );
     console.table(rows);
   } finally {
     stopServer(server);

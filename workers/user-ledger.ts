@@ -47,6 +47,8 @@ const reloadState: Operation<null> = async (db, state) => {
   return { result: { ok: true, value: null, replayed: false }, writes: [], events: [], adminTopics: [], wakeAt: null };
 };
 
+/** Seq numbers reserved per storage write (decision 004). */
+const SEQ_BLOCK = 1000;
 /** Statements per D1 batch stay well under D1's limits: a charge is three. */
 const MAX_GROUP = 64;
 /** A remembered token check is re-read from D1 after this long, whatever else happens (decision 010). */
@@ -64,6 +66,8 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** Beyond `maxWaiting` queued operations the object answers "busy" rather than queueing without bound. */
   readonly limits = { maxWaiting: 256 };
   private seq = 0;
+  /** Every seq up to this bound may have been used; storage holds it. */
+  private seqReserved = 0;
   private userId: string | null = null;
   /** Committed state: what D1 holds. Null until loaded. */
   private state: LedgerState | null = null;
@@ -77,7 +81,9 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
+      // Continue after the stored bound: no seq used before a restart is ever used again (clients see a gap: resync).
       this.seq = (await ctx.storage.get<number>("seq")) ?? 0;
+      this.seqReserved = this.seq;
       this.userId = (await ctx.storage.get<string>("userId")) ?? null;
       if (this.userId) this.state = await loadLedgerState(this.db, this.userId);
     });
@@ -151,7 +157,6 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     const topics = new Set(decided.flatMap((d) => d?.adminTopics ?? []));
     for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>, false);
     for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
-    void this.ctx.storage.put("seq", this.seq);
   }
 
   /** The slow path after a failed batch: decide with D1 consulted for unknown keys, commit alone. */
@@ -170,7 +175,6 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     }
     this.state = draft;
     await this.finish(w, decision);
-    void this.ctx.storage.put("seq", this.seq);
   }
 
   /** After commit: publish the events (each once, in order), wake later if asked, then answer — always. */
@@ -190,6 +194,11 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** Every change message goes out here: the next seq, one serialisation, every socket. */
   private publish(event: LedgerEvent | { type: "settings"; data: SettingsData }): void {
     this.seq += 1;
+    if (this.seq > this.seqReserved) {
+      // Storage holds a bound, not each seq: a write per message made every answer wait for it (the output gate).
+      this.seqReserved = this.seq + SEQ_BLOCK;
+      void this.ctx.storage.put("seq", this.seqReserved);
+    }
     this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
   }
 
@@ -317,7 +326,6 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     const sockets = this.ctx.getWebSockets().length;
     if (sockets > 0) {
       this.publish({ type: "settings", data });
-      void this.ctx.storage.put("seq", this.seq);
     }
     return sockets;
   }

@@ -10,6 +10,7 @@
  *
  *   npx tsx bench/companion-cut.ts            (first run generates the sources: a few minutes)
  *   BENCH_ONLY=dash,vp9 npx tsx bench/companion-cut.ts
+ *   BENCH_ONE=1 BENCH_SKIP_FULL=1 CLIPCUT_TRACE=1 npx tsx bench/companion-cut.ts   (per-phase timings, no re-encodes)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,6 +32,8 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,vp9").split(",
 const CLIP = 20;
 /** BENCH_ONE=1: one position per source (the full re-encodes dominate the run time on 2 cores). */
 const ONE = process.env.BENCH_ONE === "1";
+/** BENCH_SKIP_FULL=1: no full re-encode rows (for profiling the ClipCut rows; CLIPCUT_TRACE=1 prints phases). */
+const SKIP_FULL = process.env.BENCH_SKIP_FULL === "1";
 const FPS = 30;
 const FAKE_YTDLP = new URL("../extension/companion/test/fake-yt-dlp.mjs", import.meta.url).pathname;
 
@@ -273,9 +276,10 @@ async function main() {
       await measure(c.name, "ffmpeg -ss -i -t -c copy (floor)", at, c.reference, () =>
         plain(c.inputs, at, join(work, `floor-${c.key}-${at}.${c.ext}`), ["-c", "copy"]),
       );
-      await measure(c.name, "ffmpeg full re-encode", at, c.reference, () =>
-        plain(c.inputs, at, join(work, `full-${c.key}-${at}.${c.ext}`), c.reencode),
-      );
+      if (!SKIP_FULL)
+        await measure(c.name, "ffmpeg full re-encode", at, c.reference, () =>
+          plain(c.inputs, at, join(work, `full-${c.key}-${at}.${c.ext}`), c.reencode),
+        );
       for (const strategy of ["copy", "smart"] as const) {
         await measure(c.name, `ClipCut ${strategy} (serve)`, at, c.reference, () =>
           viaServe({

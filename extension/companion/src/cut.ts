@@ -1,10 +1,11 @@
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { AppliedStrategy, CutResult, CutStrategy, Progress } from "../../../app/domain/companion";
 import { isAudioFormat, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import {
   audioCodecArgs,
+  canCopyAudio,
   canCopyVideo,
   containerArgs,
   EXTENSIONS,
@@ -18,11 +19,13 @@ import { ClipError } from "./errors";
 import { runFfmpeg, type FfmpegProgress } from "./ffmpeg";
 import { copyEnd, planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
 import { reserveOutput, type OutputSlot } from "./output";
-import { probePackets, type MediaInfo } from "./probe";
+import { listingArgs, readListing, type StagedPackets } from "./listing";
+import type { MediaInfo } from "./probe";
 import { withRangeProxy } from "./range-proxy";
 import { inputArgs, type InputSpec } from "./source";
 import type { Tools } from "./tools";
 import { verifyOutput } from "./verify";
+import { startTrace, type Trace } from "./trace";
 
 /**
  * The staging copy's timestamps are the source's plus this offset, so that decode timestamps before the first
@@ -54,6 +57,13 @@ export interface CutHooks {
   tools: Tools;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** Timing spans (CLIPCUT_TRACE=1). */
+  trace?: Trace;
+  /**
+   * Must resolve before anything is written to the output folder (the credit reservation): the source is read into
+   * the private work folder while it is pending, and a rejection ends the cut there.
+   */
+  gate?: Promise<unknown>;
 }
 
 interface Step {
@@ -130,13 +140,15 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
   const work = await mkdtemp(join(tmpdir(), "clipcut-"));
   let slot: OutputSlot | null = null;
   const progress = new ProgressTracker(hooks.onProgress);
+  const ownTrace = hooks.trace ? null : startTrace("cut");
+  const trace = hooks.trace ?? ownTrace!;
   try {
-    slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const audioOnlyOut = isAudioFormat(req.format);
     // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
     // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
     const stageFormat = stagingFormat(req);
     const stage = join(work, stageFormat === "mpegts" ? "stage.ts" : "stage.mkv");
+    const listing = join(work, "stage.crc");
     const remote = req.input.kind === "http";
     // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
     // computed from the share done so far, is realistic from the start.
@@ -146,54 +158,63 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     // is two reads (video-only and audio-only, each through its own bounded-range proxy) joined on one clock.
     const readLength = (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6);
     const seek = (input: InputSpec) => ["-ss", req.startSeconds.toFixed(6), "-t", readLength, ...inputArgs(input)];
-    await withRangeProxy(req.input, (input) => {
-      const wantVideo = !audioOnlyOut && req.info.video !== null;
-      const wantAudio = req.info.audio !== null;
-      let inputs: string[];
-      let maps: string[];
-      if (input.audio) {
-        const { audio, ...video } = input;
-        inputs = [...(wantVideo ? seek(video) : []), ...(wantAudio ? seek(audio) : [])];
-        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", `${wantVideo ? 1 : 0}:a:0`] : [])];
-      } else {
-        inputs = seek(input);
-        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", "0:a:0"] : [])];
-      }
-      return runFfmpeg(
-        hooks.tools.ffmpeg,
-        [
-          "-copyts",
-          ...inputs,
-          ...maps,
-          "-c",
-          "copy",
-          "-muxdelay",
-          "0",
-          "-output_ts_offset",
-          sec(STAGE_OFFSET),
-          "-f",
-          stageFormat,
-          stage,
-        ],
-        {
-          signal: hooks.signal,
-          timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
-          onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
-        },
-      );
-    });
+    await trace.span("stage", () =>
+      withRangeProxy(req.input, (input) => {
+        const wantVideo = !audioOnlyOut && req.info.video !== null;
+        const wantAudio = req.info.audio !== null;
+        let inputs: string[];
+        let maps: string[];
+        if (input.audio) {
+          const { audio, ...video } = input;
+          inputs = [...(wantVideo ? seek(video) : []), ...(wantAudio ? seek(audio) : [])];
+          maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", `${wantVideo ? 1 : 0}:a:0`] : [])];
+        } else {
+          inputs = seek(input);
+          maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", "0:a:0"] : [])];
+        }
+        return runFfmpeg(
+          hooks.tools.ffmpeg,
+          [
+            "-copyts",
+            ...inputs,
+            ...maps,
+            "-c",
+            "copy",
+            "-muxdelay",
+            "0",
+            "-output_ts_offset",
+            sec(STAGE_OFFSET),
+            "-f",
+            stageFormat,
+            stage,
+            // The same packets, listed for the plan (no second pass over the stage).
+            ...listingArgs(maps, sec(STAGE_OFFSET), listing),
+          ],
+          {
+            signal: hooks.signal,
+            timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
+            onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
+          },
+        );
+      }),
+    );
     progress.next();
+    // Matroska keeps 1 ms timestamps: plan on what the stage holds.
+    const staged = await readListing(listing, stageFormat === "matroska" ? 90 : 1);
+    if (hooks.gate) await trace.span("gate", () => hooks.gate!);
+    hooks.signal?.throwIfAborted();
+    slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
 
     let plan: Plan;
     if (audioOnlyOut || !req.info.video) {
       plan = audioPlan(req, stage, slot.partPath, end);
     } else {
-      const packets = await probePackets(hooks.tools.ffprobe, stage, { signal: hooks.signal });
+      const packets = staged.video;
       const frames = planFrames(packets, toTicks(req.startSeconds) + STAGE_OFFSET, toTicks(end) + STAGE_OFFSET);
       const strategy = chooseStrategy(req, frames, packets);
       plan =
         strategy.kind === "copy"
-          ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts)
+          ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts, staged)
           : strategy.kind === "smart"
             ? stageFormat === "mpegts"
               ? smartPlan(req, stage, work, slot.partPath, frames)
@@ -205,22 +226,27 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     for (const step of plan.steps) {
       progress.plan(((1 - stageShare) * step.weight) / total);
       if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
-      await runFfmpeg(hooks.tools.ffmpeg, step.args, {
-        signal: hooks.signal,
-        timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
-        onProgress: progress.step(step.mediaSeconds, step.origin),
-      });
+      await trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, () =>
+        runFfmpeg(hooks.tools.ffmpeg, step.args, {
+          signal: hooks.signal,
+          timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
+          onProgress: progress.step(step.mediaSeconds, step.origin),
+        }),
+      );
       progress.next();
     }
-    const verified = await verifyOutput(hooks.tools.ffprobe, slot.partPath, {
-      video: plan.expectVideo,
-      audio: plan.expectAudio,
-      expectedSeconds: plan.endSeconds - plan.startSeconds,
-      signal: hooks.signal,
-    });
+    const verified = await trace.span("verify", () =>
+      verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
+        video: plan.expectVideo,
+        audio: plan.expectAudio,
+        expectedSeconds: plan.endSeconds - plan.startSeconds,
+        signal: hooks.signal,
+      }),
+    );
     await slot.commit();
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
+    ownTrace?.end(plan.strategy);
     return {
       output: slot.path,
       strategy: plan.strategy,
@@ -372,6 +398,17 @@ function audioPlan(req: CutRequest, stage: string, out: string, end: number): Pl
   };
 }
 
+/**
+ * Stream copy from the keyframe at or before the start. The packets are picked by their place in the stage listing
+ * (the `noise` bitstream filter's `drop` expression on the packet index), not with -frames:v, which would close the
+ * whole file at the last video packet and clip the audio interleaved after it.
+ *
+ * Audio is copied too when the container takes the source's codec: a copy clip already starts on a keyframe rather
+ * than on the asked frame, and re-encoding the sound (~0.5 s for 20 s of AAC) was most of a copy job's own work.
+ * The trade-off: audio starts on the first audio packet at or after the first frame (up to one audio frame, ~21 ms,
+ * after it) and ends within half an audio frame of the last frame, instead of sample-exactly; A/V sync is the
+ * source's (timestamps are kept). Codecs the container cannot take are re-encoded and trimmed as before.
+ */
 function copyPlan(
   req: CutRequest,
   stage: string,
@@ -379,16 +416,30 @@ function copyPlan(
   frames: CutFrames,
   packets: number,
   endPts: number,
+  staged: StagedPackets,
 ): Plan {
   const start = frames.keyBefore;
-  const hasAudio = req.info.audio !== null;
+  const audio = req.info.audio;
+  const first = staged.video.findIndex((p) => p.key && p.pts === start);
+  if (first < 0) throw new ClipError("stage_failed", "The staged copy has no keyframe at the cut; try again.", 500);
+  let audioArgs: string[] = [];
+  if (audio && canCopyAudio(req.format, audio.codec)) {
+    const kept = staged.audio
+      .map((p, i) => ({ ...p, i }))
+      .filter((p) => p.pts >= start && p.pts + p.duration / 2 < endPts);
+    const a0 = kept[0]?.i ?? 0;
+    const a1 = kept[kept.length - 1]?.i ?? -1;
+    audioArgs = ["-map", "0:a:0", "-c:a", "copy", "-bsf:a", keepPackets(a0, a1)];
+  } else if (audio) {
+    audioArgs = ["-map", "0:a:0", "-af", audioTrim(start, endPts, false), ...audioCodecArgs(req.format)];
+  }
   return {
     strategy: "copy",
     startSeconds: toSeconds(start - STAGE_OFFSET),
     endSeconds: toSeconds(endPts - STAGE_OFFSET),
     snapped: start !== frames.startPts,
     expectVideo: true,
-    expectAudio: hasAudio,
+    expectAudio: audio !== null,
     steps: [
       {
         args: [
@@ -397,11 +448,11 @@ function copyPlan(
           stage,
           "-map",
           "0:v:0",
-          "-frames:v",
-          String(packets),
           "-c:v",
           "copy",
-          ...(hasAudio ? ["-map", "0:a:0", "-af", audioTrim(start, endPts, false), ...audioCodecArgs(req.format)] : []),
+          "-bsf:v",
+          keepPackets(first, first + packets - 1),
+          ...audioArgs,
           "-output_ts_offset",
           `-${sec(start)}`,
           ...containerArgs(req.format),
@@ -413,6 +464,15 @@ function copyPlan(
       },
     ],
   };
+}
+
+/**
+ * A bitstream filter that passes only packets `from`..`to` (0-based, in stream order) and drops the rest:
+ * (n-from)*(n-to) is positive exactly outside the range (and needs no comma, which would split a filter list).
+ */
+function keepPackets(from: number, to: number): string {
+  if (to < from) return "noise=drop=1";
+  return `noise=drop=(n-${from})*(n-${to})`;
 }
 
 function reencodePlan(req: CutRequest, stage: string, out: string, frames: CutFrames): Plan {

@@ -37,7 +37,22 @@ export function canCopyVideo(format: Format, codec: string): boolean {
   return COPYABLE_VIDEO[format]?.includes(codec) ?? false;
 }
 
-/** Audio always gets re-encoded for video outputs: cheap, and it makes the audio sample-accurate and seamless. */
+/** Audio codecs each container takes by stream copy (the copy strategy keeps the source's audio as is). */
+const COPYABLE_AUDIO: Partial<Record<Format, readonly string[]>> = {
+  mp4: ["aac", "mp3"],
+  mov: ["aac", "mp3"],
+  mkv: ["aac", "mp3", "opus", "vorbis", "ac3", "flac"],
+  webm: ["opus", "vorbis"],
+};
+
+export function canCopyAudio(format: Format, codec: string): boolean {
+  return COPYABLE_AUDIO[format]?.includes(codec) ?? false;
+}
+
+/**
+ * Smart cut and re-encode re-encode the audio for video outputs: cheap next to the picture, and it makes the audio
+ * sample-accurate and seamless. Copy keeps it when the container takes it (see copyPlan).
+ */
 export function audioCodecArgs(format: Format): string[] {
   switch (format) {
     case "webm":

@@ -20,7 +20,25 @@ export interface RangeProxy {
   close(): Promise<void>;
 }
 
+/**
+ * Origin sizes seen lately: a job's probe and its staging read (and every job of a batch) ask the same URL, so the
+ * size is fetched once (a round trip to the origin saved per read). Kept as long as the queue keeps a probe.
+ */
+const knownSizes = new Map<string, { at: number; size: number }>();
+const SIZE_TTL_MS = 10 * 60_000;
+
 async function originSize(input: InputSpec): Promise<number | null> {
+  const key = `${input.url}\n${JSON.stringify(input.headers)}`;
+  const now = Date.now();
+  for (const [k, v] of knownSizes) if (now - v.at > SIZE_TTL_MS) knownSizes.delete(k);
+  const known = knownSizes.get(key);
+  if (known) return known.size;
+  const size = await fetchOriginSize(input);
+  if (size !== null) knownSizes.set(key, { at: now, size });
+  return size;
+}
+
+async function fetchOriginSize(input: InputSpec): Promise<number | null> {
   try {
     const res = await guardedFetch(
       input.url,

@@ -24,7 +24,7 @@ import type { MediaInfo } from "./probe";
 import { withRangeProxy } from "./range-proxy";
 import { inputArgs, type InputSpec } from "./source";
 import type { Tools } from "./tools";
-import { verifyOutput } from "./verify";
+import { checkCopiedOutput, verifyOutput } from "./verify";
 import { startTrace, type Trace } from "./trace";
 
 /**
@@ -235,13 +235,16 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       );
       progress.next();
     }
+    const known = plan.known;
     const verified = await trace.span("verify", () =>
-      verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
-        video: plan.expectVideo,
-        audio: plan.expectAudio,
-        expectedSeconds: plan.endSeconds - plan.startSeconds,
-        signal: hooks.signal,
-      }),
+      known
+        ? checkCopiedOutput(slot!.partPath, req.format, known)
+        : verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
+            video: plan.expectVideo,
+            audio: plan.expectAudio,
+            expectedSeconds: plan.endSeconds - plan.startSeconds,
+            signal: hooks.signal,
+          }),
     );
     await slot.commit();
     const size = (await stat(slot.path)).size;
@@ -297,6 +300,8 @@ interface Plan {
   snapped: boolean;
   expectVideo: boolean;
   expectAudio: boolean;
+  /** A stream copy's result, known from the listing: checked without an ffprobe pass (checkCopiedOutput). */
+  known?: { seconds: number; frames: number; width: number; height: number };
 }
 
 type Choice =
@@ -433,6 +438,7 @@ function copyPlan(
   } else if (audio) {
     audioArgs = ["-map", "0:a:0", "-af", audioTrim(start, endPts, false), ...audioCodecArgs(req.format)];
   }
+  const video = req.info.video;
   return {
     strategy: "copy",
     startSeconds: toSeconds(start - STAGE_OFFSET),
@@ -440,6 +446,9 @@ function copyPlan(
     snapped: start !== frames.startPts,
     expectVideo: true,
     expectAudio: audio !== null,
+    known: video
+      ? { seconds: toSeconds(endPts - start), frames: packets, width: video.width, height: video.height }
+      : undefined,
     steps: [
       {
         args: [

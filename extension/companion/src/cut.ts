@@ -684,9 +684,9 @@ function smartPlan(req: CutRequest, stage: string, work: string, out: string, fr
 function smartPlanMatroska(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
   const video = req.info.video;
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
-  const { startPts, endPts, frameTicks, keyAfterStart, lastKey } = frames;
+  const { startPts, endPts, frameTicks, keyAfterStart } = frames;
   const encode = matchingVp9Args(video);
-  const parts: { file: string; ticks: number }[] = [];
+  const parts: { file: string; ticks: number; inpoint?: number; outpoint?: number }[] = [];
   const steps: Step[] = [];
   const mkv = ["-f", "matroska"];
   const reencode = (input: string, filter: string, output: string, seconds: number, origin: number): Step => ({
@@ -710,66 +710,39 @@ function smartPlanMatroska(req: CutRequest, stage: string, work: string, out: st
   });
   const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
   const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
-  if (keyAfterStart === null || lastKey === null) {
+  // Everything from the first keyframe of the clip on is copied straight out of the stage: the concat demuxer's
+  // inpoint (on that keyframe) and outpoint (half a frame before the end) cut it exactly, because VP9 has no
+  // reordering (decode order is display order). No segment split and no tail copy: two ffmpeg runs fewer.
+  const copyFrom = frames.startOnKey ? startPts : keyAfterStart;
+  if (copyFrom === null) {
+    // The whole clip sits inside one GOP after its keyframe: re-encode it all.
     const only = join(work, "only.mkv");
     steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
     parts.push({ file: only, ticks: endPts - startPts });
   } else {
-    const cuts = [...new Set([keyAfterStart, lastKey])].map((k) => sec(k - frameTicks / 2));
-    steps.push({
-      args: [
-        "-copyts",
-        "-i",
-        stage,
-        "-map",
-        "0:v:0",
-        "-c",
-        "copy",
-        "-f",
-        "segment",
-        "-segment_format",
-        "matroska",
-        "-segment_times",
-        cuts.join(","),
-        "-reset_timestamps",
-        "0",
-        join(work, "gop%d.mkv"),
-      ],
-      mediaSeconds: toSeconds(endPts - frames.keyBefore),
-      origin: toSeconds(frames.keyBefore),
-      weight: 0.1 * toSeconds(endPts - frames.keyBefore),
-    });
-    const gop = (i: number) => join(work, `gop${i}.mkv`);
-    if (frames.startOnKey) parts.push({ file: gop(0), ticks: keyAfterStart - startPts });
-    else {
+    if (!frames.startOnKey) {
       const head = join(work, "head.mkv");
-      steps.push(reencode(gop(0), trimStart, head, toSeconds(keyAfterStart - startPts), toSeconds(startPts)));
-      parts.push({ file: head, ticks: keyAfterStart - startPts });
+      // trim's end stops the run at the keyframe (ffmpeg ends when the filter does), so the rest is not decoded.
+      const headTrim = `${trimStart}:end=${sec(copyFrom - frameTicks / 2)}`;
+      steps.push(reencode(stage, headTrim, head, toSeconds(copyFrom - startPts), toSeconds(startPts)));
+      parts.push({ file: head, ticks: copyFrom - startPts });
     }
-    if (cuts.length === 2) parts.push({ file: gop(1), ticks: lastKey - keyAfterStart });
-    const tail = join(work, "tail.mkv");
-    // VP9 has no reordering: the first N packets of the last GOP are exactly its first N frames.
-    steps.push({
-      args: [
-        "-i",
-        gop(cuts.length),
-        "-map",
-        "0:v:0",
-        "-frames:v",
-        String(frames.tailFrames),
-        "-c",
-        "copy",
-        ...mkv,
-        tail,
-      ],
-      mediaSeconds: toSeconds(endPts - lastKey),
-      origin: toSeconds(lastKey),
-      weight: 0.1,
+    parts.push({
+      file: stage,
+      ticks: endPts - copyFrom,
+      inpoint: copyFrom,
+      outpoint: endPts - frameTicks / 2,
     });
-    parts.push({ file: tail, ticks: endPts - lastKey });
   }
   const list = join(work, "parts.txt");
-  const listing = parts.map((p) => `file '${p.file.replace(/'/g, "'\\''")}'\nduration ${sec(p.ticks)}\n`).join("");
+  const listing = parts
+    .map(
+      (p) =>
+        `file '${p.file.replace(/'/g, "'\\''")}'\nduration ${sec(p.ticks)}\n` +
+        (p.inpoint === undefined ? "" : `inpoint ${sec(p.inpoint)}\n`) +
+        (p.outpoint === undefined ? "" : `outpoint ${sec(p.outpoint)}\n`),
+    )
+    .join("");
   const hasAudio = req.info.audio !== null;
   steps.push({
     writeFirst: { path: list, text: listing },

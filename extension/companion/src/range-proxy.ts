@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { guardedFetch } from "./net-guard";
+import { pinnedGet } from "./net-guard";
 import type { InputSpec } from "./source";
 
 /**
@@ -40,14 +40,14 @@ async function originSize(input: InputSpec): Promise<number | null> {
 
 async function fetchOriginSize(input: InputSpec): Promise<number | null> {
   try {
-    const res = await guardedFetch(
-      input.url,
-      { headers: { ...input.headers, Range: "bytes=0-0" }, signal: AbortSignal.timeout(15_000) },
-      input.allowPrivate ?? false,
-    );
-    await res.body?.cancel();
-    const total = /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1];
-    return res.status === 206 && total ? Number(total) : null;
+    const res = await pinnedGet(input.url, {
+      headers: { ...input.headers, Range: "bytes=0-0" },
+      signal: AbortSignal.timeout(15_000),
+      allowPrivate: input.allowPrivate ?? false,
+    });
+    res.resume();
+    const total = /\/(\d+)$/.exec(res.headers["content-range"] ?? "")?.[1];
+    return res.statusCode === 206 && total ? Number(total) : null;
   } catch {
     return null;
   }
@@ -86,17 +86,18 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   try {
     while (position <= end && !res.destroyed) {
       const last = Math.min(end, position + chunk - 1);
-      const upstream = await guardedFetch(
-        origin.url,
-        {
-          headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
-          // A stalled origin must not hold ffmpeg forever.
-          signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
-        },
-        origin.allowPrivate ?? false,
-      );
-      if (upstream.status !== 206 || !upstream.body) throw new Error(`origin answered ${upstream.status}`);
-      for await (const piece of upstream.body as unknown as AsyncIterable<Uint8Array>) {
+      // Connected to the address the guard checked (no second DNS answer), every redirect checked again.
+      const upstream = await pinnedGet(origin.url, {
+        headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
+        // A stalled origin must not hold ffmpeg forever.
+        signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
+        allowPrivate: origin.allowPrivate ?? false,
+      });
+      if (upstream.statusCode !== 206) {
+        upstream.resume();
+        throw new Error(`origin answered ${upstream.statusCode}`);
+      }
+      for await (const piece of upstream as AsyncIterable<Buffer>) {
         if (!res.write(piece)) await once(res, "drain");
       }
       position = last + 1;

@@ -12,7 +12,7 @@
  *   BENCH_ONLY=dash,vp9 npx tsx bench/companion-cut.ts
  *   BENCH_ONE=1 BENCH_SKIP_FULL=1 CLIPCUT_TRACE=1 npx tsx bench/companion-cut.ts   (per-phase timings, no re-encodes)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "../app/domain/companion";
@@ -43,6 +43,8 @@ interface Row {
   tool: string;
   at: string;
   seconds: number;
+  /** CPU time of the child processes (ffmpeg, ffprobe, yt-dlp) during the row: the machine's other load does not count. */
+  cpu: number | null;
   bytes: number;
   accuracy: Accuracy | null;
   note: string;
@@ -50,12 +52,27 @@ interface Row {
 const rows: Row[] = [];
 
 const mb = (b: number) => (b / 1e6).toFixed(2);
+
+/**
+ * User + system CPU seconds of this process's finished children (Linux /proc: cutime + cstime, 100 ticks/s). The
+ * companion runs in this process, so its ffmpeg/ffprobe runs count as well as the plain ffmpeg rows'. Wall time on
+ * the shared 2-core machine swings with other load; CPU time compares the work itself.
+ */
+function childCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
 function format(r: Row): string {
   const a = r.accuracy;
   const err = a
     ? `${a.startErrorFrames >= 0 ? "+" : ""}${a.startErrorFrames} fr (${((a.startErrorFrames / FPS) * 1000).toFixed(0)} ms)`
     : "–";
-  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${mb(r.bytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.note} |`;
+  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${r.cpu === null ? "–" : r.cpu.toFixed(2)} | ${mb(r.bytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.note} |`;
 }
 
 async function makeVp9Bench(path: string, seconds: number) {
@@ -180,9 +197,12 @@ async function main() {
     fn: () => Promise<{ output: string; ok: boolean; note?: string }>,
   ) => {
     server.reset();
+    const cpuBefore = childCpuSeconds();
     const began = performance.now();
     const { output, ok, note } = await fn();
     const seconds = (performance.now() - began) / 1000;
+    const cpuAfter = childCpuSeconds();
+    const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
     const bytes = server.bytesSent();
     const accuracy = ok ? await measureAccuracy(output, reference, at, FPS).catch(() => null) : null;
     const row = {
@@ -190,6 +210,7 @@ async function main() {
       tool,
       at: `${at}s`,
       seconds,
+      cpu,
       bytes,
       accuracy,
       note: ok ? (note ?? "") : "failed",
@@ -347,8 +368,8 @@ async function main() {
     "Full re-encode: libx264 veryfast CRF 16 (the smart cut's H.264 end settings) / libvpx-vp9 realtime cpu-used 7 CRF 18 (FFmpeg's default single libvpx thread; the earlier tables' reference).",
     "VP9 'smart's end settings': libvpx-vp9 realtime cpu-used 8 CRF 18, -threads 2 -row-mt 1 -tile-columns 2, exactly what the smart cut encodes its head with.",
     "",
-    "| Source | Tool | Clip start | Wall time (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Note |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Note |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(format),
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

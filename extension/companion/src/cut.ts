@@ -1,10 +1,11 @@
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { AppliedStrategy, CutResult, CutStrategy, Progress } from "../../../app/domain/companion";
 import { isAudioFormat, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import {
   audioCodecArgs,
+  canCopyAudio,
   canCopyVideo,
   containerArgs,
   EXTENSIONS,
@@ -18,11 +19,13 @@ import { ClipError } from "./errors";
 import { runFfmpeg, type FfmpegProgress } from "./ffmpeg";
 import { copyEnd, planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
 import { reserveOutput, type OutputSlot } from "./output";
-import { probePackets, type MediaInfo } from "./probe";
+import { listingArgs, readListing, type StagedPackets } from "./listing";
+import type { MediaInfo } from "./probe";
 import { withRangeProxy } from "./range-proxy";
 import { inputArgs, type InputSpec } from "./source";
 import type { Tools } from "./tools";
-import { verifyOutput } from "./verify";
+import { checkCopiedOutput, verifyOutput } from "./verify";
+import { startTrace, type Trace } from "./trace";
 
 /**
  * The staging copy's timestamps are the source's plus this offset, so that decode timestamps before the first
@@ -54,6 +57,13 @@ export interface CutHooks {
   tools: Tools;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** Timing spans (CLIPCUT_TRACE=1). */
+  trace?: Trace;
+  /**
+   * Must resolve before anything is written to the output folder (the credit reservation): the source is read into
+   * the private work folder while it is pending, and a rejection ends the cut there.
+   */
+  gate?: Promise<unknown>;
 }
 
 interface Step {
@@ -130,13 +140,15 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
   const work = await mkdtemp(join(tmpdir(), "clipcut-"));
   let slot: OutputSlot | null = null;
   const progress = new ProgressTracker(hooks.onProgress);
+  const ownTrace = hooks.trace ? null : startTrace("cut");
+  const trace = hooks.trace ?? ownTrace!;
   try {
-    slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const audioOnlyOut = isAudioFormat(req.format);
     // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
     // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
     const stageFormat = stagingFormat(req);
     const stage = join(work, stageFormat === "mpegts" ? "stage.ts" : "stage.mkv");
+    const listing = join(work, "stage.crc");
     const remote = req.input.kind === "http";
     // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
     // computed from the share done so far, is realistic from the start.
@@ -146,54 +158,63 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     // is two reads (video-only and audio-only, each through its own bounded-range proxy) joined on one clock.
     const readLength = (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6);
     const seek = (input: InputSpec) => ["-ss", req.startSeconds.toFixed(6), "-t", readLength, ...inputArgs(input)];
-    await withRangeProxy(req.input, (input) => {
-      const wantVideo = !audioOnlyOut && req.info.video !== null;
-      const wantAudio = req.info.audio !== null;
-      let inputs: string[];
-      let maps: string[];
-      if (input.audio) {
-        const { audio, ...video } = input;
-        inputs = [...(wantVideo ? seek(video) : []), ...(wantAudio ? seek(audio) : [])];
-        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", `${wantVideo ? 1 : 0}:a:0`] : [])];
-      } else {
-        inputs = seek(input);
-        maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", "0:a:0"] : [])];
-      }
-      return runFfmpeg(
-        hooks.tools.ffmpeg,
-        [
-          "-copyts",
-          ...inputs,
-          ...maps,
-          "-c",
-          "copy",
-          "-muxdelay",
-          "0",
-          "-output_ts_offset",
-          sec(STAGE_OFFSET),
-          "-f",
-          stageFormat,
-          stage,
-        ],
-        {
-          signal: hooks.signal,
-          timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
-          onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
-        },
-      );
-    });
+    await trace.span("stage", () =>
+      withRangeProxy(req.input, (input) => {
+        const wantVideo = !audioOnlyOut && req.info.video !== null;
+        const wantAudio = req.info.audio !== null;
+        let inputs: string[];
+        let maps: string[];
+        if (input.audio) {
+          const { audio, ...video } = input;
+          inputs = [...(wantVideo ? seek(video) : []), ...(wantAudio ? seek(audio) : [])];
+          maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", `${wantVideo ? 1 : 0}:a:0`] : [])];
+        } else {
+          inputs = seek(input);
+          maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", "0:a:0"] : [])];
+        }
+        return runFfmpeg(
+          hooks.tools.ffmpeg,
+          [
+            "-copyts",
+            ...inputs,
+            ...maps,
+            "-c",
+            "copy",
+            "-muxdelay",
+            "0",
+            "-output_ts_offset",
+            sec(STAGE_OFFSET),
+            "-f",
+            stageFormat,
+            stage,
+            // The same packets, listed for the plan (no second pass over the stage).
+            ...listingArgs(maps, sec(STAGE_OFFSET), listing),
+          ],
+          {
+            signal: hooks.signal,
+            timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
+            onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
+          },
+        );
+      }),
+    );
     progress.next();
+    // Matroska keeps 1 ms timestamps: plan on what the stage holds.
+    const staged = await readListing(listing, stageFormat === "matroska" ? 90 : 1);
+    if (hooks.gate) await trace.span("gate", () => hooks.gate!);
+    hooks.signal?.throwIfAborted();
+    slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
 
     let plan: Plan;
     if (audioOnlyOut || !req.info.video) {
       plan = audioPlan(req, stage, slot.partPath, end);
     } else {
-      const packets = await probePackets(hooks.tools.ffprobe, stage, { signal: hooks.signal });
+      const packets = staged.video;
       const frames = planFrames(packets, toTicks(req.startSeconds) + STAGE_OFFSET, toTicks(end) + STAGE_OFFSET);
       const strategy = chooseStrategy(req, frames, packets);
       plan =
         strategy.kind === "copy"
-          ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts)
+          ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts, staged)
           : strategy.kind === "smart"
             ? stageFormat === "mpegts"
               ? smartPlan(req, stage, work, slot.partPath, frames)
@@ -205,22 +226,30 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     for (const step of plan.steps) {
       progress.plan(((1 - stageShare) * step.weight) / total);
       if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
-      await runFfmpeg(hooks.tools.ffmpeg, step.args, {
-        signal: hooks.signal,
-        timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
-        onProgress: progress.step(step.mediaSeconds, step.origin),
-      });
+      await trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, () =>
+        runFfmpeg(hooks.tools.ffmpeg, step.args, {
+          signal: hooks.signal,
+          timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
+          onProgress: progress.step(step.mediaSeconds, step.origin),
+        }),
+      );
       progress.next();
     }
-    const verified = await verifyOutput(hooks.tools.ffprobe, slot.partPath, {
-      video: plan.expectVideo,
-      audio: plan.expectAudio,
-      expectedSeconds: plan.endSeconds - plan.startSeconds,
-      signal: hooks.signal,
-    });
+    const known = plan.known;
+    const verified = await trace.span("verify", () =>
+      known
+        ? checkCopiedOutput(slot!.partPath, req.format, known)
+        : verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
+            video: plan.expectVideo,
+            audio: plan.expectAudio,
+            expectedSeconds: plan.endSeconds - plan.startSeconds,
+            signal: hooks.signal,
+          }),
+    );
     await slot.commit();
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
+    ownTrace?.end(plan.strategy);
     return {
       output: slot.path,
       strategy: plan.strategy,
@@ -271,6 +300,8 @@ interface Plan {
   snapped: boolean;
   expectVideo: boolean;
   expectAudio: boolean;
+  /** A stream copy's result, known from the listing: checked without an ffprobe pass (checkCopiedOutput). */
+  known?: { seconds: number; frames: number; width: number; height: number };
 }
 
 type Choice =
@@ -372,6 +403,17 @@ function audioPlan(req: CutRequest, stage: string, out: string, end: number): Pl
   };
 }
 
+/**
+ * Stream copy from the keyframe at or before the start. The packets are picked by their place in the stage listing
+ * (the `noise` bitstream filter's `drop` expression on the packet index), not with -frames:v, which would close the
+ * whole file at the last video packet and clip the audio interleaved after it.
+ *
+ * Audio is copied too when the container takes the source's codec: a copy clip already starts on a keyframe rather
+ * than on the asked frame, and re-encoding the sound (~0.5 s for 20 s of AAC) was most of a copy job's own work.
+ * The trade-off: audio starts on the first audio packet at or after the first frame (up to one audio frame, ~21 ms,
+ * after it) and ends within half an audio frame of the last frame, instead of sample-exactly; A/V sync is the
+ * source's (timestamps are kept). Codecs the container cannot take are re-encoded and trimmed as before.
+ */
 function copyPlan(
   req: CutRequest,
   stage: string,
@@ -379,16 +421,34 @@ function copyPlan(
   frames: CutFrames,
   packets: number,
   endPts: number,
+  staged: StagedPackets,
 ): Plan {
   const start = frames.keyBefore;
-  const hasAudio = req.info.audio !== null;
+  const audio = req.info.audio;
+  const first = staged.video.findIndex((p) => p.key && p.pts === start);
+  if (first < 0) throw new ClipError("stage_failed", "The staged copy has no keyframe at the cut; try again.", 500);
+  let audioArgs: string[] = [];
+  if (audio && canCopyAudio(req.format, audio.codec)) {
+    const kept = staged.audio
+      .map((p, i) => ({ ...p, i }))
+      .filter((p) => p.pts >= start && p.pts + p.duration / 2 < endPts);
+    const a0 = kept[0]?.i ?? 0;
+    const a1 = kept[kept.length - 1]?.i ?? -1;
+    audioArgs = ["-map", "0:a:0", "-c:a", "copy", "-bsf:a", keepPackets(a0, a1)];
+  } else if (audio) {
+    audioArgs = ["-map", "0:a:0", "-af", audioTrim(start, endPts, false), ...audioCodecArgs(req.format)];
+  }
+  const video = req.info.video;
   return {
     strategy: "copy",
     startSeconds: toSeconds(start - STAGE_OFFSET),
     endSeconds: toSeconds(endPts - STAGE_OFFSET),
     snapped: start !== frames.startPts,
     expectVideo: true,
-    expectAudio: hasAudio,
+    expectAudio: audio !== null,
+    known: video
+      ? { seconds: toSeconds(endPts - start), frames: packets, width: video.width, height: video.height }
+      : undefined,
     steps: [
       {
         args: [
@@ -397,11 +457,11 @@ function copyPlan(
           stage,
           "-map",
           "0:v:0",
-          "-frames:v",
-          String(packets),
           "-c:v",
           "copy",
-          ...(hasAudio ? ["-map", "0:a:0", "-af", audioTrim(start, endPts, false), ...audioCodecArgs(req.format)] : []),
+          "-bsf:v",
+          keepPackets(first, first + packets - 1),
+          ...audioArgs,
           "-output_ts_offset",
           `-${sec(start)}`,
           ...containerArgs(req.format),
@@ -413,6 +473,15 @@ function copyPlan(
       },
     ],
   };
+}
+
+/**
+ * A bitstream filter that passes only packets `from`..`to` (0-based, in stream order) and drops the rest:
+ * (n-from)*(n-to) is positive exactly outside the range (and needs no comma, which would split a filter list).
+ */
+function keepPackets(from: number, to: number): string {
+  if (to < from) return "noise=drop=1";
+  return `noise=drop=(n-${from})*(n-${to})`;
 }
 
 function reencodePlan(req: CutRequest, stage: string, out: string, frames: CutFrames): Plan {
@@ -615,9 +684,9 @@ function smartPlan(req: CutRequest, stage: string, work: string, out: string, fr
 function smartPlanMatroska(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
   const video = req.info.video;
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
-  const { startPts, endPts, frameTicks, keyAfterStart, lastKey } = frames;
+  const { startPts, endPts, frameTicks, keyAfterStart } = frames;
   const encode = matchingVp9Args(video);
-  const parts: { file: string; ticks: number }[] = [];
+  const parts: { file: string; ticks: number; inpoint?: number; outpoint?: number }[] = [];
   const steps: Step[] = [];
   const mkv = ["-f", "matroska"];
   const reencode = (input: string, filter: string, output: string, seconds: number, origin: number): Step => ({
@@ -641,66 +710,39 @@ function smartPlanMatroska(req: CutRequest, stage: string, work: string, out: st
   });
   const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
   const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
-  if (keyAfterStart === null || lastKey === null) {
+  // Everything from the first keyframe of the clip on is copied straight out of the stage: the concat demuxer's
+  // inpoint (on that keyframe) and outpoint (half a frame before the end) cut it exactly, because VP9 has no
+  // reordering (decode order is display order). No segment split and no tail copy: two ffmpeg runs fewer.
+  const copyFrom = frames.startOnKey ? startPts : keyAfterStart;
+  if (copyFrom === null) {
+    // The whole clip sits inside one GOP after its keyframe: re-encode it all.
     const only = join(work, "only.mkv");
     steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
     parts.push({ file: only, ticks: endPts - startPts });
   } else {
-    const cuts = [...new Set([keyAfterStart, lastKey])].map((k) => sec(k - frameTicks / 2));
-    steps.push({
-      args: [
-        "-copyts",
-        "-i",
-        stage,
-        "-map",
-        "0:v:0",
-        "-c",
-        "copy",
-        "-f",
-        "segment",
-        "-segment_format",
-        "matroska",
-        "-segment_times",
-        cuts.join(","),
-        "-reset_timestamps",
-        "0",
-        join(work, "gop%d.mkv"),
-      ],
-      mediaSeconds: toSeconds(endPts - frames.keyBefore),
-      origin: toSeconds(frames.keyBefore),
-      weight: 0.1 * toSeconds(endPts - frames.keyBefore),
-    });
-    const gop = (i: number) => join(work, `gop${i}.mkv`);
-    if (frames.startOnKey) parts.push({ file: gop(0), ticks: keyAfterStart - startPts });
-    else {
+    if (!frames.startOnKey) {
       const head = join(work, "head.mkv");
-      steps.push(reencode(gop(0), trimStart, head, toSeconds(keyAfterStart - startPts), toSeconds(startPts)));
-      parts.push({ file: head, ticks: keyAfterStart - startPts });
+      // trim's end stops the run at the keyframe (ffmpeg ends when the filter does), so the rest is not decoded.
+      const headTrim = `${trimStart}:end=${sec(copyFrom - frameTicks / 2)}`;
+      steps.push(reencode(stage, headTrim, head, toSeconds(copyFrom - startPts), toSeconds(startPts)));
+      parts.push({ file: head, ticks: copyFrom - startPts });
     }
-    if (cuts.length === 2) parts.push({ file: gop(1), ticks: lastKey - keyAfterStart });
-    const tail = join(work, "tail.mkv");
-    // VP9 has no reordering: the first N packets of the last GOP are exactly its first N frames.
-    steps.push({
-      args: [
-        "-i",
-        gop(cuts.length),
-        "-map",
-        "0:v:0",
-        "-frames:v",
-        String(frames.tailFrames),
-        "-c",
-        "copy",
-        ...mkv,
-        tail,
-      ],
-      mediaSeconds: toSeconds(endPts - lastKey),
-      origin: toSeconds(lastKey),
-      weight: 0.1,
+    parts.push({
+      file: stage,
+      ticks: endPts - copyFrom,
+      inpoint: copyFrom,
+      outpoint: endPts - frameTicks / 2,
     });
-    parts.push({ file: tail, ticks: endPts - lastKey });
   }
   const list = join(work, "parts.txt");
-  const listing = parts.map((p) => `file '${p.file.replace(/'/g, "'\\''")}'\nduration ${sec(p.ticks)}\n`).join("");
+  const listing = parts
+    .map(
+      (p) =>
+        `file '${p.file.replace(/'/g, "'\\''")}'\nduration ${sec(p.ticks)}\n` +
+        (p.inpoint === undefined ? "" : `inpoint ${sec(p.inpoint)}\n`) +
+        (p.outpoint === undefined ? "" : `outpoint ${sec(p.outpoint)}\n`),
+    )
+    .join("");
   const hasAudio = req.info.audio !== null;
   steps.push({
     writeFirst: { path: list, text: listing },

@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { ClipRequest, MeResponse } from "../../../app/domain/api";
-import type { ClipJobRequest, CompanionEvent, Job, JobError, Preset, Progress } from "../../../app/domain/companion";
+import type {
+  ClipJobRequest,
+  CompanionEvent,
+  CutResult,
+  Job,
+  JobError,
+  Preset,
+  Progress,
+} from "../../../app/domain/companion";
 import { isAudioFormat, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
@@ -10,6 +18,7 @@ import { clipBaseName, sanitizeName } from "./output";
 import { probeMedia, type MediaInfo } from "./probe";
 import { resolveSource, type InputSpec } from "./source";
 import type { Tools } from "./tools";
+import { startTrace } from "./trace";
 
 export interface Session {
   apiToken: string;
@@ -48,8 +57,9 @@ export function effectiveQuality(requested: Quality | undefined, sourceHeight: n
 }
 
 /**
- * Jobs run with bounded concurrency. Each one: resolve + probe → reserve credits → cut → verify → capture;
- * any failure or cancel after the reservation releases it. A crash leaves the hold to expire on the server.
+ * Jobs run with bounded concurrency. Each one: resolve + probe → reserve credits (beside the read of the source
+ * into the work folder) → cut → verify → capture; any failure or cancel after the reservation releases it, and no
+ * output is written before it succeeds. A crash leaves the hold to expire on the server.
  */
 export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private readonly entries = new Map<string, Entry>();
@@ -179,20 +189,25 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     const session = this.options.session();
     let api: ApiClient | null = null;
     const key = `clipcut-job-${job.id}`;
+    const trace = startTrace(`job ${job.id.slice(0, 8)}`);
     try {
       if (!session)
         throw new ClipError("session_required", "Connect your ClipCut account in the extension first.", 401);
       api = new ApiClient(session.apiBaseUrl, session.apiToken, this.options.fetchImpl);
       this.update(job, { status: "reserving" });
       const r = job.request;
-      const me = await api.me();
+      const format: Format = r.format ?? "mp4";
+      // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked). When the
+      // job says it, resolving and probing need nothing from the account, so they run beside the account check.
+      const fixed = isAudioFormat(format) ? "360p" : (r.quality ?? (format === "gif" ? "480p" : null));
+      const early = fixed ? trace.span("source", () => this.source(r.source, qualityHeight(fixed), signal)) : null;
+      early?.catch(() => undefined); // reported below, after the account check's own error
+      const me = await trace.span("me", () => api!.me());
       if (r.preset && !me.limits.presets) {
         throw new ClipError("plan_limit", "Presets are not included in your plan.", 403);
       }
-      const format: Format = r.format ?? "mp4";
-      // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked).
-      const wanted = isAudioFormat(format) ? "360p" : (r.quality ?? (format === "gif" ? "480p" : me.limits.maxQuality));
-      const { input, info } = await this.source(r.source, qualityHeight(wanted), signal);
+      const { input, info } = await (early ??
+        trace.span("source", () => this.source(r.source, qualityHeight(me.limits.maxQuality), signal)));
       const sourceHeight = info.video?.height ?? null;
       // No quality asked: the source's, capped at the plan's maximum (so a Free user gets 720p, not a refusal).
       const planCap =
@@ -225,18 +240,41 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         quality,
       };
       signal.throwIfAborted();
-      // Never cut for a refused reservation: a 402/403 here ends the job with the server's message.
-      const hold = await api.reserve(clip, key);
-      this.update(job, { status: "running", credits: { holdId: hold.id, amount: hold.amount, state: "reserved" } });
-      const result = await cutClip(cut, {
-        tools,
-        signal,
-        onProgress: (progress: Progress) => this.progress(job, progress),
-      });
+      // The reservation runs while the source is read into the cut's private work folder (that read is most of a
+      // copy job). Nothing reaches the output folder before it succeeds (the cut's gate), and a refusal (402/403)
+      // stops the read at once and ends the job with the server's message.
+      const refused = new AbortController();
+      const reserving = trace
+        .span("reserve", () => api!.reserve(clip, key))
+        .then((hold) => {
+          this.update(job, {
+            status: "running",
+            credits: { holdId: hold.id, amount: hold.amount, state: "reserved" },
+          });
+          return hold;
+        });
+      reserving.catch(() => refused.abort());
+      let result: CutResult;
+      try {
+        result = await cutClip(cut, {
+          tools,
+          signal: AbortSignal.any([signal, refused.signal]),
+          trace,
+          gate: reserving,
+          onProgress: (progress: Progress) => this.progress(job, progress),
+        });
+      } catch (error) {
+        // A refusal is the reason to report. Otherwise the reservation settles first, so that a hold made
+        // meanwhile is known and released below.
+        await reserving;
+        throw error;
+      }
+      const hold = await reserving;
       this.update(job, { status: "verifying", result });
       try {
-        await withRetry(() => api!.capture(hold.id, `${key}:capture`));
+        await trace.span("capture", () => withRetry(() => api!.capture(hold.id, `${key}:capture`)));
         this.update(job, { status: "done", credits: { ...job.credits, state: "captured" } });
+        trace.end("done");
       } catch (error) {
         // The clip exists; the hold will expire unclaimed. Report it rather than hide the file.
         this.update(job, {
@@ -253,6 +291,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
           .then(() => (job.credits = { ...job.credits, state: "released" }))
           .catch(() => undefined); // the hold expires on its own
       }
+      trace.end(cancelled ? "cancelled" : "failed");
       this.update(job, {
         status: cancelled ? "cancelled" : "failed",
         error: cancelled ? { code: "cancelled", message: "The job was cancelled." } : toJobError(error),

@@ -1,5 +1,7 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
 import { ClipError } from "./errors";
 
 /**
@@ -52,8 +54,25 @@ const refusal = (url: string, why: string) =>
     422,
   );
 
+/** Resolves a host name to all its addresses (injectable in tests: a DNS answer that changes between two asks). */
+export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+
 /** Throws when the URL is not plain http(s) on a public address. Resolves host names and checks every address. */
 export async function assertPublicUrl(raw: string, allowPrivate: boolean): Promise<URL> {
+  return (await checkPublicUrl(raw, allowPrivate)).url;
+}
+
+/**
+ * assertPublicUrl, also returning the address that was checked (null for an IP literal, which needs no lookup), so
+ * the connection can be made to exactly that address.
+ */
+export async function checkPublicUrl(
+  raw: string,
+  allowPrivate: boolean,
+  resolve: Resolver = systemResolver,
+): Promise<{ url: URL; address: { address: string; family: number } | null }> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -65,19 +84,55 @@ export async function assertPublicUrl(raw: string, allowPrivate: boolean): Promi
   }
   if (url.username || url.password)
     throw new ClipError("invalid_source", "Source URLs must not hold credentials.", 400);
-  if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host.endsWith(".localhost")) throw refusal(url.href, "this computer");
-  const addresses = isIP(host)
-    ? [host]
-    : await lookup(host, { all: true, verbatim: true }).then(
-        (list) => list.map((a) => a.address),
-        () => {
-          throw new ClipError("network", `Could not find the server ${host} (check the connection).`, 422);
-        },
-      );
-  if (addresses.some(isPrivateAddress)) throw refusal(url.href, "a private or local network address");
-  return url;
+  if (!allowPrivate && (host === "localhost" || host.endsWith(".localhost"))) throw refusal(url.href, "this computer");
+  if (isIP(host)) {
+    if (!allowPrivate && isPrivateAddress(host)) throw refusal(url.href, "a private or local network address");
+    return { url, address: null };
+  }
+  const addresses = await resolve(host).catch(() => {
+    throw new ClipError("network", `Could not find the server ${host} (check the connection).`, 422);
+  });
+  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
+    throw refusal(url.href, "a private or local network address");
+  const first = addresses[0];
+  if (!first) throw new ClipError("network", `Could not find the server ${host} (check the connection).`, 422);
+  return { url, address: first };
+}
+
+/**
+ * A GET that connects to the very address checkPublicUrl approved (a custom `lookup` hands it to the socket), so a
+ * DNS answer that changes between the check and the connect (rebinding) cannot point the request at this computer or
+ * the local network. Every redirect hop is checked and pinned again. Used for the bytes handed to ffmpeg (the
+ * bounded-range proxy).
+ */
+export async function pinnedGet(
+  raw: string,
+  options: { headers: Record<string, string>; signal: AbortSignal; allowPrivate: boolean; resolve?: Resolver },
+): Promise<IncomingMessage> {
+  let current = raw;
+  for (let hop = 0; hop < 6; hop++) {
+    const { url, address } = await checkPublicUrl(current, options.allowPrivate, options.resolve);
+    const pinned: LookupFunction | undefined = address
+      ? (_host, lookupOptions, done) => {
+          // Node asks for a list when it may try several families (autoSelectFamily).
+          if ((lookupOptions as { all?: boolean }).all) done(null, [address]);
+          else done(null, address.address, address.family);
+        }
+      : undefined;
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+      const req = send(url, { headers: options.headers, signal: options.signal, lookup: pinned }, resolve);
+      req.on("error", reject);
+      req.end();
+    });
+    const location = res.headers.location;
+    const status = res.statusCode ?? 0;
+    if (status < 300 || status >= 400 || !location) return res;
+    res.resume();
+    current = new URL(location, current).href;
+  }
+  throw new ClipError("source_unavailable", "The source redirects too many times.", 422);
 }
 
 /** fetch that checks every redirect hop with assertPublicUrl (a public URL may redirect to 169.254.169.254). */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { guardedFetch } from "./net-guard";
+import { pinnedGet } from "./net-guard";
 import type { InputSpec } from "./source";
 
 /**
@@ -20,16 +20,34 @@ export interface RangeProxy {
   close(): Promise<void>;
 }
 
+/**
+ * Origin sizes seen lately: a job's probe and its staging read (and every job of a batch) ask the same URL, so the
+ * size is fetched once (a round trip to the origin saved per read). Kept as long as the queue keeps a probe.
+ */
+const knownSizes = new Map<string, { at: number; size: number }>();
+const SIZE_TTL_MS = 10 * 60_000;
+
 async function originSize(input: InputSpec): Promise<number | null> {
+  const key = `${input.url}\n${JSON.stringify(input.headers)}`;
+  const now = Date.now();
+  for (const [k, v] of knownSizes) if (now - v.at > SIZE_TTL_MS) knownSizes.delete(k);
+  const known = knownSizes.get(key);
+  if (known) return known.size;
+  const size = await fetchOriginSize(input);
+  if (size !== null) knownSizes.set(key, { at: now, size });
+  return size;
+}
+
+async function fetchOriginSize(input: InputSpec): Promise<number | null> {
   try {
-    const res = await guardedFetch(
-      input.url,
-      { headers: { ...input.headers, Range: "bytes=0-0" }, signal: AbortSignal.timeout(15_000) },
-      input.allowPrivate ?? false,
-    );
-    await res.body?.cancel();
-    const total = /\/(\d+)$/.exec(res.headers.get("content-range") ?? "")?.[1];
-    return res.status === 206 && total ? Number(total) : null;
+    const res = await pinnedGet(input.url, {
+      headers: { ...input.headers, Range: "bytes=0-0" },
+      signal: AbortSignal.timeout(15_000),
+      allowPrivate: input.allowPrivate ?? false,
+    });
+    res.resume();
+    const total = /\/(\d+)$/.exec(res.headers["content-range"] ?? "")?.[1];
+    return res.statusCode === 206 && total ? Number(total) : null;
   } catch {
     return null;
   }
@@ -68,17 +86,18 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   try {
     while (position <= end && !res.destroyed) {
       const last = Math.min(end, position + chunk - 1);
-      const upstream = await guardedFetch(
-        origin.url,
-        {
-          headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
-          // A stalled origin must not hold ffmpeg forever.
-          signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
-        },
-        origin.allowPrivate ?? false,
-      );
-      if (upstream.status !== 206 || !upstream.body) throw new Error(`origin answered ${upstream.status}`);
-      for await (const piece of upstream.body as unknown as AsyncIterable<Uint8Array>) {
+      // Connected to the address the guard checked (no second DNS answer), every redirect checked again.
+      const upstream = await pinnedGet(origin.url, {
+        headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
+        // A stalled origin must not hold ffmpeg forever.
+        signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
+        allowPrivate: origin.allowPrivate ?? false,
+      });
+      if (upstream.statusCode !== 206) {
+        upstream.resume();
+        throw new Error(`origin answered ${upstream.statusCode}`);
+      }
+      for await (const piece of upstream as AsyncIterable<Buffer>) {
         if (!res.write(piece)) await once(res, "drain");
       }
       position = last + 1;

@@ -101,8 +101,21 @@ export interface ResolveOptions {
   ytDlpWarning?: string | null;
 }
 
+/**
+ * yt-dlp programs seen working. `yt-dlp --version` starts Python (a few hundred ms), so it is asked once per
+ * program, not before every page; a missing one is asked again (it may have been installed since).
+ */
+const presentYtDlp = new Set<string>();
+
+async function ytDlpPresent(bin: string): Promise<boolean> {
+  if (presentYtDlp.has(bin)) return true;
+  if (!(await toolVersion(bin, "--version"))) return false;
+  presentYtDlp.add(bin);
+  return true;
+}
+
 async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions): Promise<InputSpec> {
-  if (!(await toolVersion(tools.ytDlp, "--version"))) {
+  if (!(await ytDlpPresent(tools.ytDlp))) {
     throw new ClipError(
       "missing_tool",
       `Cannot open ${pageUrl}: it is not a media file.\n${installHint("yt-dlp")}`,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { bestMatch, decodeGray } from "./frames";
 import { cut, tempDir } from "./helpers";
+import { run } from "./media";
 import { outputFacts } from "./probe-helpers";
 
 const dir = inject("mediaDir");
@@ -106,6 +107,26 @@ describe("copy", () => {
     expect(Math.abs(result.durationSeconds - (result.endSeconds - result.startSeconds))).toBeLessThan(1e-6);
     expect(Math.abs(result.endSeconds - 25)).toBeLessThanOrEqual(2 * FRAME);
     await expectFrames(result.output, 600, result.frames!);
+  });
+
+  it("copies the audio as well: the source's AAC packets, within one audio frame of the picture at both ends", async () => {
+    const result = await cut({ source: SRC, start: 21.3, end: 25, strategy: "copy" });
+    const { stdout } = await run("ffprobe", [
+      ...["-v", "error", "-show_entries", "stream=codec_type,codec_name,bit_rate,start_time,duration", "-of", "json"],
+      result.output,
+    ]);
+    const streams = (JSON.parse(stdout.toString()) as { streams: Record<string, string>[] }).streams;
+    const v = streams.find((s) => s.codec_type === "video")!;
+    const a = streams.find((s) => s.codec_type === "audio")!;
+    expect(a.codec_name).toBe("aac");
+    // The source's 96 kb/s stream, not a re-encode (which would be 160 kb/s).
+    expect(Number(a.bit_rate)).toBeLessThan(120_000);
+    const aacFrame = 1024 / 48000;
+    expect(Math.abs(Number(a.start_time) - Number(v.start_time))).toBeLessThanOrEqual(aacFrame + 1e-3);
+    const aEnd = Number(a.start_time) + Number(a.duration);
+    const vEnd = Number(v.start_time) + Number(v.duration);
+    expect(Math.abs(aEnd - vEnd)).toBeLessThanOrEqual(aacFrame + 1e-3);
+    expect((await outputFacts(result.output)).decodeErrors).toBe("");
   });
 
   it("auto never snaps unless allowed", async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ClipError } from "../src/errors";
-import { checkApiBase, isPrivateAddress } from "../src/net-guard";
+import { checkApiBase, isPrivateAddress, pinnedGet, type Resolver } from "../src/net-guard";
 import { newPairingToken } from "../src/config";
 import { allowedOrigins } from "../src/security";
 import { createCompanionServer, type CompanionServer } from "../src/server";
@@ -9,6 +9,7 @@ import { call, waitForJob } from "./client";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir, tools } from "./helpers";
 import { fakeYtDlp } from "./ytdlp-fixture";
+import { startRangeServer, type RangeServer } from "./range-server";
 
 const refused = (source: string, options: Parameters<typeof resolveSource>[2] = {}) =>
   resolveSource(tools, source, options).then(
@@ -125,5 +126,58 @@ describe("a server started without --allow-private-sources", () => {
       expect(job.error?.message).toMatch(/--allow-private-sources/);
     }
     expect(api.calls.filter((c) => c.path.endsWith("/holds"))).toEqual([]);
+  });
+});
+
+describe("DNS rebinding: the range proxy connects to the address the guard checked", () => {
+  let media: RangeServer;
+  beforeAll(async () => {
+    media = await startRangeServer(inject("mediaDir"));
+  });
+  afterAll(() => media.close());
+  const onHost = (host: string) => media.url("src360.mp4").replace("127.0.0.1", host);
+
+  it("uses the checked answer for the connection, not a second lookup", async () => {
+    // The system resolver cannot find *.test names: the request only works through the answer that was checked.
+    let asked = 0;
+    const resolve: Resolver = async () => (asked++, [{ address: "127.0.0.1", family: 4 }]);
+    const res = await pinnedGet(onHost("media.rebind.test"), {
+      headers: { Range: "bytes=0-9" },
+      signal: AbortSignal.timeout(5000),
+      allowPrivate: true,
+      resolve,
+    });
+    res.resume();
+    expect(res.statusCode).toBe(206);
+    expect(asked).toBe(1);
+  });
+
+  it("a name that answers public for the check and loopback afterwards never reaches this computer", async () => {
+    const answers = ["203.0.113.9", "127.0.0.1"];
+    let asked = 0;
+    const resolve: Resolver = async () => [{ address: answers[Math.min(asked++, 1)]!, family: 4 }];
+    media.reset();
+    const outcome = await pinnedGet(onHost("media.rebind.test"), {
+      headers: { Range: "bytes=0-9" },
+      signal: AbortSignal.timeout(1500),
+      allowPrivate: false,
+      resolve,
+    }).then(
+      (res) => (res.resume(), `answered ${res.statusCode}`),
+      () => "no connection",
+    );
+    expect(outcome).toBe("no connection");
+    expect(asked).toBe(1);
+    expect(media.requests()).toBe(0);
+    // And a loopback answer at check time is refused outright.
+    const loopback: Resolver = async () => [{ address: "127.0.0.1", family: 4 }];
+    await expect(
+      pinnedGet(onHost("media.rebind.test"), {
+        headers: {},
+        signal: AbortSignal.timeout(1500),
+        allowPrivate: false,
+        resolve: loopback,
+      }),
+    ).rejects.toMatchObject({ code: "source_not_allowed" });
   });
 });

@@ -10,6 +10,8 @@ test.describe("admin back-office", () => {
   });
 
   test("walks every screen (axe runs on each)", async ({ page }) => {
+    // Eleven screens with an axe scan each: ~35 s on an idle machine, over 60 s on a slow CI run.
+    test.setTimeout(150_000);
     const screens: [string, string][] = [
       ["/admin", "Overviews"],
       ["/admin/calendars", "Calendars"],

@@ -184,7 +184,11 @@ test("/clip Create hands the clip to the extension, and the credits there update
 
   await site.goto(`/clip?url=${encodeURIComponent(`https://www.youtube.com/watch?v=${VIDEO_ID}`)}`);
   await expect(site.getByTestId("clip-available-credits")).toHaveText("100");
+  // The button is enabled once the page hydrated and the player is ready: a range typed before that is lost
+  // (the end then defaults to the whole video), which once made this clip cost 6 credits on a slow run.
+  await expect(site.getByRole("button", { name: "Create Clip" })).toBeEnabled();
   await setRange(site, "00:10", "00:12");
+  await expect(site.getByLabel("End", { exact: true })).toHaveValue(/00:12/);
   await site.getByLabel("Clip name").fill("Handed over");
   await site.getByRole("button", { name: "Create Clip" }).click();
   await expect(site.getByRole("status").filter({ hasText: "Sent to the ClipCut extension" })).toBeVisible();

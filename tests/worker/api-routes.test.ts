@@ -1,7 +1,7 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
-import { compileApiRoutes } from "../../workers/api-routes";
+import { compileApiRoutes, routeApi } from "../../workers/api-routes";
 
 const call = (path: string, method = "GET") =>
   exports.default.fetch(new Request(`http://localhost${path}`, { method, headers: { Origin: "http://localhost" } }));
@@ -28,5 +28,19 @@ describe("API v1 is matched by the Worker, from the Remix build's own route modu
     expect(wrongMethod.headers.get("Content-Type")).toContain("application/json");
     // Not API v1: pages are still Remix's.
     expect((await call("/pricing")).status).toBe(200);
+  });
+
+  it("the Worker answers API v1 itself, pages fall through, and a crash is a JSON 500 without a stack", async () => {
+    const context = { cloudflare: { env, ctx: { waitUntil() {}, passThroughOnException() {} } }, nonce: "" };
+    const routes = compileApiRoutes(build);
+    const req = (path: string) => new Request(`http://localhost${path}`);
+    expect(await routeApi(routes, req("/pricing"), context as never)).toBeNull();
+    expect((await routeApi(routes, req("/api/v1/me"), context as never))?.status).toBe(401);
+    const crashing = [{ segments: ["api", "v1", "boom"], loader: () => Promise.reject(new Error("secret detail")) }];
+    const res = await routeApi(crashing, req("/api/v1/boom"), context as never);
+    expect(res?.status).toBe(500);
+    const text = (await res?.text()) ?? "";
+    expect(JSON.parse(text).error.code).toBe("internal");
+    expect(text).not.toContain("secret detail");
   });
 });

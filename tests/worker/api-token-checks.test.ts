@@ -74,7 +74,6 @@ describe("a remembered token check never outlives a revocation", () => {
     expect((await me(a.token)).status).toBe(401);
 
     const b = await connected("ban-tok@example.com");
-    await insertUser({ email: "admin-tok@example.com", password: PASSWORD, role: "admin" });
     expect((await banUser({ env, db, actorId: "admin-x", userId: b.userId })).ok).toBe(true);
     expect((await me(b.token)).status).toBe(401);
   });

@@ -538,6 +538,19 @@ function reencodePlan(req: CutRequest, stage: string, out: string, frames: CutFr
  * H.264 settings, keep every whole GOP bit-for-bit, and join the parts as MPEG-TS (parameter sets travel in-band,
  * so each part decodes with its own SPS/PPS). Audio is re-encoded for the whole clip in the final mux.
  */
+/** What both smart plans (H.264 and VP9) report: the exact range, in the source's seconds. */
+function smartResult(steps: Step[], startPts: number, endPts: number, hasAudio: boolean): Plan {
+  return {
+    strategy: "smart",
+    startSeconds: toSeconds(startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    snapped: false,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps,
+  };
+}
+
 function smartPlan(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
   const video = req.info.video;
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
@@ -664,15 +677,7 @@ function smartPlan(req: CutRequest, stage: string, work: string, out: string, fr
     origin: 0,
     weight: 0.3 * toSeconds(endPts - startPts),
   });
-  return {
-    strategy: "smart",
-    startSeconds: toSeconds(startPts - STAGE_OFFSET),
-    endSeconds: toSeconds(endPts - STAGE_OFFSET),
-    snapped: false,
-    expectVideo: true,
-    expectAudio: hasAudio,
-    steps,
-  };
+  return smartResult(steps, startPts, endPts, hasAudio);
 }
 
 /**
@@ -766,15 +771,7 @@ function smartPlanMatroska(req: CutRequest, stage: string, work: string, out: st
     origin: 0,
     weight: 0.3 * toSeconds(endPts - startPts),
   });
-  return {
-    strategy: "smart",
-    startSeconds: toSeconds(startPts - STAGE_OFFSET),
-    endSeconds: toSeconds(endPts - STAGE_OFFSET),
-    snapped: false,
-    expectVideo: true,
-    expectAudio: hasAudio,
-    steps,
-  };
+  return smartResult(steps, startPts, endPts, hasAudio);
 }
 
 /** Maps ffmpeg's per-step reports onto one 0–100 % with speed and ETA. */

@@ -34,7 +34,7 @@ export default tseslint.config(
   // Layers: the domain is pure rules and imports nothing from the app; the extension and its companion share only
   // the domain and the one clip-range component with the site.
   {
-    files: ["app/domain/**/*.{ts,tsx}"],
+    files: ["app/domain/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -42,6 +42,23 @@ export default tseslint.config(
           patterns: [
             {
               regex: "^(~/|\\.\\./)",
+              message: "app/domain imports nothing from app/: move the shared piece into app/domain.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Sub-folders of the domain (app/domain/ledger) may import the domain's top level, never beyond it.
+  {
+    files: ["app/domain/*/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(~/|\\.\\./\\.\\./)",
               message: "app/domain imports nothing from app/: move the shared piece into app/domain.",
             },
           ],

@@ -1,9 +1,9 @@
 import { CLOSE_CODES, REALTIME_VERSION, type AdminFeedMessage, type SettingsData } from "~/domain/realtime";
-import type { AppEnv } from "../app/load-context";
+import type { AdminFeedTopic } from "../app/services/admin-events.server";
 import { ADMIN_FEED_NAME } from "../app/services/realtime-control.server";
 import { SocketHub } from "./socket-hub";
 
-type Topic = "users" | "clips" | "audit";
+type Topic = AdminFeedTopic;
 const FLUSH_MS = 500;
 
 /**
@@ -65,12 +65,4 @@ export class AdminFeed extends SocketHub<null> {
 }
 
 export { ADMIN_FEED_NAME };
-
-/** Fire-and-forget from a user's ledger: a lost hint only delays an admin refresh, never loses data. */
-export async function publishAdminEvent(env: AppEnv, topic: Topic): Promise<void> {
-  try {
-    await env.ADMIN_FEED.get(env.ADMIN_FEED.idFromName(ADMIN_FEED_NAME)).publish(topic);
-  } catch (error) {
-    console.warn(JSON.stringify({ level: "warn", msg: "admin feed publish failed", error: String(error) }));
-  }
-}
+export { publishAdminEvent } from "../app/services/admin-events.server";

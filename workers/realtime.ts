@@ -2,7 +2,7 @@ import { REALTIME_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "../app/domain/re
 import type { AppEnv } from "../app/load-context";
 import { apiCallerForToken, bearerToken } from "../app/services/api-tokens.server";
 import { getOptionalUser } from "../app/services/auth.server";
-import { ledgerFor } from "../app/services/ledger.server";
+import { ledger } from "../app/services/ledger.server";
 import { ADMIN_FEED_NAME } from "./admin-feed";
 
 const json = (status: number, code: string, message: string) =>
@@ -62,5 +62,5 @@ function forward(request: Request, env: AppEnv, userId: string, kind: "page" | "
   headers.set("X-ClipCut-User", userId);
   headers.set("X-ClipCut-Socket", kind);
   if (protocol) headers.set("X-ClipCut-Protocol", protocol);
-  return ledgerFor(env, userId).fetch(new Request(request.url, { headers }));
+  return ledger(env, userId).fetch(new Request(request.url, { headers }));
 }

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
 import { getDb } from "../app/db/client.server";
 import { pruneExpired } from "../app/db/user-access.server";
 import type { AppEnv } from "../app/load-context";
-import { ledgerFor } from "../app/services/ledger.server";
+import { ledger } from "../app/services/ledger.server";
+import { usersDueForSweep } from "../app/db/credits.server";
 import { SESSION_IDLE_MS } from "../app/services/session.server";
 
 /**
@@ -11,12 +11,8 @@ import { SESSION_IDLE_MS } from "../app/services/session.server";
  */
 export async function runScheduled(env: AppEnv, now = Date.now()): Promise<number> {
   const db = getDb(env.DB);
-  const due = await db.all<{ id: string }>(sql`
-    select id from users where plan_period_end is not null and plan_period_end <= ${now}
-    union
-    select distinct user_id as id from credit_holds where status = 'held' and expires_at <= ${now}
-    limit 500`);
-  await Promise.all(due.map((row) => ledgerFor(env, row.id).sweep({ userId: row.id })));
+  const due = await usersDueForSweep(db, now);
+  await Promise.all(due.map((row) => ledger(env, row.id).sweep()));
   await pruneAuthState(env, now);
   return due.length;
 }

@@ -1,5 +1,20 @@
-import type { ClipRequest, Credits } from "~/domain/api";
-import type { PlanId } from "~/domain/plans";
+import type { Credits } from "~/domain/api";
+import {
+  BUSY_MESSAGE,
+  cloneState,
+  creditsOf,
+  fail,
+  LEDGER_OPS,
+  SAVE_FAILED_MESSAGE,
+  type Decision,
+  type LedgerEvent,
+  type LedgerInput,
+  type LedgerOpName,
+  type LedgerOutcome,
+  type LedgerResult,
+  type LedgerState,
+  type AdminTopic,
+} from "~/domain/ledger";
 import {
   clientMessageSchema,
   CLOSE_CODES,
@@ -7,60 +22,44 @@ import {
   type ServerMessage,
   type SettingsData,
 } from "~/domain/realtime";
-import { tokenAccepted, tokenStanding, type TokenStanding } from "../app/db/api-tokens.server";
 import { getDb, type Db } from "../app/db/client.server";
 import { clipCount } from "../app/db/clips.server";
-import * as ops from "../app/db/ledger.server";
-import {
-  BUSY_MESSAGE,
-  cloneState,
-  creditsOf,
-  fail,
-  loadLedgerState,
-  SAVE_FAILED_MESSAGE,
-  type Decision,
-  type LedgerEvent,
-  type LedgerResult,
-  type LedgerState,
-  type OpContext,
-} from "../app/db/ledger.server";
-import { writePresence } from "../app/db/user-access.server";
-import { touchLastSeen } from "../app/db/users.server";
+import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
 import { publishAdminEvent } from "./admin-feed";
+import { LastSeen, setPresence } from "./presence";
 import { SocketHub } from "./socket-hub";
+import { TokenChecks } from "./token-checks";
 
 type SocketKind = "page" | "extension";
 interface SocketAttachment {
   kind: SocketKind;
 }
-type Operation<T> = (db: Db, state: LedgerState, ctx: OpContext) => Promise<Decision<T>>;
 interface Waiting {
-  operation: Operation<unknown>;
+  name: LedgerOpName | "reload";
+  input: unknown;
   answer: (result: LedgerResult<unknown>) => void;
 }
 
-/** An operation that replaces the state with what D1 holds, in its place in the queue. */
-const reloadState: Operation<null> = async (db, state) => {
-  const fresh = await loadLedgerState(db, state.userId);
-  if (fresh) Object.assign(state, fresh, { lastClipAt: state.lastClipAt });
-  return { result: { ok: true, value: null, replayed: false }, writes: [], events: [], adminTopics: [], wakeAt: null };
-};
-
 /** Seq numbers reserved per storage write (decision 004). */
 const SEQ_BLOCK = 1000;
-/** Statements per D1 batch stay well under D1's limits: a charge is three. */
+/** Operations per D1 batch stay well under D1's limits: a charge is three statements. */
 const MAX_GROUP = 64;
-/** A remembered token check is re-read from D1 after this long, whatever else happens (decision 010). */
-export const TOKEN_RECHECK_MS = 60_000;
-const MAX_TOKENS = 64;
+
+const NOTHING: Decision<null> = {
+  result: { ok: true, value: null, replayed: false },
+  writes: [],
+  events: [],
+  adminTopics: [],
+  wakeAt: null,
+};
 
 /**
- * One per user (named by the user id), the only writer of that user's balance. It is a thin shell: every operation
- * is an `app/db/ledger.server.ts` function; this object serialises them, commits them (group commit: operations
+ * One per user (named by the user id): the only writer of that user's plan, period, credits, holds and ban. It is
+ * the queue, the commit and the sockets. Every operation is a pure decision from `app/domain/ledger`: operations
  * that arrive while a batch is in flight are decided in memory, in arrival order, and committed together in the
- * next batch), answers each caller after its batch committed, and publishes the operation's events once.
- * It also holds the user's realtime sockets (hibernatable). See docs/decisions/005-group-commit.md.
+ * next D1 batch (group commit, docs/decisions/005-group-commit.md); each caller is answered after its batch
+ * committed, and each change is published once.
  */
 export class UserLedger extends SocketHub<SocketAttachment> {
   /** Beyond `maxWaiting` queued operations the object answers "busy" rather than queueing without bound. */
@@ -73,10 +72,8 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   private state: LedgerState | null = null;
   private waiting: Waiting[] = [];
   private committing = false;
-  /** Extension token checks by token hash, so an API request costs no D1 read (decision 010). */
-  private tokens = new Map<string, { standing: TokenStanding | null; checkedAt: number }>();
-  /** Bumped by forgetTokens: a D1 read that started before it is not remembered. */
-  private tokenEpoch = 0;
+  private readonly tokens = new TokenChecks(() => this.db);
+  private readonly lastSeen = new LastSeen();
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -110,12 +107,37 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     return this.state;
   }
 
-  /** serialise → operation → publish: queue the operation; the answer comes once its batch committed. */
-  private async run<T>(userId: string, operation: Operation<T>): Promise<LedgerResult<T>> {
+  // ── The one door (RPC) ───────────────────────────────────────────────────
+
+  /** Runs one ledger operation; the answer comes once its batch committed. Called through `ledger(env, userId)`. */
+  async apply<K extends LedgerOpName>(
+    userId: string,
+    name: K,
+    input: LedgerInput<K>,
+  ): Promise<LedgerResult<LedgerOutcome<K>>> {
+    if (!(name in LEDGER_OPS)) return fail(400, "invalid_input", "Unknown ledger operation.");
+    return this.enqueue(userId, name, input) as Promise<LedgerResult<LedgerOutcome<K>>>;
+  }
+
+  /**
+   * An API request's token check and its operation in one call (one RPC per charge, not two): the token is
+   * checked from memory (decision 010), then the operation is queued. Null: the token is not accepted.
+   */
+  async applyWithToken<K extends LedgerOpName>(
+    userId: string,
+    tokenHash: string,
+    name: K,
+    input: LedgerInput<K>,
+  ): Promise<LedgerResult<LedgerOutcome<K>> | null> {
+    if (!(await this.tokenAccepted(userId, tokenHash))) return null;
+    return this.apply(userId, name, input);
+  }
+
+  private async enqueue(userId: string, name: Waiting["name"], input: unknown): Promise<LedgerResult<unknown>> {
     if (!(await this.ready(userId))) return fail(404, "not_found", "User not found.");
     if (this.waiting.length >= this.limits.maxWaiting) return fail(503, "busy", BUSY_MESSAGE);
-    return new Promise<LedgerResult<T>>((answer) => {
-      this.waiting.push({ operation, answer } as Waiting);
+    return new Promise<LedgerResult<unknown>>((answer) => {
+      this.waiting.push({ name, input, answer });
       if (!this.committing) void this.commitLoop();
     });
   }
@@ -129,25 +151,42 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     }
   }
 
+  /** Reads what the operation needs, then decides it (pure) against the draft state. */
+  private async decideOne(w: Waiting, draft: LedgerState, now: number, thorough: boolean): Promise<Decision<unknown>> {
+    const userId = this.userId!;
+    if (w.name === "reload") {
+      // Replaces the state with what D1 holds, in its place in the queue.
+      const fresh = await loadLedgerState(this.db, userId);
+      if (fresh) Object.assign(draft, fresh, { lastClipAt: draft.lastClipAt });
+      return NOTHING;
+    }
+    // Each entry of LEDGER_OPS is typed on its own input; the queue holds them all.
+    const spec = LEDGER_OPS[w.name] as unknown as (typeof LEDGER_OPS)["charge"];
+    const input = w.input as Parameters<typeof spec.decide>[1];
+    const hash = await requestHash(spec.fingerprint(input));
+    const facts = await loadFacts(this.db, draft, userId, spec.needs(input), hash, thorough);
+    return spec.decide(draft, input, facts, { now, newId: () => crypto.randomUUID() });
+  }
+
   /** Decide each operation in memory, in arrival order, then commit them all in one D1 batch. */
   private async commitGroup(group: Waiting[]): Promise<void> {
     const base = this.state;
     if (!base) return group.forEach((w) => w.answer(fail(404, "not_found", "User not found.")));
     const draft = cloneState(base);
-    const ctx = { now: Date.now(), thorough: false };
+    const now = Date.now();
     const decided: (Decision<unknown> | null)[] = [];
-    for (const w of group) decided.push(await w.operation(this.db, draft, ctx).catch(() => null));
+    for (const w of group) decided.push(await this.decideOne(w, draft, now, false).catch(() => null));
     const writes = decided.flatMap((d) => d?.writes ?? []);
     if (decided.includes(null) || writes.length > 0) {
       try {
         if (decided.includes(null)) throw new Error("an operation failed to decide");
-        await this.db.batch(writes as [ops.Statement, ...ops.Statement[]]);
+        await this.env.DB.batch(toStatements(this.env.DB, base.user.id, writes, now));
       } catch (error) {
         // One bad operation must not fail its neighbours: start again from what D1 holds, one at a time.
         console.warn(
           JSON.stringify({ level: "warn", msg: "ledger batch failed", size: group.length, error: String(error) }),
         );
-        this.state = (await loadLedgerState(this.db, base.userId).catch(() => null)) ?? base;
+        this.state = (await loadLedgerState(this.db, base.user.id).catch(() => null)) ?? base;
         for (const w of group) await this.commitOne(w);
         return;
       }
@@ -155,8 +194,8 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     this.state = draft;
     // Admin pages hear of the group once per topic, not once per operation (one hop to AdminFeed, not 64).
     const topics = new Set(decided.flatMap((d) => d?.adminTopics ?? []));
-    for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>, false);
-    for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
+    for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>);
+    this.publishAdmin(topics);
   }
 
   /** The slow path after a failed batch: decide with D1 consulted for unknown keys, commit alone. */
@@ -164,10 +203,12 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     const base = this.state;
     if (!base) return w.answer(fail(404, "not_found", "User not found."));
     const draft = cloneState(base);
+    const now = Date.now();
     let decision: Decision<unknown>;
     try {
-      decision = await w.operation(this.db, draft, { now: Date.now(), thorough: true });
-      if (decision.writes.length > 0) await this.db.batch(decision.writes as [ops.Statement, ...ops.Statement[]]);
+      decision = await this.decideOne(w, draft, now, true);
+      if (decision.writes.length > 0)
+        await this.env.DB.batch(toStatements(this.env.DB, base.user.id, decision.writes, now));
     } catch (error) {
       // The batch is a transaction: nothing of it was written, and the state stays as it was.
       console.error(JSON.stringify({ level: "error", msg: "ledger operation failed", error: String(error) }));
@@ -175,20 +216,25 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     }
     this.state = draft;
     await this.finish(w, decision);
+    this.publishAdmin(new Set(decision.adminTopics));
   }
 
-  /** After commit: publish the events (each once, in order), wake later if asked, then answer — always. */
-  private async finish(w: Waiting, decision: Decision<unknown>, publishAdmin = true): Promise<void> {
+  /** After commit: publish the events (each once, in order), end access if asked, wake later — then answer. */
+  private async finish(w: Waiting, decision: Decision<unknown>): Promise<void> {
     try {
       for (const event of decision.events) this.publish(event);
-      if (publishAdmin)
-        for (const topic of new Set(decision.adminTopics)) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
+      if (decision.endAccess) this.endAccess(decision.endAccess);
+      else if (w.name === "setBanned") this.tokens.forget();
       if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
     } catch (error) {
       // Committed already: the caller gets its answer; the scheduled safety net covers a missed alarm.
       console.error(JSON.stringify({ level: "error", msg: "ledger publish failed", error: String(error) }));
     }
     w.answer(decision.result);
+  }
+
+  private publishAdmin(topics: Set<AdminTopic>): void {
+    for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
   }
 
   /** Every change message goes out here: the next seq, one serialisation, every socket. */
@@ -207,76 +253,6 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (current === null || at < current) await this.ctx.storage.setAlarm(at);
   }
 
-  // ── Operations (RPC); names as the callers know them ────────────────────
-
-  charge(input: {
-    userId: string;
-    key: string;
-    request: ClipRequest;
-    source: "api" | "admin";
-    actorId?: string | null;
-  }) {
-    return this.run(input.userId, (db, state, ctx) => ops.charge(db, state, input, ctx));
-  }
-
-  reserve(input: { userId: string; key: string; request: ClipRequest }) {
-    return this.run(input.userId, (db, state, ctx) => ops.reserve(db, state, input, ctx));
-  }
-
-  capture(input: { userId: string; holdId: string }) {
-    return this.run(input.userId, (db, state, ctx) => ops.capture(db, state, input, ctx));
-  }
-
-  release(input: { userId: string; holdId: string }) {
-    return this.run(input.userId, (db, state, ctx) => ops.release(db, state, input, ctx));
-  }
-
-  /** Admin edit of a balance to an exact value, with the admin and a reason on the ledger row. */
-  adjust(input: { userId: string; key: string; newBalance: number; actorId: string; reason: string }) {
-    return this.run(input.userId, (db, state, ctx) => ops.adjust(db, state, input, ctx));
-  }
-
-  /** Gives back a clip's cost, once per clip; `deleteClip` removes the clip in the same batch. */
-  refund(input: {
-    userId: string;
-    clipId: string;
-    reason: string;
-    actorId?: string | null;
-    amount?: number;
-    deleteClip?: boolean;
-  }) {
-    return this.run(input.userId, (db, state, ctx) => ops.refund(db, state, input, ctx));
-  }
-
-  pluginConnect(input: { userId: string }) {
-    return this.run(input.userId, (db, state, ctx) => ops.pluginConnect(db, state, ctx));
-  }
-
-  starterReset(input: { userId: string }) {
-    return this.run(input.userId, (db, state, ctx) => ops.starterReset(db, state, ctx));
-  }
-
-  changePlan(input: { userId: string; plan: PlanId; now?: number }) {
-    return this.run(input.userId, (db, state, ctx) =>
-      ops.changePlan(db, state, input, { ...ctx, now: input.now ?? ctx.now }),
-    );
-  }
-
-  /** End of a paid period (the alarm, the scheduled safety net, tests with a chosen `now`). */
-  renew(input: { userId: string; now?: number }) {
-    return this.run(input.userId, (db, state, ctx) =>
-      ops.renewPeriod(db, state, { ...ctx, now: input.now ?? ctx.now }),
-    );
-  }
-
-  /**
-   * The user row changed outside the ledger (a ban, an admin edit of the plan): read the state again. Balance,
-   * holds and keys are only ever written here, so this is about the row's other columns.
-   */
-  async reload(input: { userId: string }): Promise<void> {
-    await this.run(input.userId, reloadState);
-  }
-
   /** Holds that were never captured are released when they expire; periods that ended are renewed. */
   async alarm(): Promise<void> {
     await this.sweep();
@@ -288,35 +264,29 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (!userId) return;
     // Queued in this order: the sweep starts from what D1 holds (it also heals any drift), then expires and renews.
     await Promise.all([
-      this.run(userId, reloadState),
-      this.run(userId, (db, state, ctx) => ops.expire(db, state, ctx)),
-      this.run(userId, (db, state, ctx) => ops.renewPeriod(db, state, ctx)),
+      this.enqueue(userId, "reload", null),
+      this.enqueue(userId, "expire", {}),
+      this.enqueue(userId, "renew", {}),
     ]);
   }
 
-  // ── Extension tokens ─────────────────────────────────────────────────────
+  // ── Extension tokens (decision 010) ──────────────────────────────────────
+
+  private async tokenAccepted(userId: string, tokenHash: string): Promise<boolean> {
+    const state = await this.ready(userId);
+    if (!state || state.user.banned) return false;
+    return this.tokens.accepted(userId, tokenHash, Date.now());
+  }
 
   /** Is this token of this user accepted now? Answers the credits too, so `/api/v1/me` needs no D1 read for them. */
   async authenticate(input: { userId: string; tokenHash: string }): Promise<{ credits: Credits } | null> {
-    const state = await this.ready(input.userId);
-    if (!state) return null;
-    const now = Date.now();
-    let entry = this.tokens.get(input.tokenHash);
-    while (!entry || now - entry.checkedAt > TOKEN_RECHECK_MS) {
-      const epoch = this.tokenEpoch;
-      const standing = await tokenStanding(this.db, input.tokenHash);
-      if (epoch !== this.tokenEpoch) continue; // revoked meanwhile: read again
-      if (this.tokens.size >= MAX_TOKENS) this.tokens.clear();
-      entry = { standing, checkedAt: now };
-      this.tokens.set(input.tokenHash, entry);
-    }
-    return tokenAccepted(entry.standing, input.userId, now) ? { credits: creditsOf(this.state ?? state, now) } : null;
+    if (!(await this.tokenAccepted(input.userId, input.tokenHash))) return null;
+    return { credits: creditsOf(this.state!, Date.now()) };
   }
 
-  /** Tokens were revoked or the user banned in D1: every token is read again on its next use. */
+  /** Tokens were revoked in D1: every token is read again on its next use. */
   forgetTokens(): void {
-    this.tokens.clear();
-    this.tokenEpoch += 1;
+    this.tokens.forget();
   }
 
   // ── Realtime ─────────────────────────────────────────────────────────────
@@ -324,9 +294,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** An admin changed a setting every page uses: pass it to this user's open pages. Returns how many got it. */
   pushSettings(data: SettingsData): number {
     const sockets = this.ctx.getWebSockets().length;
-    if (sockets > 0) {
-      this.publish({ type: "settings", data });
-    }
+    if (sockets > 0) this.publish({ type: "settings", data });
     return sockets;
   }
 
@@ -338,7 +306,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       return new Response("Expected a WebSocket", { status: 426 });
     await this.bind(userId);
     const response = this.acceptSocket({ kind }, [kind], request.headers.get("X-ClipCut-Protocol"));
-    await this.setPresence(userId, true);
+    await this.presence(userId, true);
     return response;
   }
 
@@ -356,7 +324,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       return;
     }
     if (parsed.data.type === "ping") {
-      await touchLastSeen(this.db, userId);
+      await this.lastSeen.touch(this.db, userId);
       this.send(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq } satisfies ServerMessage);
       return;
     }
@@ -365,7 +333,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   }
 
   protected async onSocketClosed(_ws: WebSocket, remaining: WebSocket[]): Promise<void> {
-    if (this.userId && remaining.length === 0) await this.setPresence(this.userId, false);
+    if (this.userId && remaining.length === 0) await this.presence(this.userId, false);
   }
 
   private async snapshot(userId: string): Promise<ServerMessage> {
@@ -382,22 +350,24 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     };
   }
 
-  /** Conditional in one statement (user-access.server.ts): a ban written meanwhile is never overwritten by presence. */
-  private async setPresence(userId: string, online: boolean): Promise<void> {
-    if (await writePresence(this.db, userId, online)) this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
+  private async presence(userId: string, online: boolean): Promise<void> {
+    if (await setPresence(this.db, userId, online)) this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
+  }
+
+  /** Closes every socket with "do not reconnect" and forgets every token check (a ban). */
+  private endAccess(reason: string): void {
+    this.closeAll(CLOSE_CODES.accessEnded, reason);
+    this.tokens.forget();
   }
 
   /**
-   * Access ended (ban, sign-out everywhere): closes every socket of the user with a code that says "do not
-   * reconnect", and re-reads the user row, whose status changed outside the ledger.
+   * Access ended outside the ledger (sign-out everywhere, a revoked session): close every socket and forget the
+   * token checks. A ban goes through `setBanned`, which does this after its commit.
    */
   async disconnect(reason = "signed out"): Promise<number> {
-    const closed = this.closeAll(CLOSE_CODES.accessEnded, reason);
-    this.forgetTokens();
-    if (this.userId) {
-      await this.setPresence(this.userId, false);
-      if (this.state) await this.run(this.userId, reloadState);
-    }
+    const closed = this.ctx.getWebSockets().length;
+    this.endAccess(reason);
+    if (this.userId) await this.presence(this.userId, false);
     return closed;
   }
 }

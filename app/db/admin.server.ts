@@ -217,11 +217,8 @@ export function findUser(db: Db, id: string) {
   return db.select(userRow).from(users).where(eq(users.id, id)).get();
 }
 
-export async function updateUserProfile(
-  db: Db,
-  id: string,
-  fields: { fullName: string; role: "user" | "admin"; plan: "Free" | "Basic" | "Advanced" | "Pro" },
-) {
+/** Profile fields only: plan, credits and status are the ledger's, the role is the moderation service's. */
+export async function updateUserProfile(db: Db, id: string, fields: { fullName: string }) {
   await db
     .update(users)
     .set({ ...fields, updatedAt: new Date() })
@@ -271,11 +268,6 @@ export function findClip(db: Db, id: string) {
 }
 
 /** Removes the clip only: its ledger rows stay (they are history, and the balance is their sum). */
-export async function deleteClip(db: Db, id: string): Promise<boolean> {
-  const deleted = await db.delete(clips).where(eq(clips.id, id)).returning({ id: clips.id });
-  return deleted.length > 0;
-}
-
 /** Has this clip's cost already been refunded? (refund rows carry the clip id) */
 export async function clipRefunded(db: Db, clipId: string): Promise<boolean> {
   const row = await db

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
-import { heldSql } from "./ledger.server";
+import { heldSql } from "./credits.server";
 import { apiTokens, emailTokens, rateLimits, sessions, users } from "./schema";
 
 /**
@@ -13,26 +13,6 @@ export type UserRole = (typeof users.$inferSelect)["role"];
 
 export function findUserById(db: Db, userId: string) {
   return db.select().from(users).where(eq(users.id, userId)).get();
-}
-
-/** Bans the user unless already banned. Returns the row as it was banned, or undefined when nothing changed. */
-export function setBanned(db: Db, userId: string, now = new Date()) {
-  return db
-    .update(users)
-    .set({ status: "Banned", updatedAt: now })
-    .where(and(eq(users.id, userId), ne(users.status, "Banned")))
-    .returning({ id: users.id, role: users.role })
-    .get();
-}
-
-/** Lifts a ban (the user comes back offline; presence turns them online when a page connects). */
-export function clearBanned(db: Db, userId: string, now = new Date()) {
-  return db
-    .update(users)
-    .set({ status: "offline", updatedAt: now })
-    .where(and(eq(users.id, userId), eq(users.status, "Banned")))
-    .returning({ id: users.id })
-    .get();
 }
 
 /** Presence never overwrites a ban: the write is conditional in the same statement, not after a read. */

@@ -91,6 +91,8 @@ export const meResponseSchema = z.object({
     watermark: z.boolean(),
     batch: z.boolean(),
     presets: z.boolean(),
+    /** Clips that may be in flight at once (open holds). */
+    maxOpenHolds: z.number().int().positive(),
   }),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;

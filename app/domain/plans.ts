@@ -237,6 +237,7 @@ export function planLimits(plan: PlanId) {
     watermark: def.watermark,
     batch: def.batch,
     presets: def.presets,
+    maxOpenHolds: maxOpenHolds(plan),
   };
 }
 
@@ -312,3 +313,12 @@ export function monthlyCredits(plan: PlanId): number {
 }
 
 export const PLAN_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Clips in flight at once (open holds): batch processing is what Advanced and Pro add. */
+export const BATCH_MAX_HOLDS = 10;
+export function maxOpenHolds(plan: PlanId): number {
+  return PLANS[plan].batch ? BATCH_MAX_HOLDS : 1;
+}
+export const BATCH_LIMIT_MESSAGE = "Batch processing is part of the Advanced plan: one clip at a time on your plan.";
+export const batchFullMessage = (max: number) =>
+  `You already have ${max} clips in progress, the most your plan allows at once. Wait for one to finish.`;

@@ -40,6 +40,13 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
   z.object({ v: z.literal(1), type: z.literal("credits"), seq: z.number().int(), data: creditsSchema }),
   z.object({ v: z.literal(1), type: z.literal("plan"), seq: z.number().int(), data: planState }),
   z.object({ v: z.literal(1), type: z.literal("clip"), seq: z.number().int(), data: z.object({ clip: clipSchema }) }),
+  // A clip of the user was deleted (by an admin, with or without a refund): lists drop it.
+  z.object({
+    v: z.literal(1),
+    type: z.literal("clipRemoved"),
+    seq: z.number().int(),
+    data: z.object({ clipId: z.string() }),
+  }),
   z.object({ v: z.literal(1), type: z.literal("pong"), seq: z.number().int() }),
   // An admin changed a product setting every page uses (today the extension id); pages switch to it at once.
   z.object({ v: z.literal(1), type: z.literal("settings"), seq: z.number().int(), data: settingsDataSchema }),

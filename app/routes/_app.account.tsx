@@ -8,6 +8,7 @@ import { getDb } from "~/db/client.server";
 import { saveFullName, saveLowCreditAlerts } from "~/db/users.server";
 import { passwordProblem } from "~/domain/password-policy";
 import { setPassword } from "~/services/accounts.server";
+import { publishAdminEvent } from "~/services/admin-events.server";
 import { audit } from "~/services/audit.server";
 import { requireUser } from "~/services/auth.server";
 import { verifyPassword } from "~/services/password.server";
@@ -56,6 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = parsed.data;
   if (input.intent === "profile") {
     await saveFullName(db, user.id, input.fullName);
+    await publishAdminEvent(context.cloudflare.env, "users");
     return data<Result>({ intent: "profile", ok: true, message: PROFILE_SAVED });
   }
   if (input.intent === "alerts") {

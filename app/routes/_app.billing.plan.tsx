@@ -8,7 +8,7 @@ import { useLive } from "~/components/realtime";
 import { formatShortDate } from "~/domain/greeting";
 import { effectivePlan, PLAN_IDS, PLANS } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
-import { ledgerCall, ledgerFor } from "~/services/ledger.server";
+import { busyHeaders, ledger } from "~/services/ledger.server";
 import { readForm } from "~/utils/forms";
 
 /** After a plan change the page returns to itself after this long (spec: 2000 ms). */
@@ -29,11 +29,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = changeSchema.safeParse(await readForm(request));
   if (!parsed.success)
     return data({ ok: false as const, message: "Failed to update plan: Unknown plan." }, { status: 400 });
-  const result = await ledgerCall(() =>
-    ledgerFor(context.cloudflare.env, user.id).changePlan({ userId: user.id, plan: parsed.data.plan }),
-  );
+  const result = await ledger(context.cloudflare.env, user.id).changePlan({ plan: parsed.data.plan });
   if (!result.ok)
-    return data({ ok: false as const, message: `Failed to update plan: ${result.message}` }, { status: result.status });
+    return data(
+      { ok: false as const, message: `Failed to update plan: ${result.message}` },
+      { status: result.status, headers: busyHeaders(result) },
+    );
   const note =
     result.value.effective === "period_end" ? " It takes effect at the end of your current billing period." : "";
   return { ok: true as const, message: `Successfully changed plan to ${parsed.data.plan}!${note}` };

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { useLive } from "~/components/realtime";
 import { getDb } from "~/db/client.server";
-import { ledgerPage } from "~/db/ledger.server";
+import { ledgerPage } from "~/db/credits.server";
 import { formatShortDate } from "~/domain/greeting";
 import { effectivePlan, planAllowance } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";

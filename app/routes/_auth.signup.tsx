@@ -13,7 +13,7 @@ import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
 import { MESSAGES } from "~/domain/messages";
 import { PASSWORD_MIN, passwordProblem } from "~/domain/password-policy";
-import { createUser, findUserByEmail, isUniqueViolation } from "~/services/accounts.server";
+import { createUser, findUserByEmail, isUniqueViolation, welcomeAccount } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
 import { sendAlreadyRegisteredEmail, sendVerificationEmail } from "~/services/auth-emails.server";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
@@ -82,7 +82,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409, headers });
   }
   try {
-    const user = await createUser(db, { email, fullName, passwordHash: null, verified: false });
+    const user = await welcomeAccount(
+      env,
+      await createUser(db, { email, fullName, passwordHash: null, verified: false }),
+    );
     await audit(db, {
       action: "auth.signup",
       actorId: user.id,

@@ -5,7 +5,7 @@ import { ClipCutter, Spinner } from "~/components/marketing/clip/clip-cutter";
 import { ClipIntro } from "~/components/marketing/clip/clip-intro";
 import { RealtimeProvider } from "~/components/realtime";
 import { getDb } from "~/db/client.server";
-import { readCredits } from "~/db/ledger.server";
+import { readCredits } from "~/db/credits.server";
 import { getOptionalUser } from "~/services/auth.server";
 import { getExtensionId } from "~/services/settings.server";
 import { effectivePlan } from "~/domain/plans";

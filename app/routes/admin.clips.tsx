@@ -5,12 +5,12 @@ import { z } from "zod";
 import { CreateClipButton } from "~/components/admin/create-clip-modal";
 import { AdminErrorBoundary } from "~/components/admin/error";
 import { DataTable, formatDate, PageHeader, Pagination, Td } from "~/components/admin/ui";
-import { clipRefunded, deleteClip, findClip, listClips } from "~/db/admin.server";
+import { clipRefunded, findClip, listClips } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE } from "~/domain/admin";
 import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
-import { ledgerFor } from "~/services/ledger.server";
+import { busyHeaders, ledger } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
 
@@ -49,7 +49,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** Delete a clip; its ledger rows stay. With "Refund" ticked the cost goes back through the owner's ledger. */
+/**
+ * Delete a clip through its owner's ledger, in one operation: with "Refund" ticked the cost goes back and the clip
+ * goes in the same batch; without, the clip goes and its charge stays on the ledger.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const parsed = deleteSchema.safeParse(await readForm(request));
@@ -59,21 +62,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const clip = await findClip(db, parsed.data.clipId);
   if (!clip) return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 404 });
   const ip = clientIp(request);
-  let refunded = 0;
-  if (parsed.data.refund && clip.cost > 0 && !(await clipRefunded(db, clip.id))) {
-    const result = await ledgerFor(env, clip.userId).refund({
-      userId: clip.userId,
-      clipId: clip.id,
-      amount: clip.cost,
-      reason: `clip "${clip.name}" deleted by an admin`,
-      actorId: admin.id,
-    });
-    if (!result.ok)
-      return data(
-        { error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}`, notice: null },
-        { status: result.status },
-      );
-    refunded = clip.cost;
+  const refund = Boolean(parsed.data.refund) && clip.cost > 0 && !(await clipRefunded(db, clip.id));
+  const owner = ledger(env, clip.userId);
+  const result = refund
+    ? await owner.refund({
+        clipId: clip.id,
+        amount: clip.cost,
+        reason: `clip "${clip.name}" deleted by an admin`,
+        actorId: admin.id,
+        deleteClip: true,
+      })
+    : await owner.deleteClip({ clipId: clip.id });
+  if (!result.ok)
+    return data(
+      { error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}`, notice: null },
+      { status: result.status, headers: busyHeaders(result) },
+    );
+  const refunded = refund ? clip.cost : 0;
+  if (refund)
     await audit(db, {
       action: "admin.clip_refunded",
       actorId: admin.id,
@@ -81,10 +87,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ip,
       details: { clipId: clip.id, credits: clip.cost },
     });
-  }
-  if (!(await deleteClip(db, clip.id))) {
-    return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 500 });
-  }
   await audit(db, {
     action: "admin.clip_deleted",
     actorId: admin.id,

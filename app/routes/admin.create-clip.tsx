@@ -6,7 +6,7 @@ import { INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "~/domain/cr
 import { parseClockTime } from "~/domain/time";
 import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
-import { ledgerFor } from "~/services/ledger.server";
+import { busyHeaders, ledger } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
 
@@ -30,8 +30,8 @@ export type CreateClipResult =
   { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean };
 
 // A resource route: a plain JSON response keeps its status (the modal reads the body either way).
-const reply = (body: CreateClipResult, status = 200) =>
-  Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+const reply = (body: CreateClipResult, status = 200, headers: HeadersInit = {}) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
@@ -53,8 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const endSeconds = parseClockTime(end);
   if (!(endSeconds > startSeconds)) return reply({ ok: false, error: ZERO_DURATION_MESSAGE }, 422);
   const env = context.cloudflare.env;
-  const result = await ledgerFor(env, admin.id).charge({
-    userId: admin.id,
+  const result = await ledger(env, admin.id).charge({
     key: `admin-clip:${key}`,
     request: { name, videoUrl, startSeconds, endSeconds, format: "mp4", quality },
     source: "admin",
@@ -65,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return reply({ ok: false, error: INSUFFICIENT_CREDITS_MESSAGE, upgrade: true }, 402);
     }
     const error = result.code === "internal" ? ADMIN_MESSAGES.clipError : result.message;
-    return reply({ ok: false, error }, result.status);
+    return reply({ ok: false, error }, result.status, busyHeaders(result));
   }
   const clip = result.value.clip;
   if (!result.replayed) {

@@ -125,12 +125,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ctx = { env, db, adminId: admin.id, ip, origin: url.origin };
   if (input.intent === "add") {
     const result = await addUser(ctx, input);
-    if (!result.ok) return data({ error: result.message, intent: "add" }, { status: result.status });
+    if (!result.ok)
+      return data({ error: result.message, intent: "add" }, { status: result.status, headers: result.headers });
     return back("added");
   }
   if (input.intent === "edit") {
     const result = await editUser(ctx, input);
-    if (!result.ok) return data({ error: result.message, intent: "edit" }, { status: result.status });
+    if (!result.ok)
+      return data({ error: result.message, intent: "edit" }, { status: result.status, headers: result.headers });
     return back("saved");
   }
   const moderation = { env, db, actorId: admin.id, userId: input.userId, ip };

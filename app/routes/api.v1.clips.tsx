@@ -2,8 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { clipPage } from "~/db/clips.server";
-import { ledgerCall, ledgerFor } from "~/services/ledger.server";
-import { ledgerError, parseClipRequest, requireApiUser, requireIdempotencyKey } from "~/services/api-auth.server";
+import {
+  apiLedger,
+  ledgerError,
+  parseClipRequest,
+  requireApiClaim,
+  requireApiUser,
+  requireIdempotencyKey,
+} from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
 
 const listQuery = z.object({
@@ -22,12 +28,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /** Create a clip: charged and saved atomically by the user's ledger. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "bad_request", "Use GET to list clips or POST to create one.");
-  const user = await requireApiUser(request, context);
+  const claim = await requireApiClaim(request, context);
   const key = requireIdempotencyKey(request);
   const clipRequest = await parseClipRequest(request);
-  const result = await ledgerCall(() =>
-    ledgerFor(context.cloudflare.env, user.id).charge({ userId: user.id, key, request: clipRequest, source: "api" }),
-  );
+  const result = await apiLedger(context, claim, "charge", { key, request: clipRequest, source: "api" });
   if (!result.ok) return ledgerError(result);
   return apiJson({ clip: result.value.clip, credits: result.value.credits }, result.replayed ? 200 : 201);
 }

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { ledgerCall, ledgerFor } from "~/services/ledger.server";
-import { ledgerError, requireApiUser } from "~/services/api-auth.server";
+import { apiLedger, ledgerError, requireApiClaim } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
 
 const params = z.object({ id: z.string().uuid(), op: z.enum(["capture", "release"]) });
@@ -14,15 +13,13 @@ export async function loader() {
 export async function action({ request, params: raw, context }: ActionFunctionArgs) {
   const parsed = params.safeParse(raw);
   if (!parsed.success) return apiError(404, "not_found", "Unknown hold operation.");
-  const user = await requireApiUser(request, context);
-  const ledger = ledgerFor(context.cloudflare.env, user.id);
+  const claim = await requireApiClaim(request, context);
   const { id, op } = parsed.data;
   // Both are idempotent on the hold itself: capturing twice returns the same clip, releasing twice is a no-op.
-  const result = await ledgerCall(() =>
+  const result =
     op === "capture"
-      ? ledger.capture({ userId: user.id, holdId: id })
-      : ledger.release({ userId: user.id, holdId: id }),
-  );
+      ? await apiLedger(context, claim, "capture", { holdId: id })
+      : await apiLedger(context, claim, "release", { holdId: id });
   if (!result.ok) return ledgerError(result);
   return apiJson(result.value);
 }

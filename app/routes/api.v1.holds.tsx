@@ -1,6 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { ledgerCall, ledgerFor } from "~/services/ledger.server";
-import { ledgerError, parseClipRequest, requireApiUser, requireIdempotencyKey } from "~/services/api-auth.server";
+import {
+  apiLedger,
+  ledgerError,
+  parseClipRequest,
+  requireApiClaim,
+  requireIdempotencyKey,
+} from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
 
 export async function loader() {
@@ -9,12 +14,10 @@ export async function loader() {
 
 /** Reserve a clip's cost before the companion cuts it. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireApiUser(request, context);
+  const claim = await requireApiClaim(request, context);
   const key = requireIdempotencyKey(request);
   const clipRequest = await parseClipRequest(request);
-  const result = await ledgerCall(() =>
-    ledgerFor(context.cloudflare.env, user.id).reserve({ userId: user.id, key, request: clipRequest }),
-  );
+  const result = await apiLedger(context, claim, "reserve", { key, request: clipRequest });
   if (!result.ok) return ledgerError(result);
   return apiJson(result.value, result.replayed ? 200 : 201);
 }

@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getDb } from "~/db/client.server";
 import { audit } from "~/services/audit.server";
+import { welcomeAccount } from "~/services/accounts.server";
 import { getOptionalUser } from "~/services/auth.server";
 import {
   findOrCreateGoogleUser,
@@ -45,7 +46,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (error instanceof GoogleSignInError) return fail(error.message);
     throw error;
   }
-  const { user, created } = found;
+  const { created } = found;
+  const user = created ? await welcomeAccount(context.cloudflare.env, found.user) : found.user;
   const ip = clientIp(request);
   if (user.status === "Banned") {
     await audit(db, { action: "auth.banned_signin_refused", subjectId: user.id, ip, details: { method: "google" } });

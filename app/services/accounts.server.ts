@@ -2,8 +2,9 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
 import { forgetApiTokens } from "./api-tokens.server";
-import { creditLedger, users } from "~/db/schema";
-import { NEW_USER_CREDITS } from "~/domain/credits";
+import { users } from "~/db/schema";
+import { publishAdminEvent } from "./admin-events.server";
+import { ledger } from "./ledger.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password.server";
 import { latestPendingPasswordHash, retireEmailTokens } from "~/db/email-tokens.server";
 import { revokeUserAccess } from "~/db/user-access.server";
@@ -19,44 +20,50 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | und
     .get();
 }
 
+export type NewAccount = {
+  email: string;
+  fullName?: string;
+  passwordHash?: string | null;
+  googleSub?: string;
+  verified: boolean;
+};
+
 /**
- * A new account: Free plan, role user, and the 100 welcome credits as its first ledger row, in one batch, so
- * the balance equals the ledger from the first moment. The unique e-mail index refuses a second account.
+ * A new account: Free plan, role user, 0 credits. The unique e-mail index refuses a second account. Its welcome
+ * credits are the ledger's (`openAccount`): nothing but the ledger writes a balance.
  */
-export async function createUser(
-  db: Db,
-  input: { email: string; fullName?: string; passwordHash?: string | null; googleSub?: string; verified: boolean },
-): Promise<User> {
-  const id = crypto.randomUUID();
+export async function createUser(db: Db, input: NewAccount): Promise<User> {
   const now = new Date();
-  const [inserted] = await db.batch([
-    db
-      .insert(users)
-      .values({
-        id,
-        email: normalizeEmail(input.email),
-        fullName: input.fullName?.trim() || "New User",
-        passwordHash: input.passwordHash ?? null,
-        googleSub: input.googleSub ?? null,
-        emailVerifiedAt: input.verified ? now : null,
-        credits: NEW_USER_CREDITS,
-        updatedAt: now,
-      })
-      .returning(),
-    db.insert(creditLedger).values({
+  const user = await db
+    .insert(users)
+    .values({
       id: crypto.randomUUID(),
-      userId: id,
-      delta: NEW_USER_CREDITS,
-      balanceAfter: NEW_USER_CREDITS,
-      kind: "signup",
-      description: "Welcome credits",
-      idempotencyKey: "signup",
-      requestHash: "signup",
-    }),
-  ]);
-  const user = inserted[0];
+      email: normalizeEmail(input.email),
+      fullName: input.fullName?.trim() || "New User",
+      passwordHash: input.passwordHash ?? null,
+      googleSub: input.googleSub ?? null,
+      emailVerifiedAt: input.verified ? now : null,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
   if (!user) throw new Error("user insert returned nothing");
   return user;
+}
+
+/**
+ * After an account was created: its welcome credits through its ledger (once, key `signup`), and admin pages hear
+ * of the sign-up. If the ledger is busy the account starts at 0 and the starter reset (a Free account with 0
+ * credits and no clips) gives the 100 on the first dashboard visit: nothing is lost.
+ */
+export async function welcomeAccount(env: AppEnv, user: User): Promise<User> {
+  const welcomed = await ledger(env, user.id).welcome({});
+  await publishAdminEvent(env, "users");
+  if (!welcomed.ok) {
+    console.warn(JSON.stringify({ level: "warn", msg: "welcome credits delayed", userId: user.id }));
+    return user;
+  }
+  return { ...user, credits: welcomed.value.credits.balance };
 }
 
 export function isUniqueViolation(error: unknown): boolean {

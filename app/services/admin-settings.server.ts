@@ -3,7 +3,7 @@ import type { Db } from "~/db/client.server";
 import { EXTENSION_ID_SETTING } from "~/domain/extension";
 import type { AppEnv } from "~/load-context";
 import { audit } from "./audit.server";
-import { ledgerFor } from "./ledger.server";
+import { ledger } from "./ledger.server";
 import { forgetExtensionId } from "./settings.server";
 import { ADMIN_FEED_NAME } from "./realtime-control.server";
 
@@ -36,10 +36,8 @@ export async function saveExtensionId(
   }
   const ids = await onlineUserIds(ctx.db);
   for (let i = 0; i < ids.length; i += PUSH_CHUNK) {
-    const results = await Promise.allSettled(
-      ids.slice(i, i + PUSH_CHUNK).map((id) => ledgerFor(ctx.env, id).pushSettings(data)),
-    );
-    for (const r of results) if (r.status === "fulfilled") pages += r.value;
+    const results = await Promise.all(ids.slice(i, i + PUSH_CHUNK).map((id) => ledger(ctx.env, id).pushSettings(data)));
+    for (const r of results) if (typeof r === "number") pages += r;
   }
   return { pages };
 }

@@ -2,40 +2,48 @@ import { findUser, updateUserProfile } from "~/db/admin.server";
 import type { Db } from "~/db/client.server";
 import type { PlanId } from "~/domain/plans";
 import type { AppEnv } from "~/load-context";
-import { createUser, findUserByEmail, isUniqueViolation } from "./accounts.server";
+import { createUser, findUserByEmail, isUniqueViolation, welcomeAccount } from "./accounts.server";
+import { publishAdminEvent } from "./admin-events.server";
 import { audit } from "./audit.server";
 import { actionEmail, sendEmail } from "./email.server";
 import { issueEmailToken } from "./email-tokens.server";
-import { ledgerFor } from "./ledger.server";
+import { ledger } from "./ledger.server";
 import { setUserRole } from "./user-moderation.server";
 
 /**
- * Admin account management. Credits never change by a direct write: a new or edited balance is an `adjust` row
- * through the user's UserLedger, with the admin as actor and a reason; role changes go through the moderation
- * service (it closes a demoted admin's feed).
+ * Admin account management. Plan and credits change only through the user's UserLedger (`adminEdit`: plan and
+ * balance in one decision, the admin as actor, a reason on the ledger row), so the very next request is decided
+ * on them. Name and role are plain profile writes, published to admin pages like every other change.
  */
 type Ctx = { env: AppEnv; db: Db; adminId: string; ip?: string; origin: string };
-export type AdminResult = { ok: true; userId: string } | { ok: false; status: number; message: string };
+export type AdminResult =
+  { ok: true; userId: string } | { ok: false; status: number; message: string; headers?: HeadersInit };
 
-async function setCredits(ctx: Ctx, userId: string, credits: number, key: string, reason: string) {
-  const result = await ledgerFor(ctx.env, userId).adjust({
-    userId,
-    key,
-    newBalance: credits,
+async function editMoney(
+  ctx: Ctx,
+  userId: string,
+  input: { plan: PlanId; credits: number; key: string; reason: string },
+): Promise<{ ok: true; creditsChanged: boolean; planChanged: boolean } | Extract<AdminResult, { ok: false }>> {
+  const result = await ledger(ctx.env, userId).adminEdit({
+    key: input.key,
+    plan: input.plan,
+    newBalance: input.credits,
     actorId: ctx.adminId,
-    reason,
+    reason: input.reason,
   });
-  if (!result.ok) return { ok: false as const, status: result.status, message: result.message };
-  if (!result.replayed) {
+  if (!result.ok) {
+    const headers: HeadersInit = result.status === 503 ? { "Retry-After": "1" } : {};
+    return { ok: false, status: result.status, message: result.message, headers };
+  }
+  if (!result.replayed && result.value.creditsChanged)
     await audit(ctx.db, {
       action: "admin.credits_adjusted",
       actorId: ctx.adminId,
       subjectId: userId,
       ip: ctx.ip,
-      details: { credits: result.value.credits.balance, reason },
+      details: { credits: result.value.credits.balance, reason: input.reason },
     });
-  }
-  return { ok: true as const };
+  return { ok: true, creditsChanged: result.value.creditsChanged, planChanged: result.value.planChanged };
 }
 
 export async function addUser(
@@ -48,12 +56,11 @@ export async function addUser(
   let userId: string;
   try {
     const user = await createUser(ctx.db, { email: input.email, fullName: input.fullName, verified: true });
-    userId = user.id;
+    userId = (await welcomeAccount(ctx.env, user)).id;
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, status: 409, message: "A user with this email already exists." };
     throw error;
   }
-  await updateUserProfile(ctx.db, userId, { fullName: input.fullName, role: "user", plan: input.plan });
   if (input.role === "admin") {
     const role = await setUserRole({
       env: ctx.env,
@@ -65,11 +72,13 @@ export async function addUser(
     });
     if (!role.ok) return role;
   }
-  const created = await findUser(ctx.db, userId);
-  if (created && created.credits !== input.credits) {
-    const set = await setCredits(ctx, userId, input.credits, `admin-create:${input.key}`, "Initial credits");
-    if (!set.ok) return set;
-  }
+  const money = await editMoney(ctx, userId, {
+    plan: input.plan,
+    credits: input.credits,
+    key: `admin-create:${input.key}`,
+    reason: "Initial credits",
+  });
+  if (!money.ok) return money;
   await audit(ctx.db, {
     action: "admin.user_created",
     actorId: ctx.adminId,
@@ -121,11 +130,16 @@ export async function editUser(
     });
     if (!role.ok) return role;
   }
-  await updateUserProfile(ctx.db, input.userId, { fullName: input.fullName, role: input.role, plan: input.plan });
-  if (user.credits !== input.credits) {
-    const set = await setCredits(ctx, input.userId, input.credits, `admin-edit:${input.key}`, input.reason);
-    if (!set.ok) return set;
-  }
+  if (user.fullName !== input.fullName) await updateUserProfile(ctx.db, input.userId, { fullName: input.fullName });
+  const money = await editMoney(ctx, input.userId, {
+    plan: input.plan,
+    credits: input.credits,
+    key: `admin-edit:${input.key}`,
+    reason: input.reason,
+  });
+  if (!money.ok) return money;
+  // The ledger published its own changes; a profile-only edit is published here.
+  if (!money.planChanged && !money.creditsChanged) await publishAdminEvent(ctx.env, "users");
   await audit(ctx.db, {
     action: "admin.user_updated",
     actorId: ctx.adminId,

@@ -1,9 +1,19 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { BUSY_MESSAGE, fail, type LedgerFailure } from "~/db/ledger.server";
 import { clipRequestSchema, idempotencyKeySchema, type ClipRequest } from "~/domain/api";
+import {
+  BUSY_MESSAGE,
+  fail,
+  type LedgerFailure,
+  type LedgerInput,
+  type LedgerOpName,
+  type LedgerOutcome,
+  type LedgerResult,
+} from "~/domain/ledger";
 import { apiError } from "./api-response.server";
-import { BUSY_RETRY_AFTER_S } from "./ledger.server";
-import { apiCallerForToken, bearerToken, type ApiCaller } from "./api-tokens.server";
+import { busyHeaders, ledger } from "./ledger.server";
+import { apiCallerForToken, bearerToken, tokenClaim, type ApiCaller, type TokenClaim } from "./api-tokens.server";
+
+const UNAUTHORIZED = "A valid extension token is required (Authorization: Bearer <token>).";
 
 /**
  * Guard for API v1: a valid Bearer extension token, else a JSON 401 is thrown (503 "busy" when the owner's ledger,
@@ -13,9 +23,31 @@ export async function requireApiUser(request: Request, context: AppLoadContext):
   const token = bearerToken(request);
   const caller = token ? await apiCallerForToken(context.cloudflare.env, token) : null;
   if (caller === "busy") throw ledgerError(fail(503, "busy", BUSY_MESSAGE));
-  if (!caller)
-    throw apiError(401, "unauthorized", "A valid extension token is required (Authorization: Bearer <token>).");
+  if (!caller) throw apiError(401, "unauthorized", UNAUTHORIZED);
   return caller;
+}
+
+/**
+ * Guard for API v1 calls that move credits: who the token names, with no ledger call yet; `apiLedger` then checks
+ * the token and runs the operation in one call to the owner's ledger.
+ */
+export async function requireApiClaim(request: Request, context: AppLoadContext): Promise<TokenClaim> {
+  const token = bearerToken(request);
+  const claim = token ? await tokenClaim(context.cloudflare.env, token) : null;
+  if (!claim) throw apiError(401, "unauthorized", UNAUTHORIZED);
+  return claim;
+}
+
+/** The token check and the ledger operation in one call; a refused token is a 401 (thrown). */
+export async function apiLedger<K extends LedgerOpName>(
+  context: AppLoadContext,
+  claim: TokenClaim,
+  name: K,
+  input: LedgerInput<K>,
+): Promise<LedgerResult<LedgerOutcome<K>>> {
+  const result = await ledger(context.cloudflare.env, claim.id).withToken(claim.tokenHash, name, input);
+  if (result === null) throw apiError(401, "unauthorized", UNAUTHORIZED);
+  return result;
 }
 
 /** POSTs that move credits must say which attempt they are: a retry with the same key is answered, not repeated. */
@@ -46,6 +78,5 @@ export async function parseClipRequest(request: Request): Promise<ClipRequest> {
 
 /** A ledger refusal as API v1 says it; "busy" tells the client when it may retry (with the same key). */
 export function ledgerError(failure: LedgerFailure): Response {
-  const retry = failure.code === "busy" ? { "Retry-After": String(BUSY_RETRY_AFTER_S) } : undefined;
-  return apiError(failure.status, failure.code, failure.message, retry);
+  return apiError(failure.status, failure.code, failure.message, busyHeaders(failure) as Record<string, string>);
 }

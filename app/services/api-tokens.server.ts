@@ -3,7 +3,7 @@ import { getDb, type Db } from "~/db/client.server";
 import { insertApiToken, tokenOwner } from "~/db/api-tokens.server";
 import type { AppEnv } from "~/load-context";
 import { randomToken, sha256Hex } from "~/utils/crypto";
-import { ledgerCall, ledgerFor } from "./ledger.server";
+import { ledger } from "./ledger.server";
 
 const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -38,19 +38,27 @@ async function ownerOf(env: AppEnv, tokenHash: string): Promise<string | null> {
 }
 
 export type ApiCaller = { id: string; credits: Credits };
+/** Who a Bearer token names, before its owner's ledger said whether it is still accepted. */
+export type TokenClaim = { id: string; tokenHash: string };
+
+/** The owner a token names (an isolate cache; no ledger call): the ledger checks the token with the operation. */
+export async function tokenClaim(env: AppEnv, token: string): Promise<TokenClaim | null> {
+  const tokenHash = await sha256Hex(token);
+  const userId = await ownerOf(env, tokenHash);
+  return userId ? { id: userId, tokenHash } : null;
+}
 
 /**
  * The user behind a Bearer token if it is unrevoked, unexpired and its owner not banned; "busy" when the owner's
  * ledger could not be reached (the caller answers 503 and the client retries).
  */
 export async function apiCallerForToken(env: AppEnv, token: string): Promise<ApiCaller | null | "busy"> {
-  const tokenHash = await sha256Hex(token);
-  const userId = await ownerOf(env, tokenHash);
-  if (!userId) return null;
-  const checked = await ledgerCall(() => ledgerFor(env, userId).authenticate({ userId, tokenHash }));
+  const claim = await tokenClaim(env, token);
+  if (!claim) return null;
+  const checked = await ledger(env, claim.id).authenticate(claim.tokenHash);
   if (checked === null) return null;
   if ("ok" in checked) return "busy";
-  return { id: userId, credits: checked.credits };
+  return { id: claim.id, credits: checked.credits };
 }
 
 /**
@@ -61,11 +69,8 @@ export async function apiCallerForToken(env: AppEnv, token: string): Promise<Api
 export async function forgetApiTokens(env: AppEnv, userIds: Iterable<string>): Promise<void> {
   await Promise.all(
     [...new Set(userIds)].map(async (userId) => {
-      try {
-        await ledgerFor(env, userId).forgetTokens();
-      } catch (error) {
-        console.warn(JSON.stringify({ level: "warn", msg: "forget tokens failed", userId, error: String(error) }));
-      }
+      const result = await ledger(env, userId).forgetTokens();
+      if (result) console.warn(JSON.stringify({ level: "warn", msg: "forget tokens failed", userId }));
     }),
   );
 }

@@ -1,21 +1,29 @@
-import { BUSY_MESSAGE, fail, type LedgerFailure } from "~/db/ledger.server";
+import type { Credits } from "~/domain/api";
+import {
+  BUSY_MESSAGE,
+  fail,
+  LEDGER_OPS,
+  type LedgerFailure,
+  type LedgerInput,
+  type LedgerOpName,
+  type LedgerOutcome,
+  type LedgerResult,
+} from "~/domain/ledger";
+import type { SettingsData } from "~/domain/realtime";
 import type { AppEnv } from "~/load-context";
 
-/**
- * The user's UserLedger: the only way to change that user's credits. Its operations: charge, reserve, capture,
- * release, adjust (admin edit to an exact balance, with actor and reason, idempotent on `key`), refund (a clip's
- * cost back, once per clip, optionally deleting the clip), pluginConnect, starterReset, changePlan, renew, sweep.
- */
-export function ledgerFor(env: AppEnv, userId: string) {
-  return env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId));
-}
+/** Seconds a client waits before retrying a "busy" answer. */
+export const BUSY_RETRY_AFTER_S = 1;
+
+/** The Retry-After header a "busy" answer carries, on pages and API alike. */
+export const busyHeaders = (result: { ok: boolean; status?: number }): HeadersInit =>
+  !result.ok && result.status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_S) } : {};
 
 /**
- * A ledger call that could not reach its object (restarting after a deploy, overloaded) is "busy": nothing was
- * decided for this attempt that a retry with the same idempotency key would not replay. Use around every call:
- * `await ledgerCall(() => ledgerFor(env, id).charge({...}))`.
+ * A call that could not reach its object (restarting after a deploy, overloaded) is "busy": nothing was decided for
+ * this attempt that a retry with the same idempotency key would not replay.
  */
-export async function ledgerCall<P extends PromiseLike<unknown>>(call: () => P): Promise<Awaited<P> | LedgerFailure> {
+async function guarded<T>(call: () => Promise<T>): Promise<T | LedgerFailure> {
   try {
     return await call();
   } catch (error) {
@@ -24,5 +32,59 @@ export async function ledgerCall<P extends PromiseLike<unknown>>(call: () => P):
   }
 }
 
-/** Seconds a client waits before retrying a "busy" answer. */
-export const BUSY_RETRY_AFTER_S = 1;
+interface LedgerStub {
+  apply(userId: string, name: string, input: unknown): Promise<LedgerResult<unknown>>;
+  applyWithToken(
+    userId: string,
+    tokenHash: string,
+    name: string,
+    input: unknown,
+  ): Promise<LedgerResult<unknown> | null>;
+  authenticate(input: { userId: string; tokenHash: string }): Promise<{ credits: Credits } | null>;
+  forgetTokens(): Promise<void>;
+  disconnect(reason: string): Promise<number>;
+  pushSettings(data: SettingsData): Promise<number>;
+  sweep(input: { userId: string }): Promise<void>;
+  fetch(request: Request): Promise<Response>;
+}
+
+type Operations = { [K in LedgerOpName]: (input: LedgerInput<K>) => Promise<LedgerResult<LedgerOutcome<K>>> };
+
+export type LedgerClient = Operations & {
+  /** An API request's token check and operation in one call; null when the token is not accepted. */
+  withToken<K extends LedgerOpName>(
+    tokenHash: string,
+    name: K,
+    input: LedgerInput<K>,
+  ): Promise<LedgerResult<LedgerOutcome<K>> | null>;
+  authenticate(tokenHash: string): Promise<{ credits: Credits } | null | LedgerFailure>;
+  forgetTokens(): Promise<void | LedgerFailure>;
+  disconnect(reason: string): Promise<number | LedgerFailure>;
+  pushSettings(data: SettingsData): Promise<number | LedgerFailure>;
+  sweep(): Promise<void | LedgerFailure>;
+  /** A WebSocket upgrade, already authenticated by the Worker. */
+  fetch(request: Request): Promise<Response>;
+};
+
+/**
+ * The user's UserLedger — the one door to their plan, period, credits, holds and ban. The only way to call the
+ * object: it fills in the user, types every operation (`app/domain/ledger`), and maps an unreachable or
+ * overloaded object to `503 busy` (send `busyHeaders(result)` with it).
+ */
+export function ledger(env: AppEnv, userId: string): LedgerClient {
+  // The RPC stub's inferred types are too deep to check per operation; `Operations` types each call instead.
+  const stub = env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId)) as unknown as LedgerStub;
+  const operations = Object.fromEntries(
+    Object.keys(LEDGER_OPS).map((name) => [name, (input: unknown) => guarded(() => stub.apply(userId, name, input))]),
+  ) as unknown as Operations;
+  return {
+    ...operations,
+    withToken: (tokenHash, name, input) => guarded(() => stub.applyWithToken(userId, tokenHash, name, input)) as never,
+    authenticate: (tokenHash) => guarded(() => stub.authenticate({ userId, tokenHash })),
+    forgetTokens: () => guarded(() => stub.forgetTokens()),
+    disconnect: (reason) => guarded(() => stub.disconnect(reason)),
+    pushSettings: (data) => guarded(() => stub.pushSettings(data)),
+    sweep: () => guarded(() => stub.sweep({ userId })),
+    fetch: (request) => stub.fetch(request),
+  };
+}

@@ -1,5 +1,5 @@
 import type { AppEnv } from "~/load-context";
-import { ledgerFor } from "./ledger.server";
+import { ledger } from "./ledger.server";
 
 /** The one AdminFeed object every admin page connects to (workers/admin-feed.ts re-exports this name). */
 export const ADMIN_FEED_NAME = "admin-feed-0";
@@ -9,11 +9,9 @@ export const ADMIN_FEED_NAME = "admin-feed-0";
  * since every request re-checks the session or token; closing only makes the end visible at once.
  */
 export async function closeUserSockets(env: AppEnv, userId: string, reason: string): Promise<void> {
-  try {
-    await ledgerFor(env, userId).disconnect(reason);
-  } catch (error) {
-    console.warn(JSON.stringify({ level: "warn", msg: "closing user sockets failed", userId, error: String(error) }));
-  }
+  const closed = await ledger(env, userId).disconnect(reason);
+  if (typeof closed !== "number")
+    console.warn(JSON.stringify({ level: "warn", msg: "closing user sockets failed", userId }));
 }
 
 export async function closeAdminSockets(env: AppEnv, userId: string): Promise<void> {

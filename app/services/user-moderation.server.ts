@@ -1,14 +1,9 @@
 import type { Db } from "~/db/client.server";
-import {
-  clearBanned,
-  findUserById,
-  revokeUserAccess,
-  setBanned,
-  writeRole,
-  type UserRole,
-} from "~/db/user-access.server";
+import { findUserById, revokeUserAccess, writeRole, type UserRole } from "~/db/user-access.server";
 import type { AppEnv } from "~/load-context";
+import { publishAdminEvent } from "./admin-events.server";
 import { audit } from "./audit.server";
+import { ledger } from "./ledger.server";
 import { closeAdminSockets, closeUserSockets } from "./realtime-control.server";
 
 /**
@@ -25,31 +20,33 @@ export interface ModerationInput {
   ip?: string;
 }
 
-export type ModerationResult = { ok: true; changed: boolean } | { ok: false; status: 400 | 404; message: string };
+export type ModerationResult = { ok: true; changed: boolean } | { ok: false; status: number; message: string };
 
 const notFound = { ok: false, status: 404, message: "User not found." } as const;
 
 /**
- * Ban: status Banned, every session and extension token ends, open sockets (pages, extension, admin) close and
- * the user's ledger forgets its token checks (closeUserSockets → disconnect).
+ * Ban: the user's ledger records it (so its very next decision refuses), closes the user's sockets and forgets its
+ * token checks; every session and extension token ends, and admin sockets close.
  */
 export async function banUser({ env, db, actorId, userId, ip }: ModerationInput): Promise<ModerationResult> {
   if (actorId === userId) return { ok: false, status: 400, message: "You cannot ban yourself." };
   if (!(await findUserById(db, userId))) return notFound;
-  const banned = await setBanned(db, userId);
+  const banned = await ledger(env, userId).setBanned({ banned: true });
+  if (!banned.ok) return { ok: false, status: banned.status, message: banned.message };
   // Revoke even when already banned: harmless, and it closes any gap a racing sign-in might have left.
   await revokeUserAccess(db, userId);
   await Promise.all([closeUserSockets(env, userId, "account banned"), closeAdminSockets(env, userId)]);
-  if (banned) await audit(db, { action: "admin.user_banned", actorId, subjectId: userId, ip });
-  return { ok: true, changed: Boolean(banned) };
+  if (banned.value.changed) await audit(db, { action: "admin.user_banned", actorId, subjectId: userId, ip });
+  return { ok: true, changed: banned.value.changed };
 }
 
-/** Lifts a ban. Sessions stay ended: the user signs in again. */
-export async function unbanUser({ db, actorId, userId, ip }: ModerationInput): Promise<ModerationResult> {
+/** Lifts a ban through the user's ledger, so their next request is decided unbanned. Sessions stay ended. */
+export async function unbanUser({ env, db, actorId, userId, ip }: ModerationInput): Promise<ModerationResult> {
   if (!(await findUserById(db, userId))) return notFound;
-  const lifted = await clearBanned(db, userId);
-  if (lifted) await audit(db, { action: "admin.user_unbanned", actorId, subjectId: userId, ip });
-  return { ok: true, changed: Boolean(lifted) };
+  const lifted = await ledger(env, userId).setBanned({ banned: false });
+  if (!lifted.ok) return { ok: false, status: lifted.status, message: lifted.message };
+  if (lifted.value.changed) await audit(db, { action: "admin.user_unbanned", actorId, subjectId: userId, ip });
+  return { ok: true, changed: lifted.value.changed };
 }
 
 /** Role change. A demoted admin's admin-feed sockets close at once; every /admin request re-checks the role anyway. */
@@ -62,6 +59,7 @@ export async function setUserRole(input: ModerationInput & { role: UserRole }): 
   const changed = await writeRole(db, userId, role);
   if (!changed) return { ok: true, changed: false };
   if (changed.previous === "admin") await closeAdminSockets(env, userId);
+  await publishAdminEvent(env, "users");
   await audit(db, {
     action: "admin.role_changed",
     actorId,

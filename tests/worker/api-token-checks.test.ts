@@ -1,9 +1,11 @@
+import { ledger as ledgerClient } from "~/services/ledger.server";
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { banUser, signOutEverywhere } from "~/services/user-moderation.server";
-import { TOKEN_RECHECK_MS, type UserLedger } from "../../workers/user-ledger";
+import { TOKEN_RECHECK_MS } from "../../workers/token-checks";
+import type { UserLedger } from "../../workers/user-ledger";
 import { insertUser, post, signIn } from "./helpers";
 
 /**
@@ -84,7 +86,8 @@ describe("a remembered token check never outlives a revocation", () => {
     // Still remembered as accepted: this is the window the explicit forget calls close.
     expect((await me(token)).status).toBe(200);
     await runInDurableObject(ledgerOf(userId), (instance: UserLedger) => {
-      const tokens = (instance as unknown as { tokens: Map<string, { checkedAt: number }> }).tokens;
+      const checks = (instance as unknown as { tokens: { tokens: Map<string, { checkedAt: number }> } }).tokens;
+      const tokens = checks.tokens;
       for (const entry of tokens.values()) entry.checkedAt -= TOKEN_RECHECK_MS + 1;
     });
     expect((await me(token)).status).toBe(401);
@@ -109,8 +112,7 @@ describe("a remembered token check never outlives a revocation", () => {
   it("/api/v1/me answers the ledger's credits, holds included", async () => {
     const { token, userId } = await connected("credits-tok@example.com");
     const before = (await (await me(token)).json()) as { credits: { balance: number; held: number } };
-    const held = await ledgerOf(userId).reserve({
-      userId,
+    const held = await ledgerClient(env, userId).reserve({
       key: "api:hold-for-me-test",
       request: {
         name: "c",

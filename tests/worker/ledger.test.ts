@@ -1,4 +1,5 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
+import { ledger as ledgerClient } from "~/services/ledger.server";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -208,24 +209,23 @@ describe("holds for extension jobs", () => {
 });
 
 describe("plans, plugin connect and starter credits", () => {
-  const ledger = (userId: string) => env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId));
 
   it("upgrades at once with a top-up, downgrades at the period's end, renews once per period", async () => {
     const userId = await insertUser({ email: "plan@example.com", credits: 100 });
-    const up = await ledger(userId).changePlan({ userId, plan: "Basic" });
+    const up = await ledgerClient(env, userId).changePlan({ plan: "Basic" });
     expect(up.ok).toBe(true);
     expect(await balance(userId)).toBe(600);
-    await ledger(userId).changePlan({ userId, plan: "Advanced" });
+    await ledgerClient(env, userId).changePlan({ plan: "Advanced" });
     expect(await balance(userId)).toBe(600 + 1500);
-    const down = await ledger(userId).changePlan({ userId, plan: "Basic" });
+    const down = await ledgerClient(env, userId).changePlan({ plan: "Basic" });
     expect(down.ok && down.value.effective).toBe("period_end");
     const row = await env.DB.prepare("SELECT plan, pending_plan, plan_period_end FROM users WHERE id = ?")
       .bind(userId)
       .first<{ plan: string; pending_plan: string; plan_period_end: number }>();
     expect(row).toMatchObject({ plan: "Advanced", pending_plan: "Basic" });
     const after = (row?.plan_period_end ?? 0) + 1000;
-    await ledger(userId).renew({ userId, now: after });
-    await ledger(userId).renew({ userId, now: after }); // a retried cron or alarm grants nothing more
+    await ledgerClient(env, userId).renew({ now: after });
+    await ledgerClient(env, userId).renew({ now: after }); // a retried cron or alarm grants nothing more
     const renewed = await env.DB.prepare("SELECT plan, pending_plan FROM users WHERE id = ?").bind(userId).first();
     expect(renewed).toEqual({ plan: "Basic", pending_plan: null });
     expect(await balance(userId)).toBe(2100 + 500);
@@ -236,25 +236,25 @@ describe("plans, plugin connect and starter credits", () => {
 
   it("grants the top-up again when a user upgrades, lapses to Free and upgrades once more", async () => {
     const userId = await insertUser({ email: "again@example.com", credits: 100 });
-    await ledger(userId).changePlan({ userId, plan: "Basic" });
-    await ledger(userId).changePlan({ userId, plan: "Free" }); // pending until the period ends
+    await ledgerClient(env, userId).changePlan({ plan: "Basic" });
+    await ledgerClient(env, userId).changePlan({ plan: "Free" }); // pending until the period ends
     const end =
       (await env.DB.prepare("SELECT plan_period_end AS e FROM users WHERE id = ?").bind(userId).first<{ e: number }>())
         ?.e ?? 0;
-    await ledger(userId).renew({ userId, now: end + 1 });
+    await ledgerClient(env, userId).renew({ now: end + 1 });
     expect(await env.DB.prepare("SELECT plan FROM users WHERE id = ?").bind(userId).first()).toEqual({ plan: "Free" });
-    await ledger(userId).changePlan({ userId, plan: "Basic", now: end + 2 });
+    await ledgerClient(env, userId).changePlan({ plan: "Basic", now: end + 2 });
     expect(await balance(userId)).toBe(100 + 500 + 500);
     // The same upgrade asked twice in a row grants once.
-    await ledger(userId).changePlan({ userId, plan: "Basic", now: end + 3 });
+    await ledgerClient(env, userId).changePlan({ plan: "Basic", now: end + 3 });
     expect(await balance(userId)).toBe(1100);
   });
 
   it("connects the plugin once: plan Plugin and +1 credit", async () => {
     const userId = await insertUser({ email: "plug@example.com", credits: 5 });
-    const first = await ledger(userId).pluginConnect({ userId });
+    const first = await ledgerClient(env, userId).pluginConnect({});
     expect(first.ok && first.value.alreadyConnected).toBe(false);
-    const second = await ledger(userId).pluginConnect({ userId });
+    const second = await ledgerClient(env, userId).pluginConnect({});
     expect(second.ok && second.value.alreadyConnected).toBe(true);
     expect(await balance(userId)).toBe(6);
     expect(await env.DB.prepare("SELECT plan FROM users WHERE id = ?").bind(userId).first()).toEqual({
@@ -264,7 +264,7 @@ describe("plans, plugin connect and starter credits", () => {
 
   it("brings a Free user with 0 credits and no clips back to 100, once", async () => {
     const userId = await insertUser({ email: "zero@example.com", credits: 0 });
-    await ledger(userId).starterReset({ userId });
+    await ledgerClient(env, userId).starterReset({});
     expect(await balance(userId)).toBe(100);
     await env.DB.batch([
       env.DB.prepare("UPDATE users SET credits = 0 WHERE id = ?").bind(userId),
@@ -272,7 +272,7 @@ describe("plans, plugin connect and starter credits", () => {
         "INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash) VALUES (?, ?, -100, 0, 'adjust', 'test', 'test-drain', 'x')",
       ).bind(crypto.randomUUID(), userId),
     ]);
-    await ledger(userId).starterReset({ userId });
+    await ledgerClient(env, userId).starterReset({});
     expect(await balance(userId)).toBe(0);
   });
 });

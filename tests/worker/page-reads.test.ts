@@ -1,3 +1,4 @@
+import { ledger as ledgerClient } from "~/services/ledger.server";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { get, insertUser, signIn } from "./helpers";
@@ -16,8 +17,7 @@ describe("a signed-in page reads its credits with the session", () => {
   it("shows credits reserved by live holds, and stops counting a hold once it expired", async () => {
     const userId = await insertUser({ email: "holds-page@example.com", password: PASSWORD, credits: 50 });
     const cookie = await signIn("holds-page@example.com", PASSWORD);
-    const ledger = env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId));
-    const held = await ledger.reserve({ userId, key: "api:page-reads-hold", request: clip });
+    const held = await ledgerClient(env, userId).reserve({ key: "api:page-reads-hold", request: clip });
     if (!held.ok) throw new Error(held.message);
     const amount = held.value.hold.amount;
     const page = await (await get("/dashboard", { cookie })).text();

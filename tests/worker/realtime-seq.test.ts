@@ -1,3 +1,4 @@
+import { ledger as ledgerClient } from "~/services/ledger.server";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ describe("realtime seq across a restart", () => {
       format: "mp4" as const,
       quality: "360p" as const,
     };
-    for (let i = 0; i < 5; i++) await stub.charge({ userId, key: `api:seq-${i}`, request, source: "api" });
+    for (let i = 0; i < 5; i++) await ledgerClient(env, userId).charge({ key: `api:seq-${i}`, request, source: "api" });
     await runInDurableObject(stub, async (instance: UserLedger, state) => {
       const before = instance as unknown as Seqs;
       expect(before.seq).toBeGreaterThanOrEqual(5); // each charge published its messages

@@ -60,10 +60,10 @@ describe("item 4: a ban cannot be undone by presence, and ends live sockets", ()
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      const inner = instance as unknown as { env: typeof env; setPresence(id: string, on: boolean): Promise<void> };
+      const inner = instance as unknown as { env: typeof env; presence(id: string, on: boolean): Promise<void> };
       inner.env = { ...env, DB: racingDb };
       try {
-        await inner.setPresence(userId, true);
+        await inner.presence(userId, true);
       } finally {
         inner.env = env;
       }

@@ -1,0 +1,166 @@
+/** Shared pieces of every ledger decision: results, credits, the key memory, and events derived from a change. */
+import type { Clip, Credits } from "../api";
+import type {
+  AdminTopic,
+  DecideContext,
+  Decision,
+  Hold,
+  KeyMemo,
+  LedgerErrorCode,
+  LedgerEvent,
+  LedgerFailure,
+  LedgerKind,
+  LedgerResult,
+  LedgerState,
+  UserPatch,
+  Write,
+} from "./types";
+
+export const SAVE_FAILED_MESSAGE = "Failed to save clip details. No credits were deducted — please try again.";
+export const BUSY_MESSAGE = "The ledger is busy. Nothing was charged; retry with the same Idempotency-Key.";
+export const CONFLICT_MESSAGE = "This Idempotency-Key was already used for a different request.";
+export const BANNED_MESSAGE = "This account has been banned.";
+
+export const fail = (status: number, code: LedgerErrorCode, message: string): LedgerFailure => ({
+  ok: false,
+  status,
+  code,
+  message,
+});
+export const success = <T>(value: T, replayed = false): LedgerResult<T> => ({ ok: true, value, replayed });
+
+export function creditsOf(state: LedgerState, now: number): Credits {
+  let held = 0;
+  for (const hold of state.holds.values()) if (hold.expiresAt > now) held += hold.amount;
+  return { balance: state.user.credits, held, available: state.user.credits - held };
+}
+
+export function cloneState(state: LedgerState): LedgerState {
+  return { ...state, user: { ...state.user }, holds: new Map(state.holds), keys: new Map(state.keys) };
+}
+
+/** Recent idempotency keys kept for replay without a read; older ones are found in D1 when needed. */
+export const RECENT_KEYS = 512;
+
+export function remember(state: LedgerState, key: string, memo: KeyMemo): void {
+  state.keys.delete(key);
+  state.keys.set(key, memo);
+  if (state.keys.size > RECENT_KEYS) state.keys.delete(state.keys.keys().next().value as string);
+}
+
+export const holdView = (hold: Hold) => ({
+  id: hold.id,
+  amount: hold.amount,
+  expiresAt: new Date(hold.expiresAt).toISOString(),
+});
+
+/** What an operation returns before events are derived: its answer, its writes, the clips it created. */
+export interface Draft<T> {
+  result: LedgerResult<T>;
+  writes?: Write[];
+  clipsAdded?: Clip[];
+  clipsRemoved?: string[];
+  wakeAt?: number | null;
+  endAccess?: string;
+  /** Profile-level change worth an admin refresh even without a plan change (a ban). */
+  adminUsers?: boolean;
+}
+
+/**
+ * Every operation runs through here: events come from what the operation changed in the state, so each change is
+ * published exactly once — one credits message, one plan message, one per clip — whatever path it took. A refused
+ * operation writes nothing, whatever it drafted.
+ */
+export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () => Draft<T>): Decision<T> {
+  const before = { credits: creditsOf(state, ctx.now), plan: state.user.plan, pending: state.user.pendingPlan };
+  const draft = operation();
+  const writes = draft.result.ok ? (draft.writes ?? []) : [];
+  const events: LedgerEvent[] = [];
+  const adminTopics = new Set<AdminTopic>();
+  if (writes.length > 0) {
+    const credits = creditsOf(state, ctx.now);
+    if (
+      credits.balance !== before.credits.balance ||
+      credits.held !== before.credits.held ||
+      credits.available !== before.credits.available
+    )
+      events.push({ type: "credits", data: credits });
+    if (state.user.plan !== before.plan || state.user.pendingPlan !== before.pending) {
+      events.push({ type: "plan", data: { plan: state.user.plan, pendingPlan: state.user.pendingPlan } });
+      adminTopics.add("users");
+    }
+    if (draft.adminUsers) adminTopics.add("users");
+    for (const clip of draft.clipsAdded ?? []) events.push({ type: "clip", data: { clip } });
+    for (const clipId of draft.clipsRemoved ?? []) events.push({ type: "clipRemoved", data: { clipId } });
+    if (draft.clipsAdded?.length || draft.clipsRemoved?.length) adminTopics.add("clips");
+  }
+  return {
+    result: draft.result,
+    writes,
+    events: draft.result.ok ? events : [],
+    adminTopics: [...adminTopics],
+    wakeAt: draft.wakeAt ?? null,
+    endAccess: draft.result.ok ? draft.endAccess : undefined,
+  };
+}
+
+/** A key used before: its replay (same fingerprint), a conflict (another one), or null when the key is new. */
+export function previousKey(state: LedgerState, key: string, hash: string): LedgerResult<KeyMemo> | null {
+  const memo = state.keys.get(key);
+  if (!memo) return null;
+  if (memo.hash !== hash) return fail(409, "idempotency_conflict", CONFLICT_MESSAGE);
+  return success(memo, true);
+}
+
+/**
+ * A signed change of the balance with a reason (grant, refund, adjustment), idempotent on its key, refused when it
+ * would go below zero. `patch` changes plan columns in the same decision, `also` adds writes (a clip delete).
+ */
+export function applyDelta(
+  state: LedgerState,
+  ctx: DecideContext,
+  input: {
+    key: string;
+    hash: string;
+    delta: number;
+    kind: LedgerKind;
+    description: string;
+    actorId?: string | null;
+    clipId?: string | null;
+    patch?: UserPatch;
+    also?: Write[];
+  },
+): Draft<{ credits: Credits }> {
+  const previous = previousKey(state, input.key, input.hash);
+  if (previous) return { result: previous.ok ? success({ credits: creditsOf(state, ctx.now) }, true) : previous };
+  const balanceAfter = state.user.credits + input.delta;
+  if (balanceAfter < 0) return { result: fail(422, "invalid_input", "This change would make the balance negative.") };
+  state.user = { ...state.user, ...input.patch, credits: balanceAfter };
+  remember(state, input.key, { hash: input.hash, clip: null });
+  const writes: Write[] = [
+    {
+      type: "row",
+      id: ctx.newId(),
+      delta: input.delta,
+      balanceAfter,
+      kind: input.kind,
+      description: input.description,
+      key: input.key,
+      hash: input.hash,
+      clipId: input.clipId ?? null,
+      holdId: null,
+      actorId: input.actorId ?? null,
+    },
+    { type: "balance", delta: input.delta },
+  ];
+  if (input.patch) writes.push({ type: "user", patch: input.patch });
+  writes.push(...(input.also ?? []));
+  // Grants and adjustments show on the admin Users screen; clip charges are heard through the clips topic.
+  return { result: success({ credits: creditsOf(state, ctx.now) }), writes, adminUsers: true };
+}
+
+/** A plan-column change without a ledger row. */
+export function patchUser(state: LedgerState, patch: UserPatch): Write {
+  state.user = { ...state.user, ...patch };
+  return { type: "user", patch };
+}

@@ -1,0 +1,140 @@
+/**
+ * The ledger's one door: every change of a user's plan, pending plan, period, credits, holds and banned status is
+ * one of these operations, decided here (pure) and committed by the user's UserLedger object. Adding an operation
+ * is one entry in `LEDGER_OPS` (its fingerprint, what it needs from D1, its decision) and a test.
+ */
+import type { ClipRequest, Credits } from "../api";
+import type { PlanId } from "../plans";
+import { adminEdit, adjust, pluginConnect, setBanned, starterReset, welcome, type AdminEditOutcome } from "./account";
+import {
+  capture,
+  captureKey,
+  charge,
+  deleteClip,
+  expire,
+  refund,
+  refundKey,
+  release,
+  reserve,
+  type ChargeOutcome,
+  type HoldOutcome,
+} from "./clips";
+import { changePlan, renew, type PlanChange } from "./plans";
+import type { DecideContext, Decision, Facts, Hold, LedgerState } from "./types";
+
+export * from "./types";
+export * from "./core";
+export type { AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange };
+
+/** What a decision needs read from D1 when memory cannot answer (see `Facts`). */
+export interface Needs {
+  /** An idempotency key to look up: always, or only after a failed batch (`thorough`). */
+  key?: { key: string; always: boolean };
+  /** A hold by id (when it is not active in memory). */
+  holdId?: string;
+  /** A hold by its idempotency key (a reserve replayed after the hold settled). */
+  holdKey?: string;
+  /** The user's clip by id. */
+  clipId?: string;
+  clipCount?: boolean;
+}
+
+interface OpSpec<I, O> {
+  /** What the idempotency hash covers; a string is used as the hash itself. */
+  fingerprint: (input: I) => unknown;
+  needs: (input: I) => Needs;
+  decide: (state: LedgerState, input: I, facts: Facts & { holdByKey?: Hold | null }, ctx: DecideContext) => Decision<O>;
+  /** Phantom: the outcome type, for the typed client. */
+  readonly outcome?: O;
+}
+const op = <I, O>(spec: OpSpec<I, O>) => spec;
+
+type ChargeInput = { key: string; request: ClipRequest; source: "api" | "admin"; actorId?: string | null };
+type RefundInput = { clipId: string; reason: string; actorId?: string | null; amount?: number; deleteClip?: boolean };
+type AdminEditInput = { key: string; plan: PlanId; newBalance: number; actorId: string; reason: string };
+type AdjustInput = { key: string; newBalance: number; actorId: string; reason: string };
+
+export const LEDGER_OPS = {
+  charge: op<ChargeInput, ChargeOutcome>({
+    fingerprint: (i) => ["charge", i.request],
+    needs: (i) => ({ key: { key: i.key, always: false } }),
+    decide: charge,
+  }),
+  reserve: op<{ key: string; request: ClipRequest }, HoldOutcome>({
+    fingerprint: (i) => ["reserve", i.request],
+    needs: (i) => ({ holdKey: i.key }),
+    decide: reserve,
+  }),
+  capture: op<{ holdId: string }, ChargeOutcome>({
+    fingerprint: (i) => ["capture", i.holdId],
+    needs: (i) => ({ holdId: i.holdId, key: { key: captureKey(i.holdId), always: false } }),
+    decide: capture,
+  }),
+  release: op<{ holdId: string }, { credits: Credits }>({
+    fingerprint: (i) => ["release", i.holdId],
+    needs: (i) => ({ holdId: i.holdId }),
+    decide: release,
+  }),
+  expire: op<Record<string, never>, { expired: number }>({
+    fingerprint: () => "expire",
+    needs: () => ({}),
+    decide: (state, _i, _f, ctx) => expire(state, ctx),
+  }),
+  refund: op<RefundInput, { credits: Credits }>({
+    fingerprint: (i) => ["refund", { clipId: i.clipId }],
+    needs: (i) => ({ key: { key: refundKey(i.clipId), always: true }, clipId: i.clipId }),
+    decide: refund,
+  }),
+  deleteClip: op<{ clipId: string }, { deleted: boolean }>({
+    fingerprint: (i) => ["delete", i.clipId],
+    needs: (i) => ({ clipId: i.clipId }),
+    decide: deleteClip,
+  }),
+  welcome: op<Record<string, never>, { credits: Credits }>({
+    // Rows written before this door existed carry the literal "signup".
+    fingerprint: () => "signup",
+    needs: () => ({ key: { key: "signup", always: true } }),
+    decide: (state, _i, facts, ctx) => welcome(state, facts, ctx),
+  }),
+  pluginConnect: op<Record<string, never>, { credits: Credits; alreadyConnected: boolean }>({
+    fingerprint: () => ["plugin_connect", { delta: 1, description: "Plugin connection bonus" }],
+    needs: () => ({ key: { key: "plugin-connect", always: true } }),
+    decide: (state, _i, facts, ctx) => pluginConnect(state, facts, ctx),
+  }),
+  starterReset: op<Record<string, never>, { credits: Credits }>({
+    fingerprint: () => ["starter_reset", { delta: 100, description: "Starter credits restored" }],
+    needs: () => ({ key: { key: "starter-reset", always: true }, clipCount: true }),
+    decide: (state, _i, facts, ctx) => starterReset(state, facts, ctx),
+  }),
+  adjust: op<AdjustInput, { credits: Credits }>({
+    fingerprint: (i) => ["adjust", { newBalance: i.newBalance, reason: i.reason }],
+    needs: (i) => ({ key: { key: i.key, always: true } }),
+    decide: adjust,
+  }),
+  adminEdit: op<AdminEditInput, AdminEditOutcome>({
+    fingerprint: (i) => ["adjust", { newBalance: i.newBalance, reason: i.reason, plan: i.plan }],
+    needs: (i) => ({ key: { key: i.key, always: true } }),
+    decide: adminEdit,
+  }),
+  // `now`: tests (and a manual replay) decide a plan change or renewal at a chosen time.
+  changePlan: op<{ plan: PlanId; now?: number }, PlanChange>({
+    fingerprint: (i) => ["plan", i.plan],
+    needs: () => ({}),
+    decide: (state, input, facts, ctx) => changePlan(state, input, facts, { ...ctx, now: input.now ?? ctx.now }),
+  }),
+  renew: op<{ now?: number }, { periodEnd: number | null }>({
+    fingerprint: () => "renewal",
+    needs: () => ({}),
+    decide: (state, input, facts, ctx) => renew(state, facts, { ...ctx, now: input.now ?? ctx.now }),
+  }),
+  setBanned: op<{ banned: boolean }, { changed: boolean }>({
+    fingerprint: (i) => ["banned", i.banned],
+    needs: () => ({}),
+    decide: (state, input, _f, ctx) => setBanned(state, input, ctx),
+  }),
+};
+
+export type LedgerOps = typeof LEDGER_OPS;
+export type LedgerOpName = keyof LedgerOps;
+export type LedgerInput<K extends LedgerOpName> = Parameters<LedgerOps[K]["fingerprint"]>[0];
+export type LedgerOutcome<K extends LedgerOpName> = NonNullable<LedgerOps[K]["outcome"]>;

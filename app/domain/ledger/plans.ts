@@ -1,0 +1,102 @@
+/** Plan operations: a creator's change of plan and the end of a paid period. */
+import { effectivePlan, monthlyCredits, PLAN_PERIOD_MS, planRank, type PlanId } from "../plans";
+import { applyDelta, BANNED_MESSAGE, decide, fail, patchUser, success, type Draft } from "./core";
+import type { DecideContext, Decision, Facts, LedgerState, UserPatch, Write } from "./types";
+
+export interface PlanChange {
+  plan: string;
+  pendingPlan: PlanId | null;
+  effective: "now" | "period_end";
+}
+
+/**
+ * Upgrades apply at once: new limits, a new period and a top-up of the difference in monthly credits. Downgrades
+ * wait for the end of the period. The grant's key derives from (new plan, period start), unique to this upgrade.
+ */
+export function changePlan(
+  state: LedgerState,
+  input: { plan: PlanId },
+  facts: Facts,
+  ctx: DecideContext,
+): Decision<PlanChange> {
+  return decide(state, ctx, (): Draft<PlanChange> => {
+    const { now } = ctx;
+    const user = state.user;
+    if (user.banned) return { result: fail(403, "forbidden", BANNED_MESSAGE) };
+    const current = effectivePlan(user.plan);
+    const target = input.plan;
+    if (target === current) {
+      const result = success<PlanChange>({ plan: user.plan, pendingPlan: null, effective: "now" }, true);
+      if (!user.pendingPlan) return { result };
+      return { result, writes: [patchUser(state, { pendingPlan: null })] };
+    }
+    if (planRank(target) < planRank(current) && user.periodEnd !== null && user.periodEnd > now) {
+      return {
+        result: success<PlanChange>({ plan: user.plan, pendingPlan: target, effective: "period_end" }),
+        writes: [patchUser(state, { pendingPlan: target })],
+        wakeAt: user.periodEnd,
+      };
+    }
+    const topUp = Math.max(0, monthlyCredits(target) - monthlyCredits(current));
+    const patch: UserPatch = {
+      plan: target,
+      pendingPlan: null,
+      periodStart: target === "Free" ? null : now,
+      periodEnd: target === "Free" ? null : now + PLAN_PERIOD_MS,
+    };
+    const result = success<PlanChange>({ plan: target, pendingPlan: null, effective: "now" });
+    const wakeAt = patch.periodEnd ?? null;
+    if (topUp === 0) return { result, writes: [patchUser(state, patch)], wakeAt };
+    // A retried request cannot grant twice: it is decided after this one and finds the plan already changed.
+    const granted = applyDelta(state, ctx, {
+      key: `plan-grant:${target}:${now}`,
+      hash: facts.hash,
+      delta: topUp,
+      kind: "plan_grant",
+      description: `${target} plan credits`,
+      patch,
+    });
+    return granted.result.ok ? { result, writes: granted.writes, wakeAt } : { result: granted.result };
+  });
+}
+
+/**
+ * End of a paid period: apply a pending downgrade, start the next period and grant its credits (once per period,
+ * key `renewal:<period start>`). Catches up on several missed periods. Answers when the current period ends.
+ */
+export function renew(state: LedgerState, facts: Facts, ctx: DecideContext): Decision<{ periodEnd: number | null }> {
+  return decide(state, ctx, (): Draft<{ periodEnd: number | null }> => {
+    const writes: Write[] = [];
+    let granted = false;
+    for (let guard = 0; guard < 24; guard++) {
+      const user = state.user;
+      if (user.periodEnd === null || user.periodEnd > ctx.now) break;
+      const next: PlanId = user.pendingPlan ?? effectivePlan(user.plan);
+      const start = user.periodEnd;
+      if (next === "Free") {
+        writes.push(patchUser(state, { plan: "Free", pendingPlan: null, periodStart: null, periodEnd: null }));
+        break;
+      }
+      const patch: UserPatch = { plan: next, pendingPlan: null, periodStart: start, periodEnd: start + PLAN_PERIOD_MS };
+      const key = `renewal:${start}`;
+      if (state.keys.has(key)) {
+        // Granted before (memory lags D1 only after a restart mid-batch): move the period on without a grant.
+        writes.push(patchUser(state, patch));
+        continue;
+      }
+      const grant = applyDelta(state, ctx, {
+        key,
+        hash: facts.hash,
+        delta: monthlyCredits(next),
+        kind: "renewal",
+        description: `${next} plan credits`,
+        patch,
+      });
+      if (!grant.result.ok) return { result: grant.result };
+      writes.push(...(grant.writes ?? []));
+      granted = true;
+    }
+    const periodEnd = state.user.periodEnd;
+    return { result: success({ periodEnd }), writes, wakeAt: periodEnd, adminUsers: granted || writes.length > 0 };
+  });
+}

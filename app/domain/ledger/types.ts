@@ -1,0 +1,129 @@
+/**
+ * The ledger's vocabulary: a user's money-like state, the requests that change it, and what a decision says.
+ * Everything here is plain data: decisions are pure (state + request + facts → decision), `app/db/ledger.server.ts`
+ * turns their writes into SQL, and the UserLedger object queues, commits and publishes them.
+ */
+import type { Clip, Credits } from "../api";
+import type { PlanId, StoredPlan } from "../plans";
+
+export interface LedgerUser {
+  id: string;
+  plan: StoredPlan;
+  pendingPlan: PlanId | null;
+  /** Epoch ms; null on Free. */
+  periodStart: number | null;
+  periodEnd: number | null;
+  credits: number;
+  banned: boolean;
+}
+
+export interface Hold {
+  id: string;
+  amount: number;
+  /** The clip request as stored (JSON), captured into a clip later. */
+  request: string;
+  name: string;
+  key: string;
+  hash: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface KeyMemo {
+  hash: string;
+  clip: Clip | null;
+}
+
+export interface LedgerState {
+  user: LedgerUser;
+  /** Holds still `held`, by id (expired ones too, until the sweep marks them). */
+  holds: Map<string, Hold>;
+  /** Recent idempotency keys → the request fingerprint and, for clips, the clip: enough to replay an answer. */
+  keys: Map<string, KeyMemo>;
+  /** Clip timestamps are unique per user, so paging by createdAt never skips two clips of one batch. */
+  lastClipAt: number;
+}
+
+export type LedgerErrorCode =
+  | "not_found"
+  | "forbidden"
+  | "plan_limit"
+  | "insufficient_credits"
+  | "idempotency_conflict"
+  | "invalid_input"
+  | "hold_not_active"
+  | "busy"
+  | "internal";
+export type LedgerFailure = { ok: false; status: number; code: LedgerErrorCode; message: string };
+export type LedgerResult<T> = { ok: true; value: T; replayed: boolean } | LedgerFailure;
+
+export type LedgerKind =
+  "signup" | "plan_grant" | "renewal" | "plugin_connect" | "adjust" | "clip" | "refund" | "starter_reset";
+export type ClipSource = "api" | "admin" | "extension";
+export type HoldEnd = "captured" | "released" | "expired";
+
+/** What a decision writes, as data. Every balance change is a `row` and a `balance` together. */
+export type Write =
+  | {
+      type: "row";
+      id: string;
+      delta: number;
+      balanceAfter: number;
+      kind: LedgerKind;
+      description: string;
+      key: string;
+      hash: string;
+      clipId: string | null;
+      holdId: string | null;
+      actorId: string | null;
+    }
+  | { type: "balance"; delta: number }
+  | { type: "user"; patch: UserPatch }
+  | { type: "clip"; clip: Clip; source: ClipSource }
+  | { type: "deleteClip"; clipId: string }
+  | { type: "hold"; hold: Hold }
+  | { type: "settleHolds"; ids: string[]; status: HoldEnd; clipId: string | null };
+
+/** Plan and status columns a decision may set (credits move only by `balance`). */
+export type UserPatch = Partial<Pick<LedgerUser, "plan" | "pendingPlan" | "periodStart" | "periodEnd" | "banned">>;
+
+/** What the user's sockets hear (realtime messages without their envelope). */
+export type LedgerEvent =
+  | { type: "credits"; data: Credits }
+  | { type: "plan"; data: { plan: StoredPlan; pendingPlan: PlanId | null } }
+  | { type: "clip"; data: { clip: Clip } }
+  | { type: "clipRemoved"; data: { clipId: string } };
+export type AdminTopic = "users" | "clips";
+
+export interface Decision<T> {
+  result: LedgerResult<T>;
+  /** Empty when nothing changes (a refusal or a replay). */
+  writes: Write[];
+  /** Published after the writes commit, in this order. */
+  events: LedgerEvent[];
+  adminTopics: AdminTopic[];
+  /** When the object should next wake (a hold's expiry, a period's end). */
+  wakeAt: number | null;
+  /** Access ended (a ban): the object closes the user's sockets and forgets their tokens after the commit. */
+  endAccess?: string;
+}
+
+/**
+ * What a decision may need from D1 beyond the state in memory. The object reads these before deciding (only when
+ * memory cannot answer), so the decision itself stays pure.
+ */
+export interface Facts {
+  /** SHA-256 of the request's fingerprint (idempotency). */
+  hash: string;
+  /** A hold that is no longer active: its final status and, if captured, its clip key's memo. */
+  storedHold?: { status: HoldEnd | "held"; hash: string } | null;
+  /** The clip a refund or delete names, if it belongs to the user. */
+  clip?: { cost: number } | null;
+  /** How many clips the user has (the starter reset). */
+  clipCount?: number;
+}
+
+export interface DecideContext {
+  now: number;
+  newId: () => string;
+}

@@ -209,7 +209,6 @@ describe("holds for extension jobs", () => {
 });
 
 describe("plans, plugin connect and starter credits", () => {
-
   it("upgrades at once with a top-up, downgrades at the period's end, renews once per period", async () => {
     const userId = await insertUser({ email: "plan@example.com", credits: 100 });
     const up = await ledgerClient(env, userId).changePlan({ plan: "Basic" });

@@ -1,14 +1,8 @@
 import { useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import type { Clip, Credits } from "~/domain/api";
-import {
-  HEARTBEAT_MS,
-  isFinalClose,
-  REALTIME_VERSION,
-  reconnectDelayMs,
-  serverMessageSchema,
-  type ClientMessage,
-} from "~/domain/realtime";
+import { serverMessageSchema, type ServerMessage } from "~/domain/realtime";
+import { connectRealtime } from "~/domain/realtime-client";
 import { sendToExtension } from "~/utils/extension-bridge";
 
 export interface LiveState {
@@ -43,9 +37,9 @@ export function withNewClips(loaded: Clip[], live: Clip[], limit: number): Clip[
 }
 
 /**
- * Holds one WebSocket to the user's ledger for the signed-in area: applies credit, plan and clip messages at once
- * from the message itself (no loader runs), revalidates only when a reconnect may have missed something, pings every 60 s (presence and
- * last seen), and reconnects with backoff — sockets close on every deploy, so that is normal, not an error.
+ * Holds one WebSocket to the user's ledger for the signed-in area (through `connectRealtime`): applies credit, plan
+ * and clip messages at once from the message itself (no loader runs), and revalidates only when a reconnect may
+ * have missed something. Sockets close on every deploy, so reconnecting is normal, not an error.
  */
 export function RealtimeProvider({
   initial,
@@ -72,48 +66,29 @@ export function RealtimeProvider({
   }, [initial.credits, initial.plan, initial.pendingPlan]);
 
   useEffect(() => {
-    let socket: WebSocket | null = null;
-    let attempt = 0;
-    let lastSeq: number | null = null;
-    let stopped = false;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let heartbeat: ReturnType<typeof setInterval> | undefined;
-    const send = (message: ClientMessage) =>
-      socket?.readyState === WebSocket.OPEN && socket.send(JSON.stringify(message));
-
-    const connect = () => {
-      const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/realtime`;
-      socket = new WebSocket(url);
-      socket.addEventListener("open", () => {
-        attempt = 0;
-        send({ v: REALTIME_VERSION, type: "hello", lastSeq });
-        heartbeat = setInterval(() => send({ v: REALTIME_VERSION, type: "ping" }), HEARTBEAT_MS);
-      });
-      socket.addEventListener("message", (event) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(String(event.data));
-        } catch {
-          return;
-        }
+    const connection = connectRealtime<ServerMessage>({
+      url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/realtime`,
+      sequenced: true,
+      parse: (json) => {
         const parsed = serverMessageSchema.safeParse(json);
-        if (!parsed.success) return;
-        const message = parsed.data;
-        if (message.type === "error") return;
-        if (message.type === "snapshot") {
-          const missed = lastSeq !== null && message.seq !== lastSeq;
-          lastSeq = message.seq;
-          setState((s) => ({
+        return parsed.success ? parsed.data : null;
+      },
+      // Signed out or banned elsewhere: the page stays as it is; the next navigation signs in again.
+      onStatus: (status) =>
+        setState((s) => ({
+          ...s,
+          connection: status === "live" ? "live" : s.connection === "live" ? "reconnecting" : s.connection,
+        })),
+      onGap: () => revalidate.current(),
+      onMessage: (message) => {
+        if (message.type === "snapshot")
+          return setState((s) => ({
             ...s,
             credits: message.data.credits,
             plan: message.data.plan.plan,
             pendingPlan: message.data.plan.pendingPlan,
             connection: "live",
           }));
-          if (missed) revalidate.current();
-          return;
-        }
-        lastSeq = message.seq;
         if (message.type === "credits") setState((s) => ({ ...s, credits: message.data }));
         if (message.type === "plan") {
           setState((s) => ({ ...s, plan: message.data.plan, pendingPlan: message.data.pendingPlan }));
@@ -125,28 +100,20 @@ export function RealtimeProvider({
           const { clip } = message.data;
           setState((s) => ({ ...s, newClips: [clip, ...s.newClips.filter((c) => c.id !== clip.id)].slice(0, 50) }));
         }
+        if (message.type === "clipRemoved") {
+          const { clipId } = message.data;
+          setState((s) => ({ ...s, newClips: s.newClips.filter((c) => c.id !== clipId) }));
+          // Lists loaded by the page hold it too.
+          revalidate.current();
+        }
         if (message.type === "settings") {
           setLiveExtensionId(message.data.extensionId);
           // Loaders that read the id (the extension hand-off) pick up the new one too.
           revalidate.current();
         }
-      });
-      socket.addEventListener("close", (event) => {
-        clearInterval(heartbeat);
-        if (stopped) return;
-        // Signed out or banned elsewhere: reconnecting would only be refused; the next navigation signs in again.
-        if (isFinalClose(event.code)) return setState((s) => ({ ...s, connection: "reconnecting" }));
-        setState((s) => ({ ...s, connection: "reconnecting" }));
-        retry = setTimeout(connect, reconnectDelayMs(attempt++));
-      });
-    };
-    connect();
-    return () => {
-      stopped = true;
-      clearTimeout(retry);
-      clearInterval(heartbeat);
-      socket?.close(1000, "page closed");
-    };
+      },
+    });
+    return () => connection.close();
   }, []);
 
   return <LiveContext.Provider value={{ ...state, extensionId: liveExtensionId }}>{children}</LiveContext.Provider>;

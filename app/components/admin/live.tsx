@@ -1,13 +1,15 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { adminFeedMessageSchema, reconnectDelayMs } from "~/domain/realtime";
+import { adminFeedMessageSchema, type AdminFeedMessage } from "~/domain/realtime";
+import { connectRealtime } from "~/domain/realtime-client";
 
 /** Revalidations at most this often, however many hints arrive: a burst of changes costs one refetch. */
 const MIN_GAP_MS = 1000;
 
 /**
  * Admin pages listen to AdminFeed: an "invalidate" hint refetches the loaders of the page (batched), a "settings"
- * message reports the new value. Reconnects with backoff; the data itself always comes from the loaders.
+ * message reports the new value. Reconnects with backoff and stops when admin access ended (4003); the data itself
+ * always comes from the loaders.
  */
 export function useAdminFeed(onSettings?: (data: { extensionId: string }) => void) {
   const revalidator = useRevalidator();
@@ -18,10 +20,6 @@ export function useAdminFeed(onSettings?: (data: { extensionId: string }) => voi
   const [connected, setConnected] = useState(false);
 
   useEffect(() => {
-    let socket: WebSocket | null = null;
-    let stopped = false;
-    let attempt = 0;
-    let retry: ReturnType<typeof setTimeout> | undefined;
     let pending: ReturnType<typeof setTimeout> | undefined;
     let last = 0;
     const schedule = () => {
@@ -33,36 +31,21 @@ export function useAdminFeed(onSettings?: (data: { extensionId: string }) => voi
         revalidate.current();
       }, wait);
     };
-    const connect = () => {
-      socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/admin/realtime`);
-      socket.addEventListener("open", () => {
-        attempt = 0;
-        setConnected(true);
-      });
-      socket.addEventListener("message", (event) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(String(event.data));
-        } catch {
-          return;
-        }
+    const connection = connectRealtime<AdminFeedMessage>({
+      url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/admin/realtime`,
+      parse: (json) => {
         const parsed = adminFeedMessageSchema.safeParse(json);
-        if (!parsed.success) return;
-        if (parsed.data.type === "invalidate") schedule();
-        else settingsRef.current?.(parsed.data.data);
-      });
-      socket.addEventListener("close", () => {
-        setConnected(false);
-        if (stopped) return;
-        retry = setTimeout(connect, reconnectDelayMs(attempt++));
-      });
-    };
-    connect();
+        return parsed.success ? parsed.data : null;
+      },
+      onStatus: (status) => setConnected(status === "live"),
+      onMessage: (message) => {
+        if (message.type === "invalidate") schedule();
+        else settingsRef.current?.(message.data);
+      },
+    });
     return () => {
-      stopped = true;
-      clearTimeout(retry);
       clearTimeout(pending);
-      socket?.close(1000, "page closed");
+      connection.close();
     };
   }, []);
   return connected;

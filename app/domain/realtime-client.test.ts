@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { connectRealtime, type RealtimeStatus, type SocketLike } from "./realtime-client";
+import { serverMessageSchema, type ServerMessage } from "./realtime";
+
+/** A socket the test drives by hand, and timers that run only when the test says so. */
+function harness() {
+  const sockets: FakeSocket[] = [];
+  const due: { fn: () => void; ms: number }[] = [];
+  class FakeSocket implements SocketLike {
+    readyState = 0;
+    sent: unknown[] = [];
+    closedWith: number | null = null;
+    private listeners: Record<string, ((e: never) => void)[]> = {};
+    addEventListener(type: string, listener: (e: never) => void) {
+      (this.listeners[type] ??= []).push(listener);
+    }
+    emit(type: string, event: unknown = {}) {
+      for (const l of this.listeners[type] ?? []) l(event as never);
+    }
+    send(data: string) {
+      this.sent.push(JSON.parse(data));
+    }
+    close(code = 1000) {
+      this.closedWith = code;
+    }
+    open() {
+      this.readyState = 1;
+      this.emit("open");
+    }
+    message(m: unknown) {
+      this.emit("message", { data: JSON.stringify(m) });
+    }
+  }
+  const messages: ServerMessage[] = [];
+  const statuses: RealtimeStatus[] = [];
+  let gaps = 0;
+  const client = connectRealtime<ServerMessage>({
+    url: "ws://x/realtime",
+    sequenced: true,
+    parse: (json) => {
+      const parsed = serverMessageSchema.safeParse(json);
+      return parsed.success ? parsed.data : null;
+    },
+    onMessage: (m) => messages.push(m),
+    onStatus: (s) => statuses.push(s),
+    onGap: () => gaps++,
+    createSocket: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    schedule: {
+      setTimeout: (fn, ms) => due.push({ fn, ms }),
+      clearTimeout: () => {},
+      setInterval: () => 0,
+      clearInterval: () => {},
+    },
+    random: () => 0,
+  });
+  return { sockets, due, messages, statuses, client, gaps: () => gaps };
+}
+
+const credits = (seq: number, balance: number) => ({
+  v: 1,
+  type: "credits",
+  seq,
+  data: { balance, held: 0, available: balance },
+});
+const snapshot = (seq: number) => ({
+  v: 1,
+  type: "snapshot",
+  seq,
+  data: { credits: { balance: 1, held: 0, available: 1 }, plan: { plan: "Free", pendingPlan: null }, clipCount: 0 },
+});
+
+describe("connectRealtime", () => {
+  it("says hello with the last seq after a reconnect and reports a missed seq as a gap", () => {
+    const h = harness();
+    h.sockets[0]!.open();
+    expect(h.sockets[0]!.sent).toEqual([{ v: 1, type: "hello", lastSeq: null }]);
+    h.sockets[0]!.message(snapshot(3));
+    h.sockets[0]!.message(credits(4, 9));
+    h.sockets[0]!.emit("close", { code: 1001 }); // a deploy
+    expect(h.statuses.at(-1)).toBe("reconnecting");
+    h.due.shift()!.fn();
+    h.sockets[1]!.open();
+    expect(h.sockets[1]!.sent).toEqual([{ v: 1, type: "hello", lastSeq: 4 }]);
+    h.sockets[1]!.message(snapshot(7)); // 5 and 6 were missed
+    expect(h.gaps()).toBe(1);
+  });
+
+  it("asks for a snapshot when the stream skips a seq, instead of applying out of order", () => {
+    const h = harness();
+    h.sockets[0]!.open();
+    h.sockets[0]!.message(snapshot(1));
+    h.sockets[0]!.message(credits(3, 5));
+    expect(h.messages.filter((m) => m.type === "credits")).toEqual([]);
+    expect(h.sockets[0]!.sent.at(-1)).toEqual({ v: 1, type: "hello", lastSeq: 1 });
+  });
+
+  it("stops for good after a final close (4001, 4003), and reconnects after any other", () => {
+    for (const code of [4001, 4003]) {
+      const h = harness();
+      h.sockets[0]!.open();
+      h.sockets[0]!.emit("close", { code });
+      expect(h.due).toEqual([]);
+      expect(h.statuses.at(-1)).toBe("ended");
+    }
+    const h = harness();
+    h.sockets[0]!.open();
+    h.sockets[0]!.emit("close", { code: 1011 });
+    expect(h.due).toHaveLength(1);
+  });
+
+  it("drops frames that are not JSON or not in the protocol", () => {
+    const h = harness();
+    h.sockets[0]!.open();
+    h.sockets[0]!.emit("message", { data: "not json" });
+    h.sockets[0]!.message({ v: 1, type: "credits", seq: 1, data: { balance: "lots" } });
+    expect(h.messages).toEqual([]);
+  });
+});

@@ -172,19 +172,22 @@ function Select({
   options,
   value,
   all = "All",
+  idPrefix = "f",
 }: {
   name: string;
   label: string;
   options: readonly string[];
   value?: string;
   all?: string | null;
+  /** The filter form and the edit form both have Role and Plan: their ids must differ, or a label names the other. */
+  idPrefix?: string;
 }) {
   return (
     <div>
-      <label htmlFor={`f-${name}`} className="label">
+      <label htmlFor={`${idPrefix}-${name}`} className="label">
         {label}
       </label>
-      <select id={`f-${name}`} name={name} defaultValue={value ?? ""} className="input">
+      <select id={`${idPrefix}-${name}`} name={name} defaultValue={value ?? ""} className="input">
         {all !== null && <option value="">{all}</option>}
         {options.map((o) => (
           <option key={o} value={o}>
@@ -249,8 +252,15 @@ function UserModal({
             <p className="text-sm text-slate-600">Email: {user?.email}</p>
           )}
           <div className="grid gap-4 sm:grid-cols-2">
-            <Select name="role" label="Role" options={["user", "admin"]} value={user?.role ?? "user"} all={null} />
-            <Select name="plan" label="Plan" options={PLAN_IDS} value={plan} all={null} />
+            <Select
+              name="role"
+              label="Role"
+              options={["user", "admin"]}
+              value={user?.role ?? "user"}
+              all={null}
+              idPrefix="u"
+            />
+            <Select name="plan" label="Plan" options={PLAN_IDS} value={plan} all={null} idPrefix="u" />
           </div>
           <div>
             <label htmlFor="u-credits" className="label">

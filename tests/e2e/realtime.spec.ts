@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { expect, test } from "./fixtures";
-import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+import { DEMO_ADMIN, DEMO_PASSWORD, dismissNotice, signIn as signInPage, signUp, uniqueEmail } from "./helpers";
 
 const clip = (name: string) => ({
   name,
@@ -121,4 +121,35 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
   } finally {
     stop(server);
   }
+});
+
+test.describe("one door to the ledger", () => {
+  test("an admin's plan change shows on the creator's open dashboard without reload", async ({
+    browser,
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail("door");
+    const name = `Door Creator ${Date.now()}`;
+    await signUp(page, request, name, email, "door long passphrase");
+    await dismissNotice(page);
+    await expect(page.getByTestId("plan-name")).toHaveText("Free");
+    await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await signInPage(admin, DEMO_ADMIN, DEMO_PASSWORD);
+    await admin.goto(`/admin/users?q=${encodeURIComponent(email)}`);
+    await admin.getByRole("link", { name: `Edit ${name}` }).click();
+    // The edit form, not the list's filter form (which has a Plan select too).
+    const form = admin.locator("form", { has: admin.getByRole("button", { name: "Save Changes" }) });
+    await form.getByLabel("Plan").selectOption("Advanced");
+    await form.getByRole("button", { name: "Save Changes" }).click();
+    await expect(admin).toHaveURL(/notice=saved/);
+
+    await expect(page.getByTestId("plan-name")).toHaveText("Advanced");
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+    await adminContext.close();
+  });
 });

@@ -39,7 +39,7 @@ export async function overviewTotals(db: Db) {
   };
 }
 
-/** Plugin and a missing plan count as Free (spec §3). */
+/** Plugin and a missing plan count as Free. */
 export async function planDistribution(db: Db) {
   const rows = await db
     .select({ plan: users.plan, n: sql<number>`count(*)` })

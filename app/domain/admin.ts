@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PLAN_IDS } from "./plans";
 
-/** Admin back-office rules (spec §2 "Admin screens", §5, §9): page sizes, list queries, ranges, calendar. */
+/** Admin back-office rules: page sizes, list queries, ranges, calendar. */
 export const ADMIN_PAGE_SIZE = 10;
 export const RECENT_SIGNUPS = 5;
 export const RECENT_TRANSACTIONS = 10;
@@ -46,7 +46,7 @@ export function parseUserListQuery(params: URLSearchParams): UserListQuery {
   return userListQuerySchema.parse(Object.fromEntries(params));
 }
 
-/** Up to 3 page numbers around the current one (spec §9), clamped to 1..pages. */
+/** Up to 3 page numbers around the current one, clamped to 1..pages. */
 export function pageWindow(page: number, pages: number): number[] {
   if (pages <= 0) return [];
   const start = Math.max(1, Math.min(page - 1, pages - 2));

@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const year = Number(day.slice(0, 4));
   const month = Number(day.slice(5, 7)) - 1;
   const db = getDb(context.cloudflare.env.DB);
-  // Daily stats errors fall back to zeros (spec §8), the rest of the page still shows.
+  // Daily stats errors fall back to zeros; the rest of the page still shows.
   const [activity, stats, clips] = await Promise.all([
     monthActivity(db, year, month),
     dayStats(db, dayStart).catch(() => ({ clips: 0, creditsUsed: 0, activeUsers: 0, revenue: 0 })),

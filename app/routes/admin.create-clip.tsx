@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /**
- * The admin's own clip (spec §4–5): charged through the admin's UserLedger with the form's idempotency key, so a
+ * The admin's own clip: charged through the admin's UserLedger with the form's idempotency key, so a
  * double click charges once; the ledger commits charge and clip together.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -5,7 +5,7 @@ import { parseUserListQuery } from "~/domain/admin";
 import { csvResponse, mapChunks } from "~/services/admin-csv.server";
 import { requireAdmin } from "~/services/auth.server";
 
-/** users_export.csv: the current search and filters, in list order (spec §7 columns). */
+/** users_export.csv: the current search and filters, in list order. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const query = parseUserListQuery(new URL(request.url).searchParams);

@@ -29,7 +29,7 @@ const STYLES: Record<string, string> = {
 export const badgeStyle = (value: string) => STYLES[value] ?? (STYLES.Expired as string);
 
 export function StatusBadge({ value }: { value: string }) {
-  // Legacy "Plugin" is shown as Free (spec §3).
+  // Legacy "Plugin" is shown as Free, as it counts everywhere.
   const shown = value === "Plugin" ? "Free" : value;
   return (
     <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${badgeStyle(shown)}`}>{shown}</span>

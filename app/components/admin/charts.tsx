@@ -72,7 +72,7 @@ function ChartTable({
 
 const GROWTH = ["New Users", "Clips Created"];
 
-/** New users and clips per bucket: bars, or areas when there are more than 30 buckets (spec §9). */
+/** New users and clips per bucket: bars, or areas when there are more than 30 buckets. */
 export function GrowthChart({ data, caption, stack = false }: { data: Row[]; caption: string; stack?: boolean }) {
   const props = {
     data,

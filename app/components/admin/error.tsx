@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 
-/** The admin screens' failure state (spec §2): "An Error Occurred" and the message, never a stack trace. */
+/** The admin screens' failure state: "An Error Occurred" and the message, never a stack trace. */
 export function AdminErrorBoundary() {
   const error = useRouteError();
   const message = isRouteErrorResponse(error)

@@ -7,7 +7,7 @@
  * The statements are constant SQL prepared once per D1 binding: drizzle building SQL per batch showed in the
  * charge path's profile, and these are the hottest writes of the product.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Clip } from "~/domain/api";
 import type { Facts, Hold, HoldEnd, KeyMemo, LedgerState, LedgerUser, Needs, Write } from "~/domain/ledger";
 import { RECENT_KEYS } from "~/domain/ledger";
@@ -48,6 +48,7 @@ function toHold(row: HoldRow): Hold {
     name,
     key: row.idempotencyKey,
     hash: row.requestHash,
+    creatorId: row.creatorId ?? null,
     createdAt: row.createdAt.getTime(),
     expiresAt: row.expiresAt.getTime(),
   };
@@ -157,7 +158,7 @@ export async function loadFacts(
       db
         .select({ cost: clips.cost })
         .from(clips)
-        .where(and(eq(clips.id, needs.clipId), eq(clips.userId, userId)))
+        .where(and(eq(clips.id, needs.clipId), or(eq(clips.userId, userId), paidBy(userId))))
         .get()
         .then((row) => {
           facts.clip = row ?? null;
@@ -178,14 +179,22 @@ export async function loadFacts(
   return facts;
 }
 
+/**
+ * The clip was paid from this user's ledger (a team member's clip, paid by the team owner). Written out: drizzle
+ * leaves columns unqualified, and inside the subquery "id" would mean the ledger row's id.
+ */
+const paidBy = (userId: string) =>
+  sql`exists (select 1 from credit_ledger l where l.user_id = ${userId} and l.clip_id = "clips"."id")`;
+
 // ── Writing decisions ────────────────────────────────────────────────────────
 
 const SQL = {
   row: `INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash, clip_id, hold_id, actor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   balance: `UPDATE users SET credits = credits + ?, updated_at = ? WHERE id = ?`,
   clip: `INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  deleteClip: `DELETE FROM clips WHERE id = ? AND user_id = ?`,
-  hold: `INSERT INTO credit_holds (id, user_id, amount, status, request, idempotency_key, request_hash, created_at, expires_at) VALUES (?, ?, ?, 'held', ?, ?, ?, ?, ?)`,
+  // A team member's clip is the member's row, paid by (and deleted through) the owner's ledger.
+  deleteClip: `DELETE FROM clips WHERE id = ?1 AND (user_id = ?2 OR EXISTS (SELECT 1 FROM credit_ledger l WHERE l.user_id = ?2 AND l.clip_id = ?1))`,
+  hold: `INSERT INTO credit_holds (id, user_id, amount, status, request, idempotency_key, request_hash, creator_id, created_at, expires_at) VALUES (?, ?, ?, 'held', ?, ?, ?, ?, ?, ?)`,
   settle: `UPDATE credit_holds SET status = ?, clip_id = ?, settled_at = ? WHERE id = ? AND user_id = ? AND status = 'held'`,
   ban: `UPDATE users SET status = 'Banned', updated_at = ? WHERE id = ? AND status != 'Banned'`,
   unban: `UPDATE users SET status = 'offline', updated_at = ? WHERE id = ? AND status = 'Banned'`,
@@ -234,7 +243,7 @@ export function toStatements(d1: D1Database, userId: string, writes: Write[], no
         out.push(statement(d1, "balance").bind(w.delta, now, userId));
         break;
       case "clip":
-        out.push(clipInsert(d1, userId, w.clip, w.source));
+        out.push(clipInsert(d1, w.creatorId ?? userId, w.clip, w.source));
         break;
       case "deleteClip":
         out.push(statement(d1, "deleteClip").bind(w.clipId, userId));
@@ -248,6 +257,7 @@ export function toStatements(d1: D1Database, userId: string, writes: Write[], no
             w.hold.request,
             w.hold.key,
             w.hold.hash,
+            w.hold.creatorId,
             w.hold.createdAt,
             w.hold.expiresAt,
           ),

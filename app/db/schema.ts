@@ -187,6 +187,8 @@ export const creditHolds = sqliteTable(
     idempotencyKey: text("idempotency_key").notNull(),
     requestHash: text("request_hash").notNull(),
     clipId: text("clip_id"),
+    /** Who asked for the clip, when not the account that pays (a Pro team member); null: the account itself. */
+    creatorId: text("creator_id"),
     createdAt: createdAt(),
     expiresAt: ms("expires_at").notNull(),
     settledAt: ms("settled_at"),

@@ -268,3 +268,24 @@ describe("one door: nothing else writes money-like state", () => {
     expect(writers).toEqual(Object.keys(ALLOWED).sort());
   });
 });
+
+describe("one door: a clip can belong to a team member while the owner's ledger pays", () => {
+  it("charges the owner, records the member as the clip's creator, and refunds and deletes through the owner", async () => {
+    const owner = await insertUser({ email: `owner-${crypto.randomUUID()}@example.com`, plan: "Pro", credits: 100 });
+    const member = await insertUser({ email: `member-${crypto.randomUUID()}@example.com`, credits: 7 });
+    const { ledger } = await import("~/services/ledger.server");
+    const request = { ...long4k, endSeconds: 30, quality: "1080p" as const, format: "mp4" as const }; // 6 credits
+    const charged = await ledger(env, owner).charge({ key: "team-1", request, source: "api", creatorId: member });
+    expect(charged).toMatchObject({ ok: true, value: { credits: { balance: 94 } } });
+    const clipId = charged.ok ? charged.value.clip.id : "";
+    const row = await env.DB.prepare("SELECT user_id FROM clips WHERE id = ?").bind(clipId).first();
+    expect(row).toEqual({ user_id: member });
+    expect(
+      (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(member).first<{ credits: number }>())
+        ?.credits,
+    ).toBe(7);
+    const refund = await ledger(env, owner).refund({ clipId, reason: "test", deleteClip: true });
+    expect(refund).toMatchObject({ ok: true, value: { credits: { balance: 100 } } });
+    expect(await env.DB.prepare("SELECT id FROM clips WHERE id = ?").bind(clipId).first()).toBeNull();
+  });
+});

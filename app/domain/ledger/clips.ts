@@ -47,7 +47,15 @@ function priceClip(state: LedgerState, request: ClipRequest, now: number): Ledge
 function payForClip(
   state: LedgerState,
   ctx: DecideContext,
-  input: { request: ClipRequest; cost: number; source: ClipSource; key: string; hash: string; holdId: string | null },
+  input: {
+    request: ClipRequest;
+    cost: number;
+    source: ClipSource;
+    key: string;
+    hash: string;
+    holdId: string | null;
+    creatorId: string | null;
+  },
   actorId: string | null,
 ): { clip: Clip; writes: Write[] } {
   state.lastClipAt = Math.max(ctx.now, state.lastClipAt + 1);
@@ -70,14 +78,14 @@ function payForClip(
   return {
     clip,
     writes: [
-      { type: "clip", clip, source: input.source },
+      { type: "clip", clip, source: input.source, creatorId: input.creatorId },
       {
         type: "row",
         id: ctx.newId(),
         delta: -input.cost,
         balanceAfter,
         kind: "clip",
-        description: `Clip Creation: "${request.name}"`,
+        description: input.creatorId ? `Team clip: "${request.name}"` : `Clip Creation: "${request.name}"`,
         key: input.key,
         hash: input.hash,
         clipId: clip.id,
@@ -97,10 +105,19 @@ function replayClip(state: LedgerState, key: string, hash: string, now: number):
   return success({ clip: previous.value.clip, credits: creditsOf(state, now) }, true);
 }
 
-/** Charge a clip and insert it, atomically. A repeated key answers with the first result. */
+/**
+ * Charge a clip and insert it, atomically. A repeated key answers with the first result. `creatorId`: a Pro team
+ * member's clip, paid from this (the owner's) balance and recorded as the member's.
+ */
 export function charge(
   state: LedgerState,
-  input: { key: string; request: ClipRequest; source: "api" | "admin"; actorId?: string | null },
+  input: {
+    key: string;
+    request: ClipRequest;
+    source: "api" | "admin";
+    actorId?: string | null;
+    creatorId?: string | null;
+  },
   facts: Facts,
   ctx: DecideContext,
 ): Decision<ChargeOutcome> {
@@ -112,7 +129,7 @@ export function charge(
     const paid = payForClip(
       state,
       ctx,
-      { ...input, cost: priced.value.cost, hash: facts.hash, holdId: null },
+      { ...input, cost: priced.value.cost, hash: facts.hash, holdId: null, creatorId: input.creatorId ?? null },
       input.actorId ?? null,
     );
     return {
@@ -129,7 +146,7 @@ export function charge(
  */
 export function reserve(
   state: LedgerState,
-  input: { key: string; request: ClipRequest },
+  input: { key: string; request: ClipRequest; creatorId?: string | null },
   facts: Facts & { holdByKey?: Hold | null },
   ctx: DecideContext,
 ): Decision<HoldOutcome> {
@@ -153,6 +170,7 @@ export function reserve(
       name: input.request.name,
       key: input.key,
       hash: facts.hash,
+      creatorId: input.creatorId ?? null,
       createdAt: ctx.now,
       expiresAt: ctx.now + HOLD_TTL_MS,
     };
@@ -199,7 +217,15 @@ export function capture(
     const paid = payForClip(
       state,
       ctx,
-      { request: parsed.data, cost: hold.amount, source: "extension", key, hash: hold.hash, holdId: hold.id },
+      {
+        request: parsed.data,
+        cost: hold.amount,
+        source: "extension",
+        key,
+        hash: hold.hash,
+        holdId: hold.id,
+        creatorId: hold.creatorId,
+      },
       null,
     );
     return {

@@ -49,7 +49,13 @@ interface OpSpec<I, O> {
 }
 const op = <I, O>(spec: OpSpec<I, O>) => spec;
 
-type ChargeInput = { key: string; request: ClipRequest; source: "api" | "admin"; actorId?: string | null };
+type ChargeInput = {
+  key: string;
+  request: ClipRequest;
+  source: "api" | "admin";
+  actorId?: string | null;
+  creatorId?: string | null;
+};
 type RefundInput = { clipId: string; reason: string; actorId?: string | null; amount?: number; deleteClip?: boolean };
 type AdminEditInput = { key: string; plan: PlanId; newBalance: number; actorId: string; reason: string };
 type AdjustInput = { key: string; newBalance: number; actorId: string; reason: string };
@@ -60,7 +66,7 @@ export const LEDGER_OPS = {
     needs: (i) => ({ key: { key: i.key, always: false } }),
     decide: charge,
   }),
-  reserve: op<{ key: string; request: ClipRequest }, HoldOutcome>({
+  reserve: op<{ key: string; request: ClipRequest; creatorId?: string | null }, HoldOutcome>({
     fingerprint: (i) => ["reserve", i.request],
     needs: (i) => ({ holdKey: i.key }),
     decide: reserve,

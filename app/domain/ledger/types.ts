@@ -25,6 +25,8 @@ export interface Hold {
   name: string;
   key: string;
   hash: string;
+  /** The team member who asked for the clip; null when the account itself did. */
+  creatorId: string | null;
   createdAt: number;
   expiresAt: number;
 }
@@ -79,7 +81,8 @@ export type Write =
     }
   | { type: "balance"; delta: number }
   | { type: "user"; patch: UserPatch }
-  | { type: "clip"; clip: Clip; source: ClipSource }
+  /** `creatorId`: the clip belongs to a team member while the owner's ledger pays for it. */
+  | { type: "clip"; clip: Clip; source: ClipSource; creatorId: string | null }
   | { type: "deleteClip"; clipId: string }
   | { type: "hold"; hold: Hold }
   | { type: "settleHolds"; ids: string[]; status: HoldEnd; clipId: string | null };

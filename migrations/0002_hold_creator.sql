@@ -1,0 +1,1 @@
+ALTER TABLE `credit_holds` ADD `creator_id` text;

@@ -289,3 +289,31 @@ describe("one door: a clip can belong to a team member while the owner's ledger 
     expect(await env.DB.prepare("SELECT id FROM clips WHERE id = ?").bind(clipId).first()).toBeNull();
   });
 });
+
+describe("one door: the client maps an unreachable ledger to busy", () => {
+  it("answers 503 busy (never throws) when the object cannot be reached", async () => {
+    const { ledger } = await import("~/services/ledger.server");
+    const unreachable = {
+      ...env,
+      USER_LEDGER: {
+        idFromName: (name: string) => env.USER_LEDGER.idFromName(name),
+        get: () =>
+          new Proxy(
+            {},
+            {
+              get: () => () => Promise.reject(new Error("Durable Object reset because its code was updated.")),
+            },
+          ),
+      },
+    } as unknown as typeof env;
+    const client = ledger(unreachable, crypto.randomUUID());
+    expect(await client.changePlan({ plan: "Pro" })).toEqual({
+      ok: false,
+      status: 503,
+      code: "busy",
+      message: "The ledger is busy. Nothing was charged; retry with the same Idempotency-Key.",
+    });
+    expect(await client.setBanned({ banned: true })).toMatchObject({ ok: false, code: "busy" });
+    expect(await client.authenticate("hash")).toMatchObject({ ok: false, code: "busy" });
+  });
+});

@@ -80,7 +80,7 @@ afterAll(async () => {
 
 afterEach(() => {
   // The point of every test here: nothing reached the private network.
-  expect(victim.seen).toEqual([]);
+  expect(victim.seen.splice(0)).toEqual([]);
 });
 
 /** Resolve and probe a source as a job does; the error code, or "read" when the source was read. */

@@ -105,7 +105,8 @@ export async function checkPublicUrl(raw: string, guard: Guard): Promise<{ url: 
 export async function checkPublicHost(hostname: string, guard: Guard, shown = hostname): Promise<Address> {
   const host = hostname.replace(/^\[|\]$/g, "");
   const isPrivate = guard.isPrivate ?? isPrivateAddress;
-  if (!guard.allowPrivate && (host === "localhost" || host.endsWith(".localhost"))) throw refusal(shown, "this computer");
+  if (!guard.allowPrivate && (host === "localhost" || host.endsWith(".localhost")))
+    throw refusal(shown, "this computer");
   const family = isIP(host);
   if (family) {
     if (!guard.allowPrivate && isPrivate(host)) throw refusal(shown, "a private or local network address");
@@ -145,7 +146,12 @@ export async function pinnedRequest(
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(
       url,
-      { method: options.method ?? "GET", headers: options.headers, signal: options.signal, lookup: pinnedLookup(address) },
+      {
+        method: options.method ?? "GET",
+        headers: options.headers,
+        signal: options.signal,
+        lookup: pinnedLookup(address),
+      },
       resolve,
     );
     req.on("error", reject);

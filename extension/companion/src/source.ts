@@ -58,7 +58,11 @@ export function inputArgs(input: InputSpec, deepProbe = false): string[] {
   const formats = ["-format_whitelist", SOURCE_DEMUXERS];
   if (input.kind === "file") return ["-protocol_whitelist", "file", ...formats, "-i", input.url];
   if (!input.viaProxy || !/^http:\/\/127\.0\.0\.1:\d+\//.test(input.url)) {
-    throw new ClipError("source_not_allowed", "Remote sources are read through the companion's guarded proxy only.", 500);
+    throw new ClipError(
+      "source_not_allowed",
+      "Remote sources are read through the companion's guarded proxy only.",
+      500,
+    );
   }
   const args = ["-protocol_whitelist", "http,tcp", ...formats, "-reconnect", "1", "-reconnect_on_network_error", "1"];
   // On loopback a small receive window costs no speed and keeps abandoned reads from buffering megabytes.

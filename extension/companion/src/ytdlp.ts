@@ -182,7 +182,17 @@ export async function resolveWithYtDlp(
     runProcess(
       ytDlp,
       // The page URL last (after "--"): nothing in it is read as an option.
-      ["-J", "--no-playlist", "--no-warnings", "--proxy", proxy.url, "-f", formatSelector(options.height), "--", pageUrl],
+      [
+        "-J",
+        "--no-playlist",
+        "--no-warnings",
+        "--proxy",
+        proxy.url,
+        "-f",
+        formatSelector(options.height),
+        "--",
+        pageUrl,
+      ],
       { signal: options.signal, timeoutMs: options.timeoutMs ?? YTDLP_TIMEOUT_MS },
     ).catch((error: unknown) => {
       // A refused connection is the reason yt-dlp failed: say that, not "network error".

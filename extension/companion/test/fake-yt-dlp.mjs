@@ -225,8 +225,11 @@ if (fixture.fetchPage) {
   let current = url;
   for (let hop = 0; ; hop++) {
     if (hop > 5) fail(`ERROR: [generic] Unable to download webpage: too many redirects`);
-    const answer = await get(current, proxy).catch((e) => fail(`ERROR: [generic] Unable to download webpage: <urlopen error ${e.message}>`));
-    if (answer.status >= 300 && answer.status < 400 && answer.location) current = new URL(answer.location, current).href;
+    const answer = await get(current, proxy).catch((e) =>
+      fail(`ERROR: [generic] Unable to download webpage: <urlopen error ${e.message}>`),
+    );
+    if (answer.status >= 300 && answer.status < 400 && answer.location)
+      current = new URL(answer.location, current).href;
     else if (answer.status >= 400) fail(`ERROR: [generic] Unable to download webpage: HTTP Error ${answer.status}`);
     else break;
   }

@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { startEgressProxy } from "../src/egress-proxy";
@@ -24,7 +24,7 @@ interface Recorder {
   seen: string[];
 }
 
-async function listen(host: string, handler: (req: IncomingMessage, res: import("node:http").ServerResponse) => void) {
+async function listen(host: string, handler: (req: IncomingMessage, res: ServerResponse) => void) {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url} ${req.headers["user-agent"] ?? ""}`);
@@ -41,7 +41,7 @@ const close = (r: Recorder) =>
   });
 
 /** Serves `body` with single byte ranges (so the range proxy accepts the origin), or whole when `ranges` is off. */
-function serveText(res: import("node:http").ServerResponse, req: IncomingMessage, body: string, type: string, ranges = true) {
+function serveText(res: ServerResponse, req: IncomingMessage, body: string, type: string, ranges = true) {
   const bytes = Buffer.from(body);
   const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
   if (!ranges || !m) return void res.writeHead(200, { "Content-Type": type }).end(bytes);

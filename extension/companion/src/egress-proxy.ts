@@ -69,6 +69,7 @@ export async function startEgressProxy(guard: Guard): Promise<EgressProxy> {
         body: req.method === "GET" || req.method === "HEAD" ? undefined : req,
       });
       res.on("close", () => upstream.destroy());
+      upstream.on("error", () => res.destroy());
       // Redirects go back to yt-dlp, whose next request comes through here and is checked again.
       res.writeHead(upstream.statusCode ?? 502, endToEnd(upstream.headers));
       upstream.pipe(res);

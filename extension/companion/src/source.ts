@@ -48,7 +48,7 @@ const MEDIA_EXTENSIONS = new Set([
  * …) open the URLs written inside them on their own, past the guard, so they are never allowed. ffmpeg matches any
  * of a demuxer's names ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
  */
-export const SOURCE_DEMUXERS = "mov,mp4,matroska,webm,avi,flv,mpegts,mpeg,mp3,aac,wav,flac,ogg";
+export const SOURCE_DEMUXERS = "mov,mp4,matroska,webm,avi,flv,asf,mxf,mpegts,mpeg,mp3,aac,wav,flac,ogg";
 
 /**
  * ffmpeg input options. Local files: the file protocol only. Remote sources: only the loopback range proxy, over

@@ -62,10 +62,17 @@ beforeAll(async () => {
   const victimUrl = (path: string) => `http://127.0.0.2:${victim.port}${path}`;
   // An HLS playlist whose one segment is the victim (".ts": ffmpeg 5.1 opens segments with media extensions only).
   const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${victimUrl("/admin/reboot.ts")}\n#EXT-X-ENDLIST\n`;
+  // A DASH manifest whose one representation is the victim.
+  const manifest =
+    `<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" ` +
+    `profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" mediaPresentationDuration="PT10S" minBufferTime="PT1S">` +
+    `<Period><AdaptationSet mimeType="video/mp4"><Representation id="1" bandwidth="100000">` +
+    `<BaseURL>${victimUrl("/admin/dash.mp4")}</BaseURL></Representation></AdaptationSet></Period></MPD>`;
   origin = await listen(PUBLIC, (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/redirect.mp4") return void res.writeHead(302, { Location: victimUrl("/admin/reboot") }).end();
     if (path === "/live.m3u8") return serveText(res, req, playlist, "application/vnd.apple.mpegurl");
+    if (path === "/manifest.mpd") return serveText(res, req, manifest, "video/mp4");
     if (path === "/whole.m3u8") return serveText(res, req, playlist, "application/vnd.apple.mpegurl", false);
     if (path === "/watch-redirect") return void res.writeHead(302, { Location: victimUrl("/admin/reboot") }).end();
     if (path === "/sniff") return serveText(res, req, "not really media", "video/mp4");
@@ -111,6 +118,11 @@ describe("the SSRF guard fails closed: no remote URL reaches ffmpeg or yt-dlp un
     expect(await read(`http://${PUBLIC}:${origin.port}/live.m3u8`)).toBe("unreadable_source");
     // It was read through the proxy (the playlist itself was fetched), and stopped at the demuxer.
     expect(origin.seen.some((s) => s.startsWith("GET /live.m3u8"))).toBe(true);
+  });
+
+  it("a playlist source: a DASH manifest read through the proxy opens none of its URLs", async () => {
+    expect(await read(`http://${PUBLIC}:${origin.port}/manifest.mpd`)).toBe("unreadable_source");
+    expect(origin.seen.some((s) => s.startsWith("GET /manifest.mpd"))).toBe(true);
   });
 
   it("a redirecting page: yt-dlp's own requests go through the guard and stop at the private address", async () => {

@@ -103,7 +103,8 @@ export async function checkPublicUrl(raw: string, guard: Guard): Promise<{ url: 
 
 /** Resolves a host once and checks every answer; the first is the one to connect to. */
 export async function checkPublicHost(hostname: string, guard: Guard, shown = hostname): Promise<Address> {
-  const host = hostname.replace(/^\[|\]$/g, "");
+  // CONNECT authorities arrive as written ("LOCALHOST:80"); URL hosts are lower case already.
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   const isPrivate = guard.isPrivate ?? isPrivateAddress;
   if (!guard.allowPrivate && (host === "localhost" || host.endsWith(".localhost")))
     throw refusal(shown, "this computer");

@@ -29,7 +29,7 @@ const knownSizes = new Map<string, { at: number; size: number }>();
 const SIZE_TTL_MS = 10 * 60_000;
 
 async function originSize(input: InputSpec): Promise<number> {
-  const key = `${input.url}\n${JSON.stringify(input.headers)}`;
+  const key = `${guardOf(input).allowPrivate}\n${input.url}\n${JSON.stringify(input.headers)}`;
   const now = Date.now();
   for (const [k, v] of knownSizes) if (now - v.at > SIZE_TTL_MS) knownSizes.delete(k);
   const known = knownSizes.get(key);

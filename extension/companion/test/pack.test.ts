@@ -57,4 +57,18 @@ it("the packed tarball installs into an empty prefix with no dependencies, cuts 
   serve.kill("SIGTERM");
   expect(devOrigin.status).toBe(403);
   expect((devOrigin.body as { error: { code: string } }).error.code).toBe("forbidden_origin");
+
+  // Asked for (a developer testing the package with the unpacked extension), it is trusted.
+  const dev = spawn(bin, ["serve", "--port", "0", "--output-dir", join(work, "out")], {
+    env: { ...env, CLIPCUT_COMPANION_CONFIG_DIR: join(work, "config"), CLIPCUT_TRUST_DEV_EXTENSION: "1" },
+  });
+  let devText = "";
+  dev.stdout.on("data", (d: Buffer) => (devText += d.toString()));
+  while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(devText) && Date.now() < deadline + 15_000) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const devPort = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(devText)?.[1]);
+  const trusted = await call(devPort, token, "GET", "/health");
+  dev.kill("SIGTERM");
+  expect(trusted.status).toBe(200);
 });

@@ -28,6 +28,16 @@ const seconds = z
  * A file name chosen by the caller: a bare name inside the output folder, never a path.
  * The extension is added by the companion from the format.
  */
+/**
+ * Names Windows keeps for devices: "CON", "nul.txt" or "COM1.tar.gz" open the device, not a file (the part before
+ * the first dot counts, trailing spaces ignored; ¹²³ count as digits there too).
+ */
+const WINDOWS_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)\s*(\..*)?$/i;
+
+export function isWindowsDeviceName(name: string): boolean {
+  return WINDOWS_DEVICE_NAME.test(name.trim());
+}
+
 export const outputFileNameSchema = z
   .string()
   .trim()
@@ -36,6 +46,7 @@ export const outputFileNameSchema = z
   .refine((name) => !/[/\\]/.test(name), "File name must not contain / or \\ (no folders).")
   .refine((name) => !name.includes(".."), "File name must not contain '..'.")
   .refine((name) => !name.startsWith("."), "File name must not start with a dot.")
+  .refine((name) => !isWindowsDeviceName(name), "File name is a device name on Windows (CON, NUL, COM1…).")
   // eslint-disable-next-line no-control-regex
   .refine((name) => !/[\x00-\x1f<>:"|?*]/.test(name), "File name contains characters that are not allowed.");
 

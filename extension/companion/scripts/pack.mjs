@@ -33,6 +33,8 @@ await build({
   external: ["bufferutil", "utf-8-validate"],
   banner: { js: "#!/usr/bin/env node" },
   legalComments: "inline",
+  // An installed companion is not a dev build: it does not trust the public dev extension id (src/security.ts).
+  define: { __CLIPCUT_DEV_BUILD__: "false" },
   logLevel: "warning",
 });
 chmodSync(join(stage, "bin", "clipcut-companion.cjs"), 0o755);

@@ -36,6 +36,8 @@ serve options:
   --allow-private-sources
                         Allow local files and loopback/private-network URLs as sources (tests, local demos;
                         env CLIPCUT_ALLOW_PRIVATE_SOURCES=1). Off by default: pages cannot make it read your LAN.
+  --trust-dev-extension Also trust the public dev extension id (an unpacked build of this repository; env
+                        CLIPCUT_TRUST_DEV_EXTENSION=1). Always on when run from the repository, off when installed.
 
 cut options:
   <source>              Media URL (http/https), video page URL (needs yt-dlp) or local file
@@ -163,6 +165,7 @@ async function serveCommand(args: string[]) {
       concurrency: { type: "string" },
       "extension-id": { type: "string", multiple: true },
       "allow-private-sources": { type: "boolean", default: false },
+      "trust-dev-extension": { type: "boolean", default: false },
     },
   });
   const { startCompanion } = await import("./serve");
@@ -173,6 +176,7 @@ async function serveCommand(args: string[]) {
     concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
     extensionIds: values["extension-id"],
     allowPrivateSources: values["allow-private-sources"],
+    trustDevExtension: values["trust-dev-extension"],
   });
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -79,19 +79,15 @@ export function defaultOutputDir(): string {
 }
 
 /**
- * After a crash, a job's temp file (".name.part") and its empty placeholder stay behind. Removes both so the folder
- * only ever holds finished clips.
+ * After a crash, a job's temp file (".name.part") stays behind (the final name only ever appears complete). Removes
+ * them so the folder only ever holds finished clips.
  */
 export async function cleanStaleParts(outputDir: string): Promise<number> {
   const names = await readdir(outputDir).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {
-    const match = /^\.(.+)\.part$/.exec(name);
-    if (!match?.[1]) continue;
+    if (!/^\..+\.part$/.test(name)) continue;
     await rm(join(outputDir, name), { force: true });
-    const placeholder = join(outputDir, match[1]);
-    const info = await stat(placeholder).catch(() => null);
-    if (info?.isFile() && info.size === 0) await rm(placeholder, { force: true });
     removed++;
   }
   return removed;

@@ -43,6 +43,14 @@ const SOURCE_CACHE_MS = 10 * 60_000;
 /** Resolving and probing together: yt-dlp's minute plus two header probes. */
 const SOURCE_TIMEOUT_MS = 3 * 60_000;
 
+/**
+ * Finished jobs (done, failed, cancelled) stay listed for the extension for a while, then are forgotten: the newest
+ * KEPT_FINISHED_JOBS at most, none older than FINISHED_JOB_TTL_MS, so a long-running companion's memory stays bounded.
+ */
+export const KEPT_FINISHED_JOBS = 100;
+export const FINISHED_JOB_TTL_MS = 60 * 60_000;
+const FINISHED = new Set(["done", "failed", "cancelled"]);
+
 interface Entry {
   job: Job;
   controller: AbortController;
@@ -102,7 +110,21 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     super();
   }
 
+  /** Finished job ids, oldest first, with when they finished. */
+  private readonly finished = new Map<string, number>();
+
+  private prune() {
+    const now = Date.now();
+    for (const [id, at] of this.finished) {
+      if (this.finished.size <= KEPT_FINISHED_JOBS && now - at <= FINISHED_JOB_TTL_MS) break;
+      this.finished.delete(id);
+      this.entries.delete(id);
+      this.lastProgress.delete(id);
+    }
+  }
+
   list(): Job[] {
+    this.prune();
     return [...this.entries.values()].map((e) => e.job);
   }
 
@@ -181,6 +203,11 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private update(job: Job, patch: Partial<Job>) {
     Object.assign(job, patch, { updatedAt: new Date().toISOString() });
     this.publish(job);
+    if (FINISHED.has(job.status) && !this.finished.has(job.id)) {
+      this.finished.set(job.id, Date.now());
+      this.lastProgress.delete(job.id);
+      this.prune();
+    }
   }
 
   private async process({ job, controller }: Entry): Promise<void> {

@@ -59,20 +59,25 @@ export type Resolver = (host: string) => Promise<{ address: string; family: numb
 
 const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
 
-/** Throws when the URL is not plain http(s) on a public address. Resolves host names and checks every address. */
-export async function assertPublicUrl(raw: string, allowPrivate: boolean): Promise<URL> {
-  return (await checkPublicUrl(raw, allowPrivate)).url;
+/**
+ * What the guard allows. `resolve` and `isPrivate` exist for tests: there, one loopback address stands in for the
+ * public internet and another for the user's network, since no test can reach either.
+ */
+export interface Guard {
+  /** Loopback/private addresses allowed (--allow-private-sources). */
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  isPrivate?: (address: string) => boolean;
 }
 
-/**
- * assertPublicUrl, also returning the address that was checked (null for an IP literal, which needs no lookup), so
- * the connection can be made to exactly that address.
- */
-export async function checkPublicUrl(
-  raw: string,
-  allowPrivate: boolean,
-  resolve: Resolver = systemResolver,
-): Promise<{ url: URL; address: { address: string; family: number } | null }> {
+export type Address = { address: string; family: number };
+
+/** Throws when the URL is not plain http(s) on a public address. Resolves host names and checks every address. */
+export async function assertPublicUrl(raw: string, guard: Guard): Promise<URL> {
+  return (await checkPublicUrl(raw, guard)).url;
+}
+
+function parseSourceUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -84,66 +89,95 @@ export async function checkPublicUrl(
   }
   if (url.username || url.password)
     throw new ClipError("invalid_source", "Source URLs must not hold credentials.", 400);
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate && (host === "localhost" || host.endsWith(".localhost"))) throw refusal(url.href, "this computer");
-  if (isIP(host)) {
-    if (!allowPrivate && isPrivateAddress(host)) throw refusal(url.href, "a private or local network address");
-    return { url, address: null };
+  return url;
+}
+
+/**
+ * assertPublicUrl, also returning the address that was checked, so the connection can be made to exactly that
+ * address (never a second DNS answer).
+ */
+export async function checkPublicUrl(raw: string, guard: Guard): Promise<{ url: URL; address: Address }> {
+  const url = parseSourceUrl(raw);
+  return { url, address: await checkPublicHost(url.hostname, guard, url.href) };
+}
+
+/** Resolves a host once and checks every answer; the first is the one to connect to. */
+export async function checkPublicHost(hostname: string, guard: Guard, shown = hostname): Promise<Address> {
+  // CONNECT authorities arrive as written ("LOCALHOST:80"); URL hosts are lower case already.
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const isPrivate = guard.isPrivate ?? isPrivateAddress;
+  if (!guard.allowPrivate && (host === "localhost" || host.endsWith(".localhost")))
+    throw refusal(shown, "this computer");
+  const family = isIP(host);
+  if (family) {
+    if (!guard.allowPrivate && isPrivate(host)) throw refusal(shown, "a private or local network address");
+    return { address: host, family };
   }
-  const addresses = await resolve(host).catch(() => {
+  const addresses = await (guard.resolve ?? systemResolver)(host).catch(() => {
     throw new ClipError("network", `Could not find the server ${host} (check the connection).`, 422);
   });
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
-    throw refusal(url.href, "a private or local network address");
+  if (!guard.allowPrivate && addresses.some((a) => isPrivate(a.address)))
+    throw refusal(shown, "a private or local network address");
   const first = addresses[0];
   if (!first) throw new ClipError("network", `Could not find the server ${host} (check the connection).`, 422);
-  return { url, address: first };
+  return first;
+}
+
+/** A `lookup` for node:http that answers with the checked address only. */
+export function pinnedLookup(address: Address): LookupFunction {
+  return (_host, lookupOptions, done) => {
+    // Node asks for a list when it may try several families (autoSelectFamily).
+    if ((lookupOptions as { all?: boolean }).all) done(null, [address]);
+    else done(null, address.address, address.family);
+  };
+}
+
+/** One request to one checked URL, connected to the checked address; redirects are returned, not followed. */
+export async function pinnedRequest(
+  raw: string,
+  options: Guard & {
+    method?: string;
+    headers: Record<string, string | string[]>;
+    signal?: AbortSignal;
+    body?: NodeJS.ReadableStream;
+  },
+): Promise<IncomingMessage> {
+  const { url, address } = await checkPublicUrl(raw, options);
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = send(
+      url,
+      {
+        method: options.method ?? "GET",
+        headers: options.headers,
+        signal: options.signal,
+        lookup: pinnedLookup(address),
+      },
+      resolve,
+    );
+    req.on("error", reject);
+    if (options.body) options.body.pipe(req);
+    else req.end();
+  });
 }
 
 /**
  * A GET that connects to the very address checkPublicUrl approved (a custom `lookup` hands it to the socket), so a
  * DNS answer that changes between the check and the connect (rebinding) cannot point the request at this computer or
- * the local network. Every redirect hop is checked and pinned again. Used for the bytes handed to ffmpeg (the
- * bounded-range proxy).
+ * the local network. Every redirect hop is checked and pinned again. Every read of a source by the companion goes
+ * through here (the media-type sniff, the origin size, the bounded-range proxy that feeds ffmpeg).
  */
 export async function pinnedGet(
   raw: string,
-  options: { headers: Record<string, string>; signal: AbortSignal; allowPrivate: boolean; resolve?: Resolver },
+  options: Guard & { headers: Record<string, string>; signal: AbortSignal },
 ): Promise<IncomingMessage> {
   let current = raw;
   for (let hop = 0; hop < 6; hop++) {
-    const { url, address } = await checkPublicUrl(current, options.allowPrivate, options.resolve);
-    const pinned: LookupFunction | undefined = address
-      ? (_host, lookupOptions, done) => {
-          // Node asks for a list when it may try several families (autoSelectFamily).
-          if ((lookupOptions as { all?: boolean }).all) done(null, [address]);
-          else done(null, address.address, address.family);
-        }
-      : undefined;
-    const res = await new Promise<IncomingMessage>((resolve, reject) => {
-      const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-      const req = send(url, { headers: options.headers, signal: options.signal, lookup: pinned }, resolve);
-      req.on("error", reject);
-      req.end();
-    });
+    const res = await pinnedRequest(current, options);
     const location = res.headers.location;
     const status = res.statusCode ?? 0;
     if (status < 300 || status >= 400 || !location) return res;
     res.resume();
-    current = new URL(location, current).href;
-  }
-  throw new ClipError("source_unavailable", "The source redirects too many times.", 422);
-}
-
-/** fetch that checks every redirect hop with assertPublicUrl (a public URL may redirect to 169.254.169.254). */
-export async function guardedFetch(url: string, init: RequestInit, allowPrivate: boolean): Promise<Response> {
-  let current = url;
-  for (let hop = 0; hop < 6; hop++) {
-    await assertPublicUrl(current, allowPrivate);
-    const res = await fetch(current, { ...init, redirect: "manual" });
-    const location = res.headers.get("location");
-    if (res.status < 300 || res.status >= 400 || !location) return res;
-    await res.body?.cancel();
     current = new URL(location, current).href;
   }
   throw new ClipError("source_unavailable", "The source redirects too many times.", 422);

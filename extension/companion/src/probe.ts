@@ -101,16 +101,17 @@ async function probeStream(ffprobe: string, input: InputSpec, options: RunOption
 }
 
 async function probeOnce(ffprobe: string, input: InputSpec, deep: boolean, options: RunOptions): Promise<MediaInfo> {
+  // The proxy's own refusals (a private address, no byte ranges, an HTTP error) reach the user as they are.
   const { stdout } = await withRangeProxy(input, (proxied) =>
     runProcess(
       ffprobe,
       ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...inputArgs(proxied, deep)],
       { signal: options.signal, timeoutMs: PROBE_TIMEOUT_MS },
-    ),
-  ).catch((error: unknown) => {
-    if (error instanceof ClipError && (error.code === "cancelled" || error.code === "source_not_allowed")) throw error;
-    throw new ClipError("unreadable_source", `Could not read the source media (${input.original}).`, 422);
-  });
+    ).catch((error: unknown) => {
+      if (error instanceof ClipError && error.code === "cancelled") throw error;
+      throw new ClipError("unreadable_source", `Could not read the source media (${input.original}).`, 422);
+    }),
+  );
   const parsed = probeSchema.parse(JSON.parse(stdout));
   const v = parsed.streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
   const a = parsed.streams.find((s) => s.codec_type === "audio");

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { pinnedGet } from "./net-guard";
+import { ClipError } from "./errors";
+import { pinnedGet, type Guard } from "./net-guard";
 import type { InputSpec } from "./source";
 
 /**
@@ -27,30 +28,45 @@ export interface RangeProxy {
 const knownSizes = new Map<string, { at: number; size: number }>();
 const SIZE_TTL_MS = 10 * 60_000;
 
-async function originSize(input: InputSpec): Promise<number | null> {
-  const key = `${input.url}\n${JSON.stringify(input.headers)}`;
+async function originSize(input: InputSpec): Promise<number> {
+  const key = `${guardOf(input).allowPrivate}\n${input.url}\n${JSON.stringify(input.headers)}`;
   const now = Date.now();
   for (const [k, v] of knownSizes) if (now - v.at > SIZE_TTL_MS) knownSizes.delete(k);
   const known = knownSizes.get(key);
   if (known) return known.size;
   const size = await fetchOriginSize(input);
-  if (size !== null) knownSizes.set(key, { at: now, size });
+  knownSizes.set(key, { at: now, size });
   return size;
 }
 
-async function fetchOriginSize(input: InputSpec): Promise<number | null> {
-  try {
-    const res = await pinnedGet(input.url, {
-      headers: { ...input.headers, Range: "bytes=0-0" },
-      signal: AbortSignal.timeout(15_000),
-      allowPrivate: input.allowPrivate ?? false,
-    });
-    res.resume();
-    const total = /\/(\d+)$/.exec(res.headers["content-range"] ?? "")?.[1];
-    return res.statusCode === 206 && total ? Number(total) : null;
-  } catch {
-    return null;
+/** The guard a proxied input is read with (private addresses refused unless the input says otherwise). */
+export const guardOf = (input: InputSpec): Guard => input.guard ?? { allowPrivate: false };
+
+/**
+ * The origin's size, from a one-byte range. Fails closed: an origin that does not serve ranges, or that redirects
+ * where the guard refuses, is refused here; its URL is never handed to ffmpeg, which would follow it unguarded.
+ */
+async function fetchOriginSize(input: InputSpec): Promise<number> {
+  const res = await pinnedGet(input.url, {
+    ...guardOf(input),
+    headers: { ...input.headers, Range: "bytes=0-0" },
+    signal: AbortSignal.timeout(15_000),
+  }).catch((error: unknown) => {
+    if (error instanceof ClipError) throw error;
+    throw new ClipError("source_unavailable", `Could not reach the source (${input.original}).`, 422);
+  });
+  res.resume();
+  const status = res.statusCode ?? 0;
+  const total = /\/(\d+)$/.exec(res.headers["content-range"] ?? "")?.[1];
+  if (status === 206 && total) return Number(total);
+  if (status >= 400) {
+    throw new ClipError("source_unavailable", `The source answered HTTP ${status} (${input.original}).`, 422);
   }
+  throw new ClipError(
+    "source_unsupported",
+    "The server of this source does not serve parts of the file (byte ranges), which the companion needs to read a clip safely. Download the file and cut it with the CLI (clipcut-companion cut).",
+    422,
+  );
 }
 
 /** Where the last answer ended and how big its chunks had grown: a request that continues it keeps the pace. */
@@ -91,7 +107,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
         headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
         // A stalled origin must not hold ffmpeg forever.
         signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
-        allowPrivate: origin.allowPrivate ?? false,
+        ...guardOf(origin),
       });
       if (upstream.statusCode !== 206) {
         upstream.resume();
@@ -112,13 +128,19 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
 }
 
 /**
- * Starts a proxy for an http input (and its separate audio stream, each with its own headers); returns the input
- * unchanged (no-op close) when the origin cannot do ranges.
+ * Starts a proxy for an http input (and its separate audio stream, each with its own headers). Throws when the
+ * origin cannot be read through it: no remote URL ever reaches ffmpeg.
  */
 export async function startRangeProxy(input: InputSpec): Promise<RangeProxy> {
   if (input.audio) {
     const { audio, ...video } = input;
-    const [v, a] = await Promise.all([startRangeProxy(video), startRangeProxy(audio)]);
+    const [vs, as] = await Promise.allSettled([startRangeProxy(video), startRangeProxy(audio)]);
+    if (vs.status === "rejected" || as.status === "rejected") {
+      // The one that started must not stay open.
+      for (const s of [vs, as]) if (s.status === "fulfilled") await s.value.close();
+      throw vs.status === "rejected" ? vs.reason : (as as PromiseRejectedResult).reason;
+    }
+    const [v, a] = [vs.value, as.value];
     return {
       input: { ...v.input, audio: a.input },
       close: async () => {
@@ -128,7 +150,6 @@ export async function startRangeProxy(input: InputSpec): Promise<RangeProxy> {
   }
   if (input.kind !== "http" || input.viaProxy) return { input, close: async () => undefined };
   const size = await originSize(input);
-  if (size === null) return { input, close: async () => undefined };
   const secret = randomBytes(16).toString("hex");
   const state: ReadState = { nextByte: -1, chunk: MIN_CHUNK };
   const server = createServer((req, res) => {

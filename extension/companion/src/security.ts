@@ -65,10 +65,23 @@ export interface Refusal {
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+/** Set by the store package's bundler (scripts/pack.mjs): false there; undefined when run from the repository. */
+declare const __CLIPCUT_DEV_BUILD__: boolean | undefined;
+
+/**
+ * The dev extension id comes from a public key in this repository: anyone can load an unpacked extension with that
+ * id. So it is trusted only when the companion runs from the repository (a dev build), or when asked
+ * (--trust-dev-extension, CLIPCUT_TRUST_DEV_EXTENSION=1); the packed companion trusts only the ids it is given.
+ */
+export function trustsDevExtension(flag = false, env: NodeJS.ProcessEnv = process.env): boolean {
+  const devBuild = typeof __CLIPCUT_DEV_BUILD__ === "undefined" || __CLIPCUT_DEV_BUILD__;
+  return devBuild || flag || env.CLIPCUT_TRUST_DEV_EXTENSION === "1" || env.CLIPCUT_TRUST_DEV_EXTENSION === "true";
+}
+
 /** Chrome ids become chrome-extension:// origins; a Firefox internal UUID given explicitly becomes moz-extension://. */
-export function allowedOrigins(extensionIds: readonly string[] = []): Set<string> {
+export function allowedOrigins(extensionIds: readonly string[] = [], trustDevId = trustsDevExtension()): Set<string> {
   return new Set(
-    [DEFAULT_EXTENSION_ID, ...extensionIds].map((id) => {
+    [...(trustDevId ? [DEFAULT_EXTENSION_ID] : []), ...extensionIds].map((id) => {
       const uuid = FIREFOX_UUID.exec(id)?.[1];
       return uuid ? `moz-extension://${uuid.toLowerCase()}` : `chrome-extension://${id}`;
     }),

@@ -4,7 +4,7 @@ import { cleanStaleParts, defaultOutputDir, loadConfig, saveFirefoxOrigin, saveP
 import { DEFAULT_API_BASE } from "./api-client";
 import { killAllChildren } from "./ffmpeg";
 import { checkApiBase, envAllowsPrivateSources } from "./net-guard";
-import { allowedOrigins, memoryFirefoxBinding } from "./security";
+import { allowedOrigins, memoryFirefoxBinding, trustsDevExtension } from "./security";
 import { ytDlpAgeWarning } from "./ytdlp";
 import { createCompanionServer } from "./server";
 import { checkTools, toolPaths } from "./tools";
@@ -16,6 +16,8 @@ export interface ServeOptions {
   concurrency?: number;
   extensionIds?: string[];
   allowPrivateSources?: boolean;
+  /** Trust the public dev extension id in a packed build too (--trust-dev-extension). */
+  trustDevExtension?: boolean;
 }
 
 /** `clipcut-companion serve`: checks ffmpeg, loads the pairing token, listens on 127.0.0.1. */
@@ -38,7 +40,7 @@ export async function startCompanion(options: ServeOptions) {
     toolVersions: { ffmpeg: versions.ffmpeg, ytDlp: versions.ytDlp },
     outputDir,
     pairingToken: config.pairingToken,
-    allowedOrigins: allowedOrigins(ids),
+    allowedOrigins: allowedOrigins(ids, trustsDevExtension(options.trustDevExtension)),
     firefox: memoryFirefoxBinding(config.firefoxOrigin, (origin) => {
       saveFirefoxOrigin(config, origin).catch(() => undefined);
     }),

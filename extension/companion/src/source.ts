@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { basename, extname, isAbsolute } from "node:path";
 import { ClipError } from "./errors";
-import { assertPublicUrl, guardedFetch } from "./net-guard";
+import { assertPublicUrl, pinnedGet, type Guard } from "./net-guard";
 import { installHint, toolVersion, type Tools } from "./tools";
 import { resolveWithYtDlp } from "./ytdlp";
 
@@ -20,8 +20,8 @@ export interface InputSpec {
   viaProxy?: boolean;
   /** A separate audio-only stream cut alongside (YouTube DASH: video-only + audio-only). */
   audio?: InputSpec;
-  /** Loopback/private origins allowed (checked again on every redirect the proxy follows). */
-  allowPrivate?: boolean;
+  /** What the range proxy may connect to (checked again on every redirect it follows); private refused by default. */
+  guard?: Guard;
   /** Height of the format yt-dlp picked, when the source is a page. */
   resolvedHeight?: number | null;
 }
@@ -43,21 +43,32 @@ const MEDIA_EXTENSIONS = new Set([
   ".opus",
 ]);
 
-/** ffmpeg input options: only the protocols the source needs (an HTTP playlist must not open local files). */
+/**
+ * The demuxers a source may be read with: plain containers only. Playlist and manifest formats (hls, dash, concat,
+ * …) open the URLs written inside them on their own, past the guard, so they are never allowed. ffmpeg matches any
+ * of a demuxer's names ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
+ */
+export const SOURCE_DEMUXERS = "mov,mp4,matroska,webm,avi,flv,asf,mxf,mpegts,mpeg,mp3,aac,wav,flac,ogg";
+
+/**
+ * ffmpeg input options. Local files: the file protocol only. Remote sources: only the loopback range proxy, over
+ * plain http, never the origin's URL (ffmpeg would resolve it again and follow its redirects unguarded).
+ */
 export function inputArgs(input: InputSpec, deepProbe = false): string[] {
-  if (input.kind === "file") return ["-protocol_whitelist", "file", "-i", input.url];
-  const args = ["-protocol_whitelist", "http,https,tcp,tls", "-reconnect", "1", "-reconnect_on_network_error", "1"];
+  const formats = ["-format_whitelist", SOURCE_DEMUXERS];
+  if (input.kind === "file") return ["-protocol_whitelist", "file", ...formats, "-i", input.url];
+  if (!input.viaProxy || !/^http:\/\/127\.0\.0\.1:\d+\//.test(input.url)) {
+    throw new ClipError(
+      "source_not_allowed",
+      "Remote sources are read through the companion's guarded proxy only.",
+      500,
+    );
+  }
+  const args = ["-protocol_whitelist", "http,tcp", ...formats, "-reconnect", "1", "-reconnect_on_network_error", "1"];
   // On loopback a small receive window costs no speed and keeps abandoned reads from buffering megabytes.
-  if (input.viaProxy) args.push("-recv_buffer_size", "131072");
+  args.push("-recv_buffer_size", "131072");
   // MP4/MOV/MKV describe their streams in the header; probing into the payload would only cost bytes.
   if (!deepProbe) args.push("-probesize", "32768");
-  const headers = Object.entries(input.headers)
-    .filter(([k]) => k.toLowerCase() !== "user-agent")
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join("");
-  const agent = Object.entries(input.headers).find(([k]) => k.toLowerCase() === "user-agent")?.[1];
-  if (agent) args.push("-user_agent", agent);
-  if (headers) args.push("-headers", headers);
   return [...args, "-i", input.url];
 }
 
@@ -71,18 +82,18 @@ function titleFromPath(p: string): string {
 const PAGE_HOSTS = /(^|\.)(youtube\.com|youtu\.be|youtube-nocookie\.com|vimeo\.com|twitch\.tv|dailymotion\.com)$/i;
 
 /** Looks at the URL (known video sites, extension, then Content-Type) to tell a media file from a web page. */
-async function looksLikeMedia(url: URL, allowPrivate: boolean, signal?: AbortSignal): Promise<boolean> {
+async function looksLikeMedia(url: URL, guard: Guard, signal?: AbortSignal): Promise<boolean> {
   if (PAGE_HOSTS.test(url.hostname)) return false;
   if (MEDIA_EXTENSIONS.has(extname(url.pathname).toLowerCase())) return true;
   try {
     const timeout = AbortSignal.timeout(8000);
-    const res = await guardedFetch(
-      url.href,
-      { method: "GET", headers: { Range: "bytes=0-0" }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout },
-      allowPrivate,
-    );
-    await res.body?.cancel();
-    const type = res.headers.get("content-type") ?? "";
+    const res = await pinnedGet(url.href, {
+      ...guard,
+      headers: { Range: "bytes=0-0" },
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+    res.destroy();
+    const type = String(res.headers["content-type"] ?? "");
     return /^(video|audio)\//i.test(type) || /mpegurl|octet-stream|mp4/i.test(type);
   } catch {
     return false;
@@ -95,6 +106,8 @@ export interface ResolveOptions {
   height?: number | null;
   /** Loopback/private addresses allowed (tests, local demos): --allow-private-sources. */
   allowPrivate?: boolean;
+  /** The whole guard, when a test stands loopback in for the internet (wins over allowPrivate). */
+  guard?: Guard;
   /** Local paths allowed: always for the CLI; for serve only with --allow-private-sources. */
   allowLocalFiles?: boolean;
   /** The yt-dlp age warning, added to its failures (an old yt-dlp is the usual cause). */
@@ -114,6 +127,8 @@ async function ytDlpPresent(bin: string): Promise<boolean> {
   return true;
 }
 
+const guardFor = (options: ResolveOptions): Guard => options.guard ?? { allowPrivate: options.allowPrivate ?? false };
+
 async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions): Promise<InputSpec> {
   if (!(await ytDlpPresent(tools.ytDlp))) {
     throw new ClipError(
@@ -122,20 +137,17 @@ async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions
       422,
     );
   }
+  const guard = guardFor(options);
   const resolved = await resolveWithYtDlp(tools.ytDlp, pageUrl, {
     height: options.height ?? null,
     signal: options.signal,
     staleWarning: options.ytDlpWarning ?? null,
+    guard,
   });
   // The media URLs yt-dlp hands back are sources too: they must be public like the page.
-  await assertPublicUrl(resolved.main.url, options.allowPrivate ?? false);
-  if (resolved.audio) await assertPublicUrl(resolved.audio.url, options.allowPrivate ?? false);
-  const common = {
-    kind: "http" as const,
-    title: resolved.title,
-    original: pageUrl,
-    allowPrivate: options.allowPrivate ?? false,
-  };
+  await assertPublicUrl(resolved.main.url, guard);
+  if (resolved.audio) await assertPublicUrl(resolved.audio.url, guard);
+  const common = { kind: "http" as const, title: resolved.title, original: pageUrl, guard };
   return {
     ...common,
     url: resolved.main.url,
@@ -147,19 +159,19 @@ async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions
 
 /** Turns a source string (media URL, page URL, local path) into something ffmpeg can read. */
 export async function resolveSource(tools: Tools, source: string, options: ResolveOptions = {}): Promise<InputSpec> {
-  const allowPrivate = options.allowPrivate ?? false;
+  const guard = guardFor(options);
   if (/^https?:\/\//i.test(source)) {
     // Known video sites are public by definition: straight to yt-dlp (which reports its own network errors).
     if (PAGE_HOSTS.test(new URL(source).hostname)) return pageSource(tools, source, options);
-    const url = await assertPublicUrl(source, allowPrivate);
-    if (await looksLikeMedia(url, allowPrivate, options.signal)) {
+    const url = await assertPublicUrl(source, guard);
+    if (await looksLikeMedia(url, guard, options.signal)) {
       return {
         url: url.href,
         kind: "http",
         headers: {},
         title: titleFromPath(decodeURIComponent(url.pathname)),
         original: source,
-        allowPrivate,
+        guard,
       };
     }
     return pageSource(tools, source, options);

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CancelledError, ClipError } from "./errors";
+import { withEgressProxy } from "./egress-proxy";
 import { ProcessFailed, runProcess } from "./ffmpeg";
+import type { Guard } from "./net-guard";
 
 /** yt-dlp resolves a page in a few seconds; a minute means it is stuck (network, a broken extractor). */
 export const YTDLP_TIMEOUT_MS = 60_000;
@@ -167,14 +169,39 @@ function stream(f: z.infer<typeof formatSchema>): ResolvedStream {
 export async function resolveWithYtDlp(
   ytDlp: string,
   pageUrl: string,
-  options: { height: number | null; signal?: AbortSignal; staleWarning?: string | null; timeoutMs?: number },
+  options: {
+    height: number | null;
+    signal?: AbortSignal;
+    staleWarning?: string | null;
+    timeoutMs?: number;
+    /** What yt-dlp may connect to: every connection it makes goes through a proxy that checks it. */
+    guard?: Guard;
+  },
 ): Promise<Resolved> {
-  const { stdout } = await runProcess(
-    ytDlp,
-    ["-J", "--no-playlist", "--no-warnings", "-f", formatSelector(options.height), pageUrl],
-    { signal: options.signal, timeoutMs: options.timeoutMs ?? YTDLP_TIMEOUT_MS },
+  const { stdout } = await withEgressProxy(options.guard ?? { allowPrivate: false }, (proxy) =>
+    runProcess(
+      ytDlp,
+      // The page URL last (after "--"): nothing in it is read as an option.
+      [
+        "-J",
+        "--no-playlist",
+        "--no-warnings",
+        "--proxy",
+        proxy.url,
+        "-f",
+        formatSelector(options.height),
+        "--",
+        pageUrl,
+      ],
+      { signal: options.signal, timeoutMs: options.timeoutMs ?? YTDLP_TIMEOUT_MS },
+    ).catch((error: unknown) => {
+      // A refused connection is the reason yt-dlp failed: say that, not "network error".
+      if (error instanceof ProcessFailed && proxy.refusals[0]) throw proxy.refusals[0];
+      throw error;
+    }),
   ).catch((error: unknown) => {
     if (error instanceof CancelledError) throw error;
+    if (error instanceof ClipError && error.code === "source_not_allowed") throw error;
     if (error instanceof ProcessFailed) throw ytDlpFailure(error.stderr, options.staleWarning ?? null);
     if (error instanceof ClipError && error.code === "timeout") {
       throw new ClipError(

@@ -60,7 +60,7 @@ it("a companion killed mid-job never captures; the hold is left to expire and th
   expect(hold.state).toBe("held");
   expect(Date.parse(hold.expiresAt)).toBeGreaterThan(Date.now());
 
-  // The next start removes the dead job's partial file and placeholder, and does not print the token again.
+  // The next start removes the dead job's partial file (no placeholder was ever made), and does not print the token again.
   const second = await startServe(args, env);
   expect(second.output).not.toContain(token!);
   expect(readdirSync(outputDir)).toEqual([]);

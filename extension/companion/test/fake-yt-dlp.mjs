@@ -23,7 +23,10 @@
  *   "hangSeconds": n → sleep n seconds before answering (timeouts, cancel and process-group tests);
  *   "hangChild": true | "<tag>" → while hanging, also run a child process (as yt-dlp runs ffmpeg) whose command
  *            line ends with the tag (default "fake-yt-dlp-helper"), so a test can look for it in the process table;
- *   "version": "2024.01.01" → what --version prints.
+ *   "version": "2024.01.01" → what --version prints;
+ *   "fetchPage": true → before answering, GET the page URL (plain http only) and follow its redirects, as yt-dlp
+ *            does: through the --proxy given (absolute-form requests, its user:secret as Proxy-Authorization),
+ *            else directly. A refused or failed request ends like yt-dlp's "Unable to download webpage".
  * env FAKE_YTDLP_LOG: a file to which each invocation's argv is appended as one JSON line (tests read the -f used).
  *
  * Selectors (-f): alternatives "A/B/C", merges "V+A", atoms b|best|bv|bv*|bestvideo|ba|ba*|bestaudio|w|worst|wv|wa
@@ -33,6 +36,7 @@
  * array [video, audio] (each with its own url and http_headers) and no top-level url. The formats list is kept.
  */
 import { spawn } from "node:child_process";
+import { request } from "node:http";
 import { appendFileSync, readFileSync } from "node:fs";
 
 const ERRORS = {
@@ -190,6 +194,47 @@ const fixture = loadFixture(url);
 if (!fixture) fail(ERRORS.unsupported("", url));
 const id = fixture.id ?? "dQw4w9WgXcQ";
 
+/** One GET, through the proxy when one is given; resolves with the status and the Location header. */
+function get(target, proxy) {
+  return new Promise((resolve, reject) => {
+    const options = proxy
+      ? {
+          host: proxy.hostname,
+          port: proxy.port,
+          path: target,
+          headers: {
+            Host: new URL(target).host,
+            "Proxy-Authorization": `Basic ${Buffer.from(
+              `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`,
+            ).toString("base64")}`,
+          },
+        }
+      : target;
+    const req = request(options, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode, location: res.headers.location });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+if (fixture.fetchPage) {
+  const proxyIndex = argv.indexOf("--proxy");
+  const proxy = proxyIndex >= 0 ? new URL(argv[proxyIndex + 1]) : null;
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    if (hop > 5) fail(`ERROR: [generic] Unable to download webpage: too many redirects`);
+    const answer = await get(current, proxy).catch((e) =>
+      fail(`ERROR: [generic] Unable to download webpage: <urlopen error ${e.message}>`),
+    );
+    if (answer.status >= 300 && answer.status < 400 && answer.location)
+      current = new URL(answer.location, current).href;
+    else if (answer.status >= 400) fail(`ERROR: [generic] Unable to download webpage: HTTP Error ${answer.status}`);
+    else break;
+  }
+}
+
 if (fixture.hangChild) {
   const tag = typeof fixture.hangChild === "string" ? fixture.hangChild : "fake-yt-dlp-helper";
   spawn(process.execPath, ["-e", "setTimeout(() => {}, 3600e3)", tag], { stdio: "ignore" });
@@ -202,7 +247,16 @@ if (fixture.error) {
   fail(make(id, url), 1);
 }
 
-const { formats: listed = [], error: _e, stderr: _s, exitCode: _c, hangSeconds: _h, version: _v, ...info } = fixture;
+const {
+  formats: listed = [],
+  error: _e,
+  stderr: _s,
+  exitCode: _c,
+  hangSeconds: _h,
+  version: _v,
+  fetchPage: _f,
+  ...info
+} = fixture;
 // yt-dlp fills in each format's protocol from its URL when the extractor does not set it.
 const formats = listed.map((f) => ({
   ...f,

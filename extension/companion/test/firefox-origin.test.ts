@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig, resetPairingToken, saveFirefoxOrigin } from "../src/config";
-import { allowedOrigins, memoryFirefoxBinding } from "../src/security";
+import { DEFAULT_EXTENSION_ID } from "../../../app/domain/extension";
+import { allowedOrigins, memoryFirefoxBinding, trustsDevExtension } from "../src/security";
 import { createCompanionServer, type CompanionServer } from "../src/server";
 import { call } from "./client";
 import { tempDir, tools } from "./helpers";
@@ -64,4 +65,15 @@ it("lists an explicit Firefox UUID as a moz-extension origin and keeps the bindi
   expect((await loadConfig(dir)).firefoxOrigin).toBe(FIREFOX);
   await resetPairingToken(dir);
   expect((await loadConfig(dir)).firefoxOrigin).toBeNull();
+});
+
+it("the public dev extension id is trusted only in a dev build or when asked", () => {
+  const dev = `chrome-extension://${DEFAULT_EXTENSION_ID}`;
+  expect(allowedOrigins([], false).has(dev)).toBe(false);
+  expect(allowedOrigins(["abcdefghijklmnopabcdefghijklmnop"], false)).toEqual(
+    new Set(["chrome-extension://abcdefghijklmnopabcdefghijklmnop"]),
+  );
+  expect(allowedOrigins([], true).has(dev)).toBe(true);
+  // Run from the repository (as here) is a dev build; the packed one is checked in pack.test.ts.
+  expect(trustsDevExtension(false, {})).toBe(true);
 });

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { expect, inject, it } from "vitest";
 import { cutResultSchema } from "../../../app/domain/companion";
 import { VERSION } from "../src/version";
+import { call } from "./client";
 import { tempDir } from "./helpers";
 
 const dir = inject("mediaDir");
@@ -46,7 +47,28 @@ it("the packed tarball installs into an empty prefix with no dependencies, cuts 
   while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(text) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));
   }
-  serve.kill("SIGTERM");
   expect(text).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
   expect(text).toMatch(/Pairing token \(shown once/);
+  // An installed companion is not a dev build: the public dev extension id (anyone can load an unpacked extension
+  // with it) gets no answer, even with the pairing token.
+  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)![1]);
+  const token = /Pairing token \(shown once[^:]*: (\S+)/.exec(text)![1]!;
+  const devOrigin = await call(port, token, "GET", "/health");
+  serve.kill("SIGTERM");
+  expect(devOrigin.status).toBe(403);
+  expect((devOrigin.body as { error: { code: string } }).error.code).toBe("forbidden_origin");
+
+  // Asked for (a developer testing the package with the unpacked extension), it is trusted.
+  const dev = spawn(bin, ["serve", "--port", "0", "--output-dir", join(work, "out")], {
+    env: { ...env, CLIPCUT_COMPANION_CONFIG_DIR: join(work, "config"), CLIPCUT_TRUST_DEV_EXTENSION: "1" },
+  });
+  let devText = "";
+  dev.stdout.on("data", (d: Buffer) => (devText += d.toString()));
+  while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(devText) && Date.now() < deadline + 15_000) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const devPort = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(devText)?.[1]);
+  const trusted = await call(devPort, token, "GET", "/health");
+  dev.kill("SIGTERM");
+  expect(trusted.status).toBe(200);
 });

@@ -24,7 +24,7 @@ import type { MediaInfo } from "./probe";
 import { withRangeProxy } from "./range-proxy";
 import { inputArgs, type InputSpec } from "./source";
 import type { Tools } from "./tools";
-import { checkCopiedOutput, verifyOutput } from "./verify";
+import { checkCopiedOutput, verifyOutput, type CopiedPackets } from "./verify";
 import { startTrace, type Trace } from "./trace";
 
 /**
@@ -238,7 +238,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     const known = plan.known;
     const verified = await trace.span("verify", () =>
       known
-        ? checkCopiedOutput(slot!.partPath, req.format, known)
+        ? checkCopiedOutput(slot!.partPath, req.format, known, { ffmpeg: hooks.tools.ffmpeg, signal: hooks.signal })
         : verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
             video: plan.expectVideo,
             audio: plan.expectAudio,
@@ -300,8 +300,8 @@ interface Plan {
   snapped: boolean;
   expectVideo: boolean;
   expectAudio: boolean;
-  /** A stream copy's result, known from the listing: checked without an ffprobe pass (checkCopiedOutput). */
-  known?: { seconds: number; frames: number; width: number; height: number };
+  /** A stream copy's packets, known from the listing: checked against the container's table (checkCopiedOutput). */
+  known?: CopiedPackets;
 }
 
 type Choice =
@@ -428,12 +428,14 @@ function copyPlan(
   const first = staged.video.findIndex((p) => p.key && p.pts === start);
   if (first < 0) throw new ClipError("stage_failed", "The staged copy has no keyframe at the cut; try again.", 500);
   let audioArgs: string[] = [];
+  let audioPackets: number | null = null;
   if (audio && canCopyAudio(req.format, audio.codec)) {
     const kept = staged.audio
       .map((p, i) => ({ ...p, i }))
       .filter((p) => p.pts >= start && p.pts + p.duration / 2 < endPts);
     const a0 = kept[0]?.i ?? 0;
     const a1 = kept[kept.length - 1]?.i ?? -1;
+    audioPackets = Math.max(0, a1 - a0 + 1);
     audioArgs = ["-map", "0:a:0", "-c:a", "copy", "-bsf:a", keepPackets(a0, a1)];
   } else if (audio) {
     audioArgs = ["-map", "0:a:0", "-af", audioTrim(start, endPts, false), ...audioCodecArgs(req.format)];
@@ -447,7 +449,15 @@ function copyPlan(
     expectVideo: true,
     expectAudio: audio !== null,
     known: video
-      ? { seconds: toSeconds(endPts - start), frames: packets, width: video.width, height: video.height }
+      ? {
+          seconds: toSeconds(endPts - start),
+          width: video.width,
+          height: video.height,
+          videoSizes: staged.video.slice(first, first + packets).map((p) => p.size),
+          // Matroska to Matroska keeps each packet's bytes; MPEG-TS H.264 into MP4/MKV is rewritten (start codes).
+          sizesExact: stagingFormat(req) === "matroska" && (req.format === "webm" || req.format === "mkv"),
+          audioPackets,
+        }
       : undefined,
     steps: [
       {
@@ -476,12 +486,16 @@ function copyPlan(
 }
 
 /**
- * A bitstream filter that passes only packets `from`..`to` (0-based, in stream order) and drops the rest:
- * (n-from)*(n-to) is positive exactly outside the range (and needs no comma, which would split a filter list).
+ * A bitstream filter that passes only packets `from`..`to` (0-based, in stream order) and drops the rest.
+ * x = (n-from)*(n-to) is positive exactly outside the range; the filter is given x+abs(x), which is 2x there and 0
+ * inside. x alone is wrong: the noise filter reads a NEGATIVE drop value -k as "drop one packet in k at random"
+ * (seeded by the bytes seen so far), so a packet inside the range was dropped whenever that running sum happened
+ * to divide by k (a VP9 copy lost its packet at 5.933 s). No comma: it would split the filter list.
  */
-function keepPackets(from: number, to: number): string {
+export function keepPackets(from: number, to: number): string {
   if (to < from) return "noise=drop=1";
-  return `noise=drop=(n-${from})*(n-${to})`;
+  const x = `(n-${from})*(n-${to})`;
+  return `noise=drop=${x}+abs(${x})`;
 }
 
 function reencodePlan(req: CutRequest, stage: string, out: string, frames: CutFrames): Plan {

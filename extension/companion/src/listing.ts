@@ -9,10 +9,10 @@ import type { Packet } from "./probe";
  * second ffprobe pass over the stage (a whole process start and demux) for the packet plan.
  */
 export interface StagedPackets {
-  /** Video packets in decode order, 90 kHz ticks (empty when no video was staged). */
-  video: Packet[];
+  /** Video packets in decode order, 90 kHz ticks, with their size in bytes (empty when no video was staged). */
+  video: (Packet & { size: number })[];
   /** Audio packets in order, 90 kHz ticks (start and duration). */
-  audio: { pts: number; duration: number }[];
+  audio: { pts: number; duration: number; size: number }[];
 }
 
 /** The ffmpeg output options that write the listing of the mapped streams to `path`. */
@@ -34,7 +34,7 @@ const fraction = z.tuple([z.number().int().positive(), z.number().int().positive
 export function parseListing(text: string, clockTicks = 1): StagedPackets {
   const timeBase = new Map<number, [number, number]>();
   const kind = new Map<number, string>();
-  const video: Packet[] = [];
+  const video: StagedPackets["video"] = [];
   const audio: StagedPackets["audio"] = [];
   const ticks = (value: string, tb: [number, number]) =>
     Math.round(Math.round((Number(value) * tb[0] * 90000) / tb[1]) / clockTicks) * clockTicks;
@@ -47,15 +47,15 @@ export function parseListing(text: string, clockTicks = 1): StagedPackets {
     } else if ((m = packetLine.exec(line))) {
       const stream = Number(m[1]);
       const tb = timeBase.get(stream);
-      const [, , dts = NOPTS, pts = NOPTS, duration = "0"] = m;
+      const [, , dts = NOPTS, pts = NOPTS, duration = "0", size = "0"] = m;
       if (!tb || pts === NOPTS) continue;
       const ptsTicks = ticks(pts, tb);
       if (kind.get(stream) === "video") {
         // No F= field means the flags are exactly "key".
         const key = m[6] === undefined || (parseInt(m[6], 16) & 1) === 1;
-        video.push({ pts: ptsTicks, dts: dts === NOPTS ? ptsTicks : ticks(dts, tb), key });
+        video.push({ pts: ptsTicks, dts: dts === NOPTS ? ptsTicks : ticks(dts, tb), key, size: Number(size) });
       } else if (kind.get(stream) === "audio") {
-        audio.push({ pts: ptsTicks, duration: ticks(duration, tb) });
+        audio.push({ pts: ptsTicks, duration: ticks(duration, tb), size: Number(size) });
       }
     }
   }

@@ -2,6 +2,7 @@ import { open } from "node:fs/promises";
 import { z } from "zod";
 import type { Format } from "../../../app/domain/media";
 import { ClipError } from "./errors";
+import { readContainerPackets, type TrackPackets } from "./container-packets";
 import { runProcess } from "./ffmpeg";
 
 export interface Verified {
@@ -85,21 +86,41 @@ export async function verifyOutput(
   };
 }
 
+/** What a stream copy chose to write, from the staging listing. */
+export interface CopiedPackets {
+  seconds: number;
+  width: number;
+  height: number;
+  /** Sizes of the chosen video packets in decode order. */
+  videoSizes: number[];
+  /** True when the muxer writes those packets' bytes unchanged (so sizes must match one for one, not just the count). */
+  sizesExact: boolean;
+  /** Audio packets copied, or null when the audio was re-encoded (its packet count is the encoder's). */
+  audioPackets: number | null;
+}
+
 /**
- * The check for a stream copy, without a second process: the packets and their times are known exactly from the
- * staging listing (the copy passes those packets unchanged), so what remains to check is that ffmpeg left a whole
- * container on disk: for MP4/MOV a chain of top-level boxes that starts with ftyp, holds moov and mdat and ends
- * exactly at the end of the file; for Matroska/WebM the EBML header followed by a Segment. Saves an ffprobe start
- * (~0.1–0.2 s) on a job whose own work is ~0.2 s. Outputs that are encoded keep the full read-back above.
+ * The check for a stream copy, without a demuxer pass: ffmpeg must have left a whole container on disk (for
+ * MP4/MOV a chain of top-level boxes that starts with ftyp, holds moov and mdat and ends exactly at the end of the
+ * file; for Matroska/WebM the EBML header and a Segment that ends with the file), and that container must hold
+ * exactly the packets the cut chose: the same number per stream and, where the muxer keeps the bytes, the same
+ * sizes in the same order (a copy once lost a packet inside the range and still looked whole). The packet table
+ * is read in-process (container-packets.ts); when its layout cannot be walked, the video is decoded instead and
+ * must give the chosen number of frames without an error. Outputs that are encoded keep the full read-back above.
  */
 export async function checkCopiedOutput(
   file: string,
   format: Format,
-  known: { seconds: number; frames: number; width: number; height: number },
+  chosen: CopiedPackets,
+  decode: { ffmpeg: string; signal?: AbortSignal },
 ): Promise<Verified> {
+  const frames = chosen.videoSizes.length;
+  if (frames <= 0 || chosen.seconds <= 0) throw new ClipError("verify_failed", "The written clip is empty.", 500);
   const handle = await open(file, "r").catch(() => {
     throw new ClipError("verify_failed", "The written clip could not be read back.", 500);
   });
+  const broken = (why: string) => new ClipError("verify_failed", `The written clip is incomplete (${why}).`, 500);
+  let tracks: TrackPackets[] | null;
   try {
     const size = (await handle.stat()).size;
     const read = async (at: number, length: number) => {
@@ -107,8 +128,8 @@ export async function checkCopiedOutput(
       const { bytesRead } = await handle.read(buffer, 0, length, at);
       return buffer.subarray(0, bytesRead);
     };
-    const broken = (why: string) => new ClipError("verify_failed", `The written clip is incomplete (${why}).`, 500);
-    if (format === "mp4" || format === "mov") {
+    const mp4 = format === "mp4" || format === "mov";
+    if (mp4) {
       const boxes: string[] = [];
       let at = 0;
       while (at < size && boxes.length < 1000) {
@@ -130,9 +151,47 @@ export async function checkCopiedOutput(
         throw broken("no Matroska header");
       }
     }
+    tracks = await readContainerPackets(handle, size, mp4 ? "mp4" : "matroska").catch(() => null);
   } finally {
     await handle.close();
   }
-  if (known.frames <= 0 || known.seconds <= 0) throw new ClipError("verify_failed", "The written clip is empty.", 500);
-  return { durationSeconds: known.seconds, width: known.width, height: known.height, frames: known.frames };
+  const video = tracks?.filter((t) => t.kind === "video");
+  const audio = tracks?.filter((t) => t.kind === "audio");
+  if (video?.length === 1 && audio && video[0]) {
+    const written = video[0];
+    const missing = (what: string) =>
+      new ClipError("verify_failed", `The written clip does not hold the chosen packets (${what}).`, 500);
+    if (written.count !== frames) throw missing(`${written.count} video packets written, ${frames} chosen`);
+    if (chosen.sizesExact && written.sizes) {
+      const at = written.sizes.findIndex((s, i) => s !== chosen.videoSizes[i]);
+      if (at >= 0) throw missing(`video packet ${at} is ${written.sizes[at]} bytes, ${chosen.videoSizes[at]} chosen`);
+    }
+    if (chosen.audioPackets !== null) {
+      const count = audio[0]?.count ?? 0;
+      if (audio.length !== 1 || count !== chosen.audioPackets) {
+        throw missing(`${count} audio packets written, ${chosen.audioPackets} chosen`);
+      }
+    }
+  } else {
+    // A layout the reader does not walk: decode the picture (cheap next to an encode) and count what comes out.
+    const decoded = await decodedFrames(decode.ffmpeg, file, decode.signal);
+    if (decoded !== frames) {
+      throw new ClipError("verify_failed", `The written clip decodes to ${decoded} frames, not ${frames}.`, 500);
+    }
+  }
+  return { durationSeconds: chosen.seconds, width: chosen.width, height: chosen.height, frames };
+}
+
+/** Decodes the first video stream and counts its frames; any decode error fails the check. */
+export async function decodedFrames(ffmpeg: string, file: string, signal?: AbortSignal): Promise<number> {
+  const { stdout, stderr } = await runProcess(
+    ffmpeg,
+    ["-v", "error", "-xerror", "-i", file, "-map", "0:v:0", "-f", "framecrc", "-"],
+    { signal },
+  ).catch((error: unknown) => {
+    if (error instanceof ClipError && error.code === "cancelled") throw error;
+    throw new ClipError("verify_failed", "The written clip does not decode.", 500);
+  });
+  if (stderr.trim()) throw new ClipError("verify_failed", "The written clip does not decode cleanly.", 500);
+  return stdout.split("\n").filter((line) => /^\d/.test(line)).length;
 }

@@ -2,7 +2,15 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { makeAudioSource, makeAv1Source, makeDashPair, makeOpusSource, makeVideoSource, makeVp9Source } from "./media";
+import {
+  makeAudioSource,
+  makeAv1Source,
+  makeDashPair,
+  makeOpusSource,
+  makeVideoSource,
+  makeVp9AltRefSource,
+  makeVp9Source,
+} from "./media";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,6 +27,7 @@ export default async function setup(project: TestProject) {
     makeVideoSource(join(dir, "src1080.mp4"), { width: 1920, height: 1080, seconds: 40, videoBitrate: "3M" }),
     makeAudioSource(join(dir, "audio.m4a"), 60),
     makeVp9Source(join(dir, "vp9-360.webm"), { width: 640, height: 360, seconds: 12, videoBitrate: "500k" }),
+    makeVp9AltRefSource(join(dir, "vp9-altref.webm"), 12),
     makeOpusSource(join(dir, "opus40.webm"), 40),
     makeAv1Source(join(dir, "av1-144.webm"), 8),
   ]);

@@ -216,3 +216,30 @@ export async function makeAv1Source(path: string, seconds: number): Promise<void
   ]);
   await run("mv", [tmp, path]);
 }
+
+/**
+ * VP9 with hidden alt-ref frames (libvpx's two-pass-style lookahead: lag-in-frames + auto-alt-ref), each carried in
+ * a superframe with the next shown frame, plus an Opus track. Single-threaded "good" encoding, so the packets are
+ * the same on every run (realtime multi-threaded libvpx is not: its rate control reads the clock).
+ */
+export async function makeVp9AltRefSource(path: string, seconds: number): Promise<void> {
+  if (existsSync(path)) return;
+  const tmp = `${path}.tmp.webm`;
+  await run("ffmpeg", [
+    ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-f", "lavfi"],
+    ...[
+      "-i",
+      "sine=frequency=330:sample_rate=48000:beep_factor=3",
+      "-t",
+      String(seconds),
+      "-map",
+      "0:v",
+      "-map",
+      "1:a",
+    ],
+    ...["-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", "8", "-threads", "1", "-lag-in-frames", "16"],
+    ...["-auto-alt-ref", "1", "-g", "60", "-keyint_min", "60", "-b:v", "300k", "-pix_fmt", "yuv420p"],
+    ...["-c:a", "libopus", "-b:a", "64k", tmp],
+  ]);
+  await run("mv", [tmp, path]);
+}

@@ -1,0 +1,237 @@
+import type { FileHandle } from "node:fs/promises";
+
+/**
+ * What a written MP4/MOV or Matroska/WebM file holds, per track, read from the container's own index (MP4's
+ * sample table) or block headers (Matroska), in-process: no demuxer start. The copy check compares it with the
+ * packets the cut chose. `null` means the layout is one this reader does not walk (fragmented MP4, laced or
+ * unknown-size Matroska blocks): the caller then decodes instead.
+ */
+export interface TrackPackets {
+  kind: "video" | "audio" | "other";
+  /** Packet sizes in file (decode) order; null where the container does not give them one by one. */
+  sizes: number[] | null;
+  count: number;
+}
+
+type Reader = (at: number, length: number) => Promise<Buffer>;
+
+const readerOf =
+  (handle: FileHandle): Reader =>
+  async (at, length) => {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, at);
+    return buffer.subarray(0, bytesRead);
+  };
+
+/** Reads the packet table of a whole MP4/MOV (its top-level boxes already checked) or Matroska/WebM file. */
+export async function readContainerPackets(
+  handle: FileHandle,
+  size: number,
+  container: "mp4" | "matroska",
+): Promise<TrackPackets[] | null> {
+  const read = readerOf(handle);
+  return container === "mp4" ? mp4Packets(read, size) : matroskaPackets(read, size);
+}
+
+// ---------- MP4 / MOV: moov > trak > mdia > (hdlr, minf > stbl > stsz)
+
+interface Box {
+  type: string;
+  start: number;
+  end: number;
+}
+
+function* boxes(buf: Buffer, from: number, to: number): Generator<Box> {
+  let at = from;
+  while (at + 8 <= to) {
+    const small = buf.readUInt32BE(at);
+    let header = 8;
+    let length = small;
+    if (small === 1) {
+      if (at + 16 > to) return;
+      length = Number(buf.readBigUInt64BE(at + 8));
+      header = 16;
+    } else if (small === 0) length = to - at;
+    if (length < header || at + length > to) return;
+    yield { type: buf.toString("latin1", at + 4, at + 8), start: at + header, end: at + length };
+    at += length;
+  }
+}
+
+const child = (buf: Buffer, parent: Box, type: string) =>
+  [...boxes(buf, parent.start, parent.end)].find((b) => b.type === type);
+
+async function mp4Packets(read: Reader, size: number): Promise<TrackPackets[] | null> {
+  let at = 0;
+  let moov: Buffer | null = null;
+  while (at + 8 <= size) {
+    const head = await read(at, 16);
+    const small = head.readUInt32BE(0);
+    const length = small === 1 ? Number(head.readBigUInt64BE(8)) : small === 0 ? size - at : small;
+    if (length < 8) return null;
+    const type = head.toString("latin1", 4, 8);
+    if (type === "moof") return null; // fragmented: the samples are listed outside moov
+    if (type === "moov") {
+      if (length > 256 * 1024 * 1024) return null;
+      moov = await read(at, length);
+    }
+    at += length;
+  }
+  if (!moov) return null;
+  const tracks: TrackPackets[] = [];
+  const [root] = [...boxes(moov, 0, moov.length)];
+  if (!root) return null;
+  for (const trak of boxes(moov, root.start, root.end)) {
+    if (trak.type !== "trak") continue;
+    const mdia = child(moov, trak, "mdia");
+    const hdlr = mdia && child(moov, mdia, "hdlr");
+    const stbl = mdia && child(moov, mdia, "minf");
+    const table = stbl && child(moov, stbl, "stbl");
+    const stsz = table && child(moov, table, "stsz");
+    if (!hdlr || !stsz || stsz.end - stsz.start < 12) return null;
+    const handler = moov.toString("latin1", hdlr.start + 8, hdlr.start + 12);
+    const fixed = moov.readUInt32BE(stsz.start + 4);
+    const count = moov.readUInt32BE(stsz.start + 8);
+    let sizes: number[] | null = null;
+    if (fixed === 0) {
+      if (stsz.start + 12 + 4 * count > stsz.end) return null;
+      sizes = Array.from({ length: count }, (_, i) => moov.readUInt32BE(stsz.start + 12 + 4 * i));
+    }
+    tracks.push({ kind: handler === "vide" ? "video" : handler === "soun" ? "audio" : "other", sizes, count });
+  }
+  return tracks;
+}
+
+// ---------- Matroska / WebM: Segment > Tracks > TrackEntry (number, type); Segment > Cluster > (Simple)Block
+
+const ID = {
+  segment: 0x18538067,
+  tracks: 0x1654ae6b,
+  trackEntry: 0xae,
+  trackNumber: 0xd7,
+  trackType: 0x83,
+  cluster: 0x1f43b675,
+  simpleBlock: 0xa3,
+  blockGroup: 0xa0,
+  block: 0xa1,
+};
+const UNKNOWN = -1;
+
+/** An EBML variable-length integer at `at`: its value (marker kept for IDs) and length; null when malformed. */
+function vint(buf: Buffer, at: number, keepMarker: boolean): { value: number; length: number } | null {
+  const first = buf[at];
+  if (first === undefined || first === 0) return null;
+  const length = Math.clz32(first) - 23;
+  if (length > 8 || at + length > buf.length) return null;
+  let value = keepMarker ? first : first & (0xff >> length);
+  let allOnes = value === 0xff >> length;
+  for (let i = 1; i < length; i++) {
+    const byte = buf[at + i] ?? 0;
+    value = value * 256 + byte;
+    allOnes &&= byte === 0xff;
+  }
+  return { value: !keepMarker && allOnes ? UNKNOWN : value, length };
+}
+
+interface Element {
+  id: number;
+  /** Start of the payload and its end (exclusive). */
+  start: number;
+  end: number;
+}
+
+function elementAt(buf: Buffer, at: number, limit: number): Element | null {
+  const id = vint(buf, at, true);
+  const size = id && vint(buf, at + id.length, false);
+  if (!id || !size || size.value === UNKNOWN) return null;
+  const start = at + id.length + size.length;
+  if (start + size.value > limit) return null;
+  return { id: id.value, start, end: start + size.value };
+}
+
+function* elements(buf: Buffer, from: number, to: number): Generator<Element | null> {
+  let at = from;
+  while (at < to) {
+    const element = elementAt(buf, at, to);
+    yield element;
+    if (!element) return;
+    at = element.end;
+  }
+}
+
+const uint = (buf: Buffer, e: Element) => {
+  let value = 0;
+  for (let i = e.start; i < e.end; i++) value = value * 256 + (buf[i] ?? 0);
+  return value;
+};
+
+async function matroskaPackets(read: Reader, size: number): Promise<TrackPackets[] | null> {
+  // Top level: the EBML header, then the Segment, whose size is known in a finished file.
+  const top = await read(0, 64);
+  const header = elementAt(top, 0, Number.MAX_SAFE_INTEGER);
+  if (!header) return null;
+  const segHead = await read(header.end, 16);
+  const segment = elementAt(segHead, 0, Number.MAX_SAFE_INTEGER);
+  if (!segment || segment.id !== ID.segment) return null;
+  const segStart = header.end + segment.start;
+  const segEnd = header.end + segment.end;
+  if (segEnd > size) return null;
+  const kinds = new Map<number, TrackPackets["kind"]>();
+  const found = new Map<number, TrackPackets>();
+  const add = (track: number, packetSize: number | null) => {
+    let entry = found.get(track);
+    if (!entry) found.set(track, (entry = { kind: "other", sizes: [], count: 0 }));
+    entry.count++;
+    if (packetSize === null) entry.sizes = null;
+    else entry.sizes?.push(packetSize);
+  };
+  const block = (buf: Buffer, e: Element): boolean => {
+    const track = vint(buf, e.start, false);
+    if (!track || track.value === UNKNOWN) return false;
+    const flags = buf[e.start + track.length + 2] ?? 0;
+    const lacing = (flags >> 1) & 3;
+    const payload = e.end - (e.start + track.length + 3);
+    if (lacing === 0) add(track.value, payload);
+    else {
+      const frames = (buf[e.start + track.length + 3] ?? 0) + 1;
+      for (let i = 0; i < frames; i++) add(track.value, null);
+    }
+    return true;
+  };
+  let at = segStart;
+  while (at < segEnd) {
+    const head = await read(at, 12);
+    const e = elementAt(head, 0, Number.MAX_SAFE_INTEGER);
+    if (!e) return null;
+    const length = e.end;
+    if (e.id === ID.tracks || e.id === ID.cluster) {
+      if (length > 512 * 1024 * 1024) return null;
+      const buf = await read(at, length);
+      const body = elementAt(buf, 0, buf.length);
+      if (!body) return null;
+      for (const c of elements(buf, body.start, body.end)) {
+        if (!c) return null;
+        if (e.id === ID.tracks && c.id === ID.trackEntry) {
+          let number = 0;
+          let type = 0;
+          for (const f of elements(buf, c.start, c.end)) {
+            if (!f) return null;
+            if (f.id === ID.trackNumber) number = uint(buf, f);
+            if (f.id === ID.trackType) type = uint(buf, f);
+          }
+          kinds.set(number, type === 1 ? "video" : type === 2 ? "audio" : "other");
+        } else if (c.id === ID.simpleBlock) {
+          if (!block(buf, c)) return null;
+        } else if (c.id === ID.blockGroup) {
+          for (const g of elements(buf, c.start, c.end)) {
+            if (!g) return null;
+            if (g.id === ID.block && !block(buf, g)) return null;
+          }
+        }
+      }
+    }
+    at += length;
+  }
+  if (at !== segEnd) return null;
+  return [...kinds].map(([number, kind]) => ({ ...(found.get(number) ?? { sizes: [], count: 0 }), kind }));
+}

@@ -1,4 +1,5 @@
 import type { ClipRequest, Credits } from "~/domain/api";
+import type { SubscriptionFacts } from "~/domain/billing";
 import type { PlanId } from "~/domain/plans";
 import {
   clientMessageSchema,
@@ -399,5 +400,44 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       if (this.state) await this.run(this.userId, reloadState);
     }
     return closed;
+  }
+
+  // ── Payments (Stripe webhooks, docs/decisions/011-payments.md) ──────────
+
+  /** The plan, pending plan and credit month of a subscription as re-read from Stripe. */
+  applySubscription(input: { userId: string; facts: SubscriptionFacts; now?: number }) {
+    return this.run(input.userId, (db, state, ctx) =>
+      ops.applySubscription(db, state, input, { ...ctx, now: input.now ?? ctx.now }),
+    );
+  }
+
+  /** A paid subscription invoice's credits, at most once. */
+  grantPurchase(input: {
+    userId: string;
+    invoiceId: string;
+    billingReason: string | null;
+    plan: Exclude<PlanId, "Free">;
+    previousPlan: PlanId | null;
+    periodStart: number;
+  }) {
+    return this.run(input.userId, (db, state, ctx) => ops.grantPurchase(db, state, input, ctx));
+  }
+
+  /** A paid credit pack, at most once per payment intent. */
+  grantPack(input: { userId: string; paymentIntentId: string; credits: number; name: string }) {
+    return this.run(input.userId, (db, state, ctx) => ops.grantPack(db, state, input, ctx));
+  }
+
+  /** A refund's credits taken back as far as unspent, once per refund. */
+  takeBackRefund(input: {
+    userId: string;
+    refundId: string;
+    refundCents: number;
+    paymentCents: number;
+    grantedCredits: number;
+    reason: string;
+    actorId?: string | null;
+  }) {
+    return this.run(input.userId, (db, state, ctx) => ops.takeBackRefund(db, state, input, ctx));
   }
 }

@@ -18,6 +18,14 @@ import {
   PLUGIN_CONNECT_CREDITS,
   ZERO_DURATION_MESSAGE,
 } from "~/domain/credits";
+import {
+  invoiceGrant,
+  packGrant,
+  refundTakeBack,
+  subscriptionPlanFields,
+  type PlanFields,
+  type SubscriptionFacts,
+} from "~/domain/billing";
 import { checkPlanLimits, effectivePlan, monthlyCredits, PLAN_PERIOD_MS, planRank, type PlanId } from "~/domain/plans";
 import type { ServerMessage } from "~/domain/realtime";
 import { sha256Hex } from "~/utils/crypto";
@@ -861,4 +869,149 @@ export async function ledgerPage(db: Db, userId: string, page: { page: number; s
       .get(),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+// ── Payments (Stripe webhooks) ───────────────────────────────────────────
+// Additive operations for docs/decisions/011-payments.md; their rules are the pure functions of ~/domain/billing.
+
+const msOrNull = (d: Date | null) => d?.getTime() ?? null;
+const dateOrNull = (t: number | null) => (t === null ? null : new Date(t));
+
+export interface PlanView {
+  plan: string;
+  pendingPlan: PlanId | null;
+}
+
+/**
+ * A subscription as Stripe has it now (re-read by the webhook): plan, pending plan and credit month follow it.
+ * No credits move here (invoices grant them). Applying the same subscription twice changes nothing.
+ */
+export function applySubscription(
+  db: Db,
+  state: LedgerState,
+  input: { facts: SubscriptionFacts },
+  ctx: OpContext,
+): Promise<Decision<PlanView>> {
+  return decide(state, ctx, (): Draft<PlanView> => {
+    const user = state.user;
+    const current: PlanFields = {
+      plan: effectivePlan(user.plan),
+      pendingPlan: user.pendingPlan,
+      planPeriodStart: msOrNull(user.planPeriodStart),
+      planPeriodEnd: msOrNull(user.planPeriodEnd),
+    };
+    const next = subscriptionPlanFields(input.facts, current, ctx.now);
+    const unchanged =
+      !next ||
+      (next.plan === current.plan &&
+        next.pendingPlan === current.pendingPlan &&
+        next.planPeriodStart === current.planPeriodStart &&
+        next.planPeriodEnd === current.planPeriodEnd &&
+        // A stored "Plugin" that becomes Free stays as it is; a paid plan is always written as itself.
+        (next.plan === "Free" || user.plan === next.plan));
+    if (unchanged) return { result: success({ plan: user.plan, pendingPlan: user.pendingPlan }, true) };
+    const patch: PlanPatch = {
+      plan: next.plan === "Free" && user.plan === "Plugin" ? "Plugin" : next.plan,
+      pendingPlan: next.pendingPlan,
+      planPeriodStart: dateOrNull(next.planPeriodStart),
+      planPeriodEnd: dateOrNull(next.planPeriodEnd),
+    };
+    state.user = { ...user, ...patch };
+    return {
+      result: success({ plan: patch.plan, pendingPlan: patch.pendingPlan }),
+      writes: [planUpdate(db, state.userId, patch, ctx.now)],
+      wakeAt: next.planPeriodEnd,
+    };
+  });
+}
+
+/** A paid subscription invoice's credits, at most once (see invoiceGrant for the keys). */
+export function grantPurchase(
+  db: Db,
+  state: LedgerState,
+  input: {
+    invoiceId: string;
+    billingReason: string | null;
+    plan: Exclude<PlanId, "Free">;
+    previousPlan: PlanId | null;
+    periodStart: number;
+  },
+  ctx: OpContext,
+): Promise<Decision<{ credits: Credits; granted: number }>> {
+  return decide(state, ctx, async () => {
+    const grant = invoiceGrant(input);
+    if (!grant) return { result: success({ credits: creditsOf(state, ctx.now), granted: 0 }, true) };
+    const draft = await delta(
+      db,
+      state,
+      { key: grant.key, delta: grant.delta, kind: grant.kind, description: grant.description },
+      { ...ctx, thorough: true },
+    );
+    const r = draft.result;
+    return {
+      ...draft,
+      result: r.ok ? success({ credits: r.value.credits, granted: r.replayed ? 0 : grant.delta }, r.replayed) : r,
+    };
+  });
+}
+
+/** A paid credit pack, at most once per payment (key `stripe:pack:<payment intent>`). */
+export function grantPack(
+  db: Db,
+  state: LedgerState,
+  input: { paymentIntentId: string; credits: number; name: string },
+  ctx: OpContext,
+): Promise<Decision<{ credits: Credits }>> {
+  return decide(state, ctx, () => {
+    if (!Number.isInteger(input.credits) || input.credits <= 0)
+      return { result: fail(422, "invalid_input", "A credit pack grants a positive whole number of credits.") };
+    const grant = packGrant(input);
+    return delta(
+      db,
+      state,
+      { key: grant.key, delta: grant.delta, kind: grant.kind, description: grant.description },
+      { ...ctx, thorough: true },
+    );
+  });
+}
+
+/**
+ * A refund takes back the refunded share of the credits its payment granted, only as far as they are unspent
+ * (never below zero), as one ledger row with the reason — once per refund (key `stripe:refund:<id>`).
+ */
+export function takeBackRefund(
+  db: Db,
+  state: LedgerState,
+  input: {
+    refundId: string;
+    refundCents: number;
+    paymentCents: number;
+    grantedCredits: number;
+    reason: string;
+    actorId?: string | null;
+  },
+  ctx: OpContext,
+): Promise<Decision<{ credits: Credits; takenBack: number }>> {
+  return decide(state, ctx, async () => {
+    const decision = refundTakeBack({ ...input, available: creditsOf(state, ctx.now).available });
+    const draft = await delta(
+      db,
+      state,
+      {
+        key: decision.key,
+        delta: decision.delta,
+        kind: "payment_refund",
+        description: decision.description,
+        // A replay is recognised by the refund, whatever the balance was when it first came.
+        fingerprint: { refundId: input.refundId },
+        actorId: input.actorId,
+      },
+      { ...ctx, thorough: true },
+    );
+    const r = draft.result;
+    return {
+      ...draft,
+      result: r.ok ? success({ credits: r.value.credits, takenBack: r.replayed ? 0 : -decision.delta }, r.replayed) : r,
+    };
+  });
 }

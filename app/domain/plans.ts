@@ -358,6 +358,11 @@ export function creditPack(id: string | null | undefined): CreditPack | null {
 /** Money-back guarantee: an admin may refund a payment this long after it was paid. */
 export const REFUND_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
 
+/** Revenue figures: "$0", "$15", "$1,234.50" (whole dollars without cents). */
+export function formatRevenue(cents: number): string {
+  return cents % 100 === 0 ? `$${(cents / 100).toLocaleString("en-US")}` : formatCents(cents);
+}
+
 /** "$15.00" from cents. */
 export function formatCents(cents: number): string {
   return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

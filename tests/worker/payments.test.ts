@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
@@ -6,7 +7,9 @@ import { putLocalObject, saveCustomer } from "~/db/billing.server";
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
 import { PLAN_PERIOD_MS } from "~/domain/plans";
+import type { AppEnv } from "~/load-context";
 import { LOCAL_WEBHOOK_SECRET } from "~/services/stripe.server";
+import worker from "../../workers/app";
 import charge from "../fixtures/stripe/charge.json";
 import packSession from "../fixtures/stripe/checkout-session-pack.json";
 import eventFixture from "../fixtures/stripe/event.json";
@@ -341,5 +344,60 @@ describe("local checkout and plan changes (the stand-in behind the SDK)", () => 
     const down = await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie });
     expect(await down.text()).toContain("Successfully changed plan to Basic! It takes effect at the end");
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic" });
+  });
+});
+
+describe("money-back guarantee and revenue", () => {
+  it("an admin refunds a payment through Stripe; unspent credits come back out; revenue is paid less refunded", async () => {
+    const userId = await insertUser({ email: "refundme@example.com", password: PASSWORD });
+    await insertUser({ email: "boss@example.com", password: PASSWORD, role: "admin" });
+    const cookie = await signIn("refundme@example.com", PASSWORD);
+    const checkout = (await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie })).headers.get(
+      "Location",
+    );
+    await post(new URL(checkout ?? "").pathname, { cardNumber: "4242424242424242" }, { cookie });
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+
+    const admin = await signIn("boss@example.com", PASSWORD);
+    // Other tests of this file paid too: compare the figure before and after, in dollars as the card shows it.
+    const revenue = async () => {
+      const html = await (await get("/admin", { cookie: admin })).text();
+      return Number(/data-testid="total-revenue">\$([\d,.]+)</.exec(html)?.[1]?.replace(/,/g, ""));
+    };
+    const before = await revenue();
+    expect(before).toBeGreaterThanOrEqual(15);
+    const page = await (await get(`/admin/users/${userId}/payments`, { cookie: admin })).text();
+    expect(page).toContain("$15.00");
+    const paymentId = (await env.DB.prepare("SELECT id FROM billing_payments WHERE user_id = ?").bind(userId).first())
+      ?.id as string;
+    const noReason = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "" }, { cookie: admin });
+    expect(noReason.status).toBe(400);
+    const refunded = await post(
+      `/admin/users/${userId}/payments`,
+      { paymentId, reason: "asked within 14 days" },
+      { cookie: admin },
+    );
+    expect(refunded.status).toBe(200);
+    expect(await refunded.text()).toContain("Refund sent to Stripe");
+    // The 500 plan credits were unspent: all taken back; the plan itself follows the subscription, not the refund.
+    expect((await userRow(userId)).credits).toBe(100);
+    const again = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "twice" }, { cookie: admin });
+    expect(again.status).toBe(409);
+    expect((await userRow(userId)).credits).toBe(100);
+    expect(await revenue()).toBe(before - 15);
+    const notAdmin = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "sneaky" }, { cookie });
+    expect(notAdmin.status).toBe(302);
+  });
+});
+
+describe("configuration", () => {
+  it("production without Stripe's secrets refuses to serve, naming what is missing; with them it serves", async () => {
+    const production = { ...env, APP_MODE: "production" } as AppEnv;
+    const request = () => new Request("https://clipcut.example/pricing") as Parameters<typeof worker.fetch>[0];
+    const refused = await worker.fetch(request(), production, createExecutionContext());
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain("set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
+    const configured = { ...production, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+    expect((await worker.fetch(request(), configured, createExecutionContext())).status).toBe(200);
   });
 });

@@ -23,6 +23,8 @@ test("after sign-in the extension gets a revocable token; sign-out clears it and
   page,
   request,
 }) => {
+  // Sign-up, a paid upgrade through the local checkout and sign-out: more than 60 s on a loaded 2-core machine.
+  test.setTimeout(120_000);
   await page.addInitScript(fakeExtension);
   await signUp(page, request, "Extension User", uniqueEmail("ext"), "extension passphrase");
   await dismissNotice(page);
@@ -37,6 +39,9 @@ test("after sign-in the extension gets a revocable token; sign-out clears it and
   // A plan change reaches the extension too.
   await page.goto("/billing/plan");
   await page.getByRole("button", { name: "Upgrade to Basic" }).click();
+  // Paid through the local Stripe stand-in: its events reach the ledger, which tells the extension.
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay and subscribe" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Successfully changed plan to Basic!" })).toBeVisible();
   await expect.poll(async () => (await sent()).some((m) => m.action === "userPlanUpdated")).toBe(true);
   await expect(page.getByTestId("plan-name")).toHaveText("Basic");

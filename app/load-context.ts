@@ -12,6 +12,9 @@ export interface AppEnv extends Env {
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;
+  /** Stripe (docs/payments.md). Without them local mode uses its stand-in; production refuses to start. */
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
 }
 
 export interface AppContext {

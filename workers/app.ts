@@ -2,6 +2,7 @@ import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
 import { applyPrivateCachePolicy } from "../app/services/cache.server";
+import { billingConfigProblem } from "../app/services/stripe.server";
 import { redactUrl } from "../app/utils/redact";
 import { compileApiRoutes, routeApi } from "./api-routes";
 import { isCacheablePage, servePublicPage } from "./edge-cache";
@@ -32,6 +33,18 @@ export default {
       return withSecurityHeaders(
         new Response("This request came from another site and was refused. Please use the form on our site.", {
           status: 403,
+          headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+        }),
+        nonce,
+      );
+    }
+    // Production without Stripe's secrets does not serve at all: never a silent free upgrade (docs/payments.md).
+    const billingProblem = billingConfigProblem(env);
+    if (billingProblem) {
+      console.error(JSON.stringify({ level: "error", msg: "start-up refused", error: billingProblem }));
+      return withSecurityHeaders(
+        new Response(`ClipCut cannot start: ${billingProblem}`, {
+          status: 503,
           headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
         }),
         nonce,

@@ -2,7 +2,8 @@
 /** Where a form may end up: our own origin and Google's consent screen (a form POST redirects there). */
 export function formActionSources(googleAuthBaseUrl?: string): string {
   const google = googleAuthBaseUrl ? new URL(googleAuthBaseUrl).origin : "https://accounts.google.com";
-  return `'self' ${google}`;
+  // Stripe's hosted Checkout and Customer Portal: our forms redirect there (plans, packs, "Manage billing").
+  return `'self' ${google} https://checkout.stripe.com https://billing.stripe.com`;
 }
 
 export function contentSecurityPolicy(nonce: string, formAction = formActionSources()): string {

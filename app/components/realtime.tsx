@@ -56,6 +56,9 @@ export function RealtimeProvider({
   const extensionIdRef = useRef(liveExtensionId);
   extensionIdRef.current = liveExtensionId;
   useEffect(() => setLiveExtensionId(extensionId), [extensionId]);
+  // The plan the page last knew (the loader's at first): a snapshot with another one is news for the extension.
+  const planRef = useRef(initial.plan);
+  planRef.current = state.plan;
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -81,7 +84,11 @@ export function RealtimeProvider({
         })),
       onGap: () => revalidate.current(),
       onMessage: (message) => {
-        if (message.type === "snapshot")
+        if (message.type === "snapshot") {
+          // A plan that changed while this page was away (a checkout in this tab, a reconnect) reaches the
+          // extension too, as a live plan message does.
+          if (message.data.plan.plan !== planRef.current)
+            void sendToExtension(extensionIdRef.current, { action: "userPlanUpdated", plan: message.data.plan.plan });
           return setState((s) => ({
             ...s,
             credits: message.data.credits,
@@ -89,6 +96,7 @@ export function RealtimeProvider({
             pendingPlan: message.data.plan.pendingPlan,
             connection: "live",
           }));
+        }
         if (message.type === "credits") setState((s) => ({ ...s, credits: message.data }));
         if (message.type === "plan") {
           setState((s) => ({ ...s, plan: message.data.plan, pendingPlan: message.data.pendingPlan }));

@@ -13,7 +13,7 @@ import {
   type UserListQuery,
 } from "~/domain/admin";
 import type { Db } from "./client.server";
-import { auditLog, clips, creditHolds, creditLedger, settings, users } from "./schema";
+import { auditLog, billingPayments, clips, creditHolds, creditLedger, settings, users } from "./schema";
 
 const DAY = 86_400_000;
 const likeEscape = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -21,21 +21,26 @@ const contains = (column: SQL | AnyColumn, q: string) => sql`lower(${column}) li
 
 // ── Overviews / Analytics / Reports cards ────────────────────────────────
 
+/** Revenue in cents: what paid invoices and packs brought in, less refunds (docs/payments.md). */
+const revenueSum = sql<number>`coalesce(sum(${billingPayments.amountCents} - ${billingPayments.refundedCents}), 0)`;
+const paidPayment = sql`${billingPayments.status} in ('paid', 'refunded', 'partially_refunded')`;
+
 export async function overviewTotals(db: Db) {
-  const [u, c, online] = await db.batch([
+  const [u, c, online, money] = await db.batch([
     db.select({ n: sql<number>`count(*)` }).from(users),
     db.select({ n: sql<number>`count(*)`, used: sql<number>`coalesce(sum(${clips.cost}), 0)` }).from(clips),
     db
       .select({ n: sql<number>`count(*)` })
       .from(users)
       .where(eq(users.status, "online")),
+    db.select({ cents: revenueSum }).from(billingPayments).where(paidPayment),
   ]);
   return {
     totalUsers: u[0]?.n ?? 0,
     totalClips: c[0]?.n ?? 0,
     creditsUsed: c[0]?.used ?? 0,
     activeUsers: online[0]?.n ?? 0,
-    revenue: 0,
+    revenueCents: money[0]?.cents ?? 0,
   };
 }
 
@@ -298,17 +303,26 @@ export async function monthActivity(db: Db, year: number, month: number) {
 export async function dayStats(db: Db, dayStart: number) {
   const from = new Date(dayStart);
   const to = new Date(dayStart + DAY);
-  const [c, a] = await db.batch([
+  const [c, money, a] = await db.batch([
     db
       .select({ n: sql<number>`count(*)`, used: sql<number>`coalesce(sum(${clips.cost}), 0)` })
       .from(clips)
       .where(and(gte(clips.createdAt, from), lt(clips.createdAt, to))),
     db
+      .select({ cents: revenueSum })
+      .from(billingPayments)
+      .where(and(paidPayment, gte(billingPayments.paidAt, from), lt(billingPayments.paidAt, to))),
+    db
       .select({ n: sql<number>`count(*)` })
       .from(users)
       .where(and(gte(users.lastSeen, from), lt(users.lastSeen, to))),
   ]);
-  return { clips: c[0]?.n ?? 0, creditsUsed: c[0]?.used ?? 0, activeUsers: a[0]?.n ?? 0, revenue: 0 };
+  return {
+    clips: c[0]?.n ?? 0,
+    creditsUsed: c[0]?.used ?? 0,
+    activeUsers: a[0]?.n ?? 0,
+    revenueCents: money[0]?.cents ?? 0,
+  };
 }
 
 export function clipsOnDay(db: Db, dayStart: number, limit = 100) {

@@ -153,7 +153,19 @@ export const creditLedger = sqliteTable(
     delta: integer("delta").notNull(),
     balanceAfter: integer("balance_after").notNull(),
     kind: text("kind", {
-      enum: ["signup", "plan_grant", "renewal", "plugin_connect", "adjust", "clip", "refund", "starter_reset"],
+      enum: [
+        "signup",
+        "plan_grant",
+        "renewal",
+        "plugin_connect",
+        "adjust",
+        "clip",
+        "refund",
+        "starter_reset",
+        "purchase",
+        "pack",
+        "payment_refund",
+      ],
     }).notNull(),
     description: text("description").notNull(),
     clipId: text("clip_id"),
@@ -265,4 +277,91 @@ export const emailOutbox = sqliteTable(
     sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("email_outbox_sent_idx").on(t.sentAt)],
+);
+
+// ── Payments (Stripe) ────────────────────────────────────────────────────
+// What Stripe told us, kept for pages and admin figures. Plan and credits themselves live on the user row and the
+// ledger, changed only by the user's UserLedger (docs/decisions/011-payments.md).
+
+/** The Stripe customer of a user, created once. */
+export const billingCustomers = sqliteTable(
+  "billing_customers",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    customerId: text("customer_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("billing_customers_customer_unique").on(t.customerId)],
+);
+
+/** The latest state of each subscription as re-read from Stripe (what comes next and when, for the plan page). */
+export const billingSubscriptions = sqliteTable(
+  "billing_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    plan: text("plan", { enum: ["Free", "Basic", "Advanced", "Pro"] }).notNull(),
+    interval: text("interval", { enum: ["monthly", "yearly"] }).notNull(),
+    pendingPlan: text("pending_plan", { enum: ["Free", "Basic", "Advanced", "Pro"] }),
+    currentPeriodStart: ms("current_period_start").notNull(),
+    currentPeriodEnd: ms("current_period_end").notNull(),
+    updatedAt: ms("updated_at").notNull(),
+  },
+  (t) => [index("billing_subscriptions_user_idx").on(t.userId, t.updatedAt)],
+);
+
+/** Paid (or failed) invoices and credit-pack payments: /billing's table and the revenue figures. */
+export const billingPayments = sqliteTable(
+  "billing_payments",
+  {
+    /** The invoice id (subscriptions) or the payment intent id (packs). */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["invoice", "pack"] }).notNull(),
+    number: text("number"),
+    description: text("description").notNull(),
+    status: text("status", { enum: ["paid", "failed", "refunded", "partially_refunded"] }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    currency: text("currency").notNull().default("usd"),
+    /** Credits this payment granted (what a refund may take back, as far as unspent). */
+    credits: integer("credits").notNull().default(0),
+    paymentIntentId: text("payment_intent_id"),
+    invoiceUrl: text("invoice_url"),
+    createdAt: ms("created_at").notNull(),
+    paidAt: ms("paid_at"),
+  },
+  (t) => [
+    index("billing_payments_user_idx").on(t.userId, t.createdAt),
+    index("billing_payments_intent_idx").on(t.paymentIntentId),
+    index("billing_payments_paid_idx").on(t.paidAt),
+  ],
+);
+
+/** Stripe event ids already applied: each event is applied once. */
+export const billingEvents = sqliteTable("billing_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: ms("processed_at").notNull(),
+});
+
+/** Local mode only: the objects of the in-Worker Stripe stand-in (app/services/stripe-local.server.ts). */
+export const stripeLocalObjects = sqliteTable(
+  "stripe_local_objects",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    data: text("data").notNull(),
+    /** Events only: 0 until delivered to /webhooks/stripe. */
+    delivered: integer("delivered").notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (t) => [index("stripe_local_objects_type_idx").on(t.type, t.delivered)],
 );

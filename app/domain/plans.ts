@@ -322,3 +322,58 @@ export function maxOpenHolds(plan: PlanId): number {
 export const BATCH_LIMIT_MESSAGE = "Batch processing is part of the Advanced plan: one clip at a time on your plan.";
 export const batchFullMessage = (max: number) =>
   `You already have ${max} clips in progress, the most your plan allows at once. Wait for one to finish.`;
+
+// ── Payments ─────────────────────────────────────────────────────────────
+
+/** Paid plans are sold as Stripe prices found by lookup key: `basic_monthly`, `basic_yearly`, … */
+export type PaidPlanId = Exclude<PlanId, "Free">;
+export const PAID_PLAN_IDS = PLAN_IDS.filter((p): p is PaidPlanId => p !== "Free");
+
+export function priceLookupKey(plan: PaidPlanId, billing: Billing): string {
+  return `${plan.toLowerCase()}_${billing}`;
+}
+
+/** The plan and billing a price's lookup key stands for; null for anything we do not sell. */
+export function planOfLookupKey(key: string | null | undefined): { plan: PaidPlanId; billing: Billing } | null {
+  for (const plan of PAID_PLAN_IDS)
+    for (const billing of ["monthly", "yearly"] as const)
+      if (priceLookupKey(plan, billing) === key) return { plan, billing };
+  return null;
+}
+
+/** What one billing period costs, in cents: a month, or twelve months at the yearly rate. */
+export function planPeriodPriceCents(plan: PaidPlanId, billing: Billing): number {
+  return billing === "yearly" ? PLANS[plan].priceYearly * 12 * 100 : PLANS[plan].priceMonthly * 100;
+}
+
+export interface CreditPack {
+  /** Also the Stripe price's lookup key. */
+  id: string;
+  name: string;
+  credits: number;
+  priceCents: number;
+}
+
+/** One-time credit packs ("Buy More Credits"). */
+export const CREDIT_PACKS: readonly CreditPack[] = [
+  { id: "credits_500", name: "500 credits", credits: 500, priceCents: 1000 },
+  { id: "credits_2000", name: "2,000 credits", credits: 2000, priceCents: 3500 },
+  { id: "credits_10000", name: "10,000 credits", credits: 10000, priceCents: 15000 },
+];
+
+export function creditPack(id: string | null | undefined): CreditPack | null {
+  return CREDIT_PACKS.find((p) => p.id === id) ?? null;
+}
+
+/** Money-back guarantee: an admin may refund a payment this long after it was paid. */
+export const REFUND_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** Revenue figures: "$0", "$15", "$1,234.50" (whole dollars without cents). */
+export function formatRevenue(cents: number): string {
+  return cents % 100 === 0 ? `$${(cents / 100).toLocaleString("en-US")}` : formatCents(cents);
+}
+
+/** "$15.00" from cents. */
+export function formatCents(cents: number): string {
+  return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}

@@ -1,4 +1,10 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
@@ -6,21 +12,41 @@ import { BillingToggle, parseBilling } from "~/components/pricing/billing-toggle
 import { PlanCards } from "~/components/pricing/plan-cards";
 import { useLive } from "~/components/realtime";
 import { formatShortDate } from "~/domain/greeting";
-import { effectivePlan, PLAN_IDS, PLANS } from "~/domain/plans";
+import { runningSubscription } from "~/db/billing.server";
+import { getDb } from "~/db/client.server";
+import { effectivePlan, PLAN_IDS, planRank, PLANS } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
+import { changeRunningSubscription, planCheckoutUrl } from "~/services/billing.server";
 import { busyHeaders, ledger } from "~/services/ledger.server";
+import { BillingConfigError } from "~/services/stripe.server";
 import { readForm } from "~/utils/forms";
 
 /** After a plan change the page returns to itself after this long (spec: 2000 ms). */
 const REDIRECT_AFTER_MS = 2000;
-const changeSchema = z.object({ plan: z.enum(PLAN_IDS) });
+const changeSchema = z.object({
+  plan: z.enum(PLAN_IDS),
+  billing: z.enum(["monthly", "yearly"]).catch("monthly"),
+});
+const PERIOD_END_NOTE = " It takes effect at the end of your current billing period.";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
+  const url = new URL(request.url);
+  const paid = z.enum(PLAN_IDS).safeParse(url.searchParams.get("plan"));
+  const subscription = await runningSubscription(getDb(context.cloudflare.env.DB), user.id);
   return {
     billing: parseBilling(request.url),
-    periodEnd: user.planPeriodEnd?.toISOString() ?? null,
+    periodEnd: (subscription?.currentPeriodEnd ?? user.planPeriodEnd)?.toISOString() ?? null,
+    next: subscription?.pendingPlan ?? null,
+    interval: subscription?.interval ?? null,
     timeZone: user.timeZone ?? "UTC",
+    // Back from Checkout: the webhook applied the plan; the page says so as after any plan change.
+    checkout:
+      url.searchParams.get("checkout") === "success" && paid.success
+        ? { ok: true as const, message: `Successfully changed plan to ${paid.data}!` }
+        : url.searchParams.get("checkout") === "cancelled"
+          ? { ok: false as const, message: "Checkout was cancelled. Your plan has not changed." }
+          : null,
   };
 }
 
@@ -29,20 +55,44 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = changeSchema.safeParse(await readForm(request));
   if (!parsed.success)
     return data({ ok: false as const, message: "Failed to update plan: Unknown plan." }, { status: 400 });
-  const result = await ledger(context.cloudflare.env, user.id).changePlan({ plan: parsed.data.plan });
+  const { env } = context.cloudflare;
+  const db = getDb(env.DB);
+  const origin = new URL(request.url).origin;
+  const { plan: target, billing } = parsed.data;
+  try {
+    const change = await changeRunningSubscription(env, db, origin, user, target, billing);
+    if (change.kind === "changed")
+      return {
+        ok: true as const,
+        message: `Successfully changed plan to ${target}!${change.effective === "period_end" ? PERIOD_END_NOTE : ""}`,
+      };
+    // No subscription: a paid plan above the current one is bought through Stripe Checkout.
+    if (target !== "Free" && planRank(target) > planRank(effectivePlan(user.plan)))
+      return redirect(await planCheckoutUrl(env, db, origin, user, target, billing));
+  } catch (error) {
+    if (error instanceof BillingConfigError)
+      return data({ ok: false as const, message: `Failed to update plan: ${error.message}` }, { status: 503 });
+    console.error(JSON.stringify({ level: "error", msg: "plan change failed", error: String(error) }));
+    return data(
+      { ok: false as const, message: "Failed to update plan: the payment provider did not answer. Please try again." },
+      { status: 502 },
+    );
+  }
+  // Nothing paid is involved (a move down from a plan given without a subscription): the ledger decides.
+  const result = await ledger(env, user.id).changePlan({ plan: target });
   if (!result.ok)
     return data(
       { ok: false as const, message: `Failed to update plan: ${result.message}` },
       { status: result.status, headers: busyHeaders(result) },
     );
-  const note =
-    result.value.effective === "period_end" ? " It takes effect at the end of your current billing period." : "";
-  return { ok: true as const, message: `Successfully changed plan to ${parsed.data.plan}!${note}` };
+  const note = result.value.effective === "period_end" ? PERIOD_END_NOTE : "";
+  return { ok: true as const, message: `Successfully changed plan to ${target}!${note}` };
 }
 
 export default function PlanPage() {
-  const { billing, periodEnd, timeZone } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const { billing, periodEnd, timeZone, checkout, next, interval } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const result = actionData ?? checkout;
   const live = useLive();
   const navigate = useNavigate();
   const current = effectivePlan(live.plan);
@@ -71,9 +121,10 @@ export default function PlanPage() {
             ? "Your current plan with one-time starter credits"
             : `Your current plan with ${plan.credits.toLocaleString("en-US")} credits per month${periodEnd ? `, renewing on ${formatShortDate(periodEnd, timeZone)}` : ""}`}
         </p>
-        {live.pendingPlan && (
-          <p className="mt-2 text-sm text-amber-700">
-            Changes to {live.pendingPlan} at the end of this period
+        {interval && <p className="mt-1 text-sm text-slate-600">Billed {interval}.</p>}
+        {(next ?? live.pendingPlan) && (
+          <p className="mt-2 text-sm text-amber-700" data-testid="plan-next">
+            Changes to {next ?? live.pendingPlan} at the end of this period
             {periodEnd ? ` (${formatShortDate(periodEnd, timeZone)})` : ""}.
           </p>
         )}

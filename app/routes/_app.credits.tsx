@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { useLive } from "~/components/realtime";
 import { getDb } from "~/db/client.server";
 import { ledgerPage } from "~/db/credits.server";
 import { formatShortDate } from "~/domain/greeting";
-import { effectivePlan, planAllowance } from "~/domain/plans";
+import { CREDIT_PACKS, effectivePlan, formatCents, planAllowance } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
 
 const PAGE_SIZE = 20;
@@ -20,11 +20,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     page,
     pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
     timeZone: user.timeZone ?? "UTC",
+    purchased: new URL(request.url).searchParams.get("purchase") === "success",
   };
 }
 
 export default function CreditsPage() {
-  const { rows, page, pages, timeZone } = useLoaderData<typeof loader>();
+  const { rows, page, pages, timeZone, purchased } = useLoaderData<typeof loader>();
   const live = useLive();
   const allowance = planAllowance(effectivePlan(live.plan));
   const percent = Math.min(100, Math.round((live.credits.balance / allowance) * 100));
@@ -51,6 +52,30 @@ export default function CreditsPage() {
         <p className="mt-2 text-sm text-slate-600">
           {live.credits.balance.toLocaleString("en-US")} of {allowance.toLocaleString("en-US")} plan credits
         </p>
+      </section>
+      {purchased && (
+        <p className="alert-success" role="status">
+          Thank you! Your credits were added.
+        </p>
+      )}
+      <section className="card" aria-labelledby="packs-title">
+        <h2 id="packs-title" className="text-lg font-semibold">
+          Buy More Credits
+        </h2>
+        <ul className="mt-4 grid gap-4 sm:grid-cols-3">
+          {CREDIT_PACKS.map((pack) => (
+            <li key={pack.id} className="rounded-xl border border-slate-200 p-4">
+              <p className="font-semibold">{pack.name}</p>
+              <p className="text-sm text-slate-600">{formatCents(pack.priceCents)}, one time</p>
+              <Form method="post" action="/billing/packs" className="mt-3">
+                <input type="hidden" name="pack" value={pack.id} />
+                <button type="submit" className="btn-secondary w-full">
+                  Buy<span className="sr-only"> {pack.name}</span>
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
       </section>
       <section className="card overflow-hidden p-0" aria-labelledby="history-title">
         <h2 id="history-title" className="px-6 pt-6 text-lg font-semibold">

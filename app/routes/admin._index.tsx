@@ -8,6 +8,7 @@ import { RangeTabs } from "~/components/admin/range-tabs";
 import { DataTable, formatDate, PageHeader, Panel, StatCard, StatGrid, Td } from "~/components/admin/ui";
 import { growthSeries, overviewTotals, planDistribution, recentSignups } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
+import { formatRevenue } from "~/domain/plans";
 import { requireAdmin } from "~/services/auth.server";
 
 const RANGES = ["Month", "Week", "Day"] as const;
@@ -46,7 +47,7 @@ export default function AdminOverview() {
         <StatCard label="Total Users" value={totals.totalUsers.toLocaleString("en-US")} testId="total-users" />
         <StatCard label="Total Clips" value={totals.totalClips.toLocaleString("en-US")} testId="total-clips" />
         <StatCard label="Total Credits Used" value={totals.creditsUsed.toLocaleString("en-US")} />
-        <StatCard label="Total Revenue" value="$0" />
+        <StatCard label="Total Revenue" value={formatRevenue(totals.revenueCents)} testId="total-revenue" />
       </StatGrid>
       <div className="grid gap-6 xl:grid-cols-3">
         <div className="min-w-0 xl:col-span-2">

@@ -8,6 +8,7 @@ import { PageHeader, Panel, StatCard, StatGrid } from "~/components/admin/ui";
 import { growthSeries, overviewTotals } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { GROWTH_RANGES } from "~/domain/admin";
+import { formatRevenue } from "~/domain/plans";
 import { requireAdmin } from "~/services/auth.server";
 
 const rangeSchema = z.enum(GROWTH_RANGES).catch("Month");
@@ -19,7 +20,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [totals, growth] = await Promise.all([overviewTotals(db), growthSeries(db, range)]);
   return {
     range,
-    totals: { clips: totals.totalClips, revenue: 0, activeUsers: totals.activeUsers, creditsUsed: totals.creditsUsed },
+    totals: {
+      clips: totals.totalClips,
+      revenueCents: totals.revenueCents,
+      activeUsers: totals.activeUsers,
+      creditsUsed: totals.creditsUsed,
+    },
     growth,
   };
 }
@@ -31,7 +37,7 @@ export default function AdminAnalytics() {
       <PageHeader title="Analytics" />
       <StatGrid>
         <StatCard label="Total Clips Created" value={totals.clips.toLocaleString("en-US")} />
-        <StatCard label="Total Revenue" value="$0" />
+        <StatCard label="Total Revenue" value={formatRevenue(totals.revenueCents)} />
         <StatCard label="Active Users" value={totals.activeUsers.toLocaleString("en-US")} testId="active-users" />
         <StatCard label="Credits Used" value={totals.creditsUsed.toLocaleString("en-US")} />
       </StatGrid>

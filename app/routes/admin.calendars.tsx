@@ -9,6 +9,7 @@ import { DataTable, formatDate, formatTime, PageHeader, Panel, StatCard, StatGri
 import { clipsOnDay, dayStats, monthActivity } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { calendarCells, isoDay, isoDaySchema, MONTH_NAMES } from "~/domain/admin";
+import { formatCents } from "~/domain/plans";
 import { requireAdmin } from "~/services/auth.server";
 
 const querySchema = z.object({ day: isoDaySchema.optional().catch(undefined) });
@@ -26,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Daily stats errors fall back to zeros; the rest of the page still shows.
   const [activity, stats, clips] = await Promise.all([
     monthActivity(db, year, month),
-    dayStats(db, dayStart).catch(() => ({ clips: 0, creditsUsed: 0, activeUsers: 0, revenue: 0 })),
+    dayStats(db, dayStart).catch(() => ({ clips: 0, creditsUsed: 0, activeUsers: 0, revenueCents: 0 })),
     clipsOnDay(db, dayStart),
   ]);
   const cells = calendarCells(year, month);
@@ -82,7 +83,7 @@ export default function AdminCalendars() {
         <StatCard label="Clips on Selected Day" value={data.stats.clips} testId="day-clips" />
         <StatCard label="Credits Used This Day" value={data.stats.creditsUsed} />
         <StatCard label="Active Users This Day" value={data.stats.activeUsers} />
-        <StatCard label="Revenue This Day" value="$0.00" />
+        <StatCard label="Revenue This Day" value={formatCents(data.stats.revenueCents)} />
       </StatGrid>
       <div className="grid gap-6 xl:grid-cols-3">
         <div className="min-w-0 xl:col-span-2">

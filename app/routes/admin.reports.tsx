@@ -6,6 +6,7 @@ import { AdminErrorBoundary } from "~/components/admin/error";
 import { DataTable, formatDate, PageHeader, Panel, StatCard, StatGrid, Td } from "~/components/admin/ui";
 import { creditUsageByMonth, overviewTotals, recentTransactions } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
+import { formatRevenue } from "~/domain/plans";
 import { requireAdmin } from "~/services/auth.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -38,7 +39,7 @@ export default function AdminReports() {
         }
       />
       <StatGrid>
-        <StatCard label="Total Revenue" value="$0" />
+        <StatCard label="Total Revenue" value={formatRevenue(totals.revenueCents)} />
         <StatCard label="Clips Created" value={totals.totalClips.toLocaleString("en-US")} />
         <StatCard label="Credits Used" value={totals.creditsUsed.toLocaleString("en-US")} />
         <StatCard label="Total Payouts" value="$0" />

@@ -479,6 +479,13 @@ export default function AdminUsers() {
                 >
                   Edit
                 </Link>
+                <Link
+                  to={`/admin/users/${u.id}/payments`}
+                  className="text-sm font-semibold text-brand-700 hover:underline"
+                  aria-label={`Payments and refunds of ${u.fullName}`}
+                >
+                  Payments
+                </Link>
                 {u.status === "Banned" ? (
                   <ModerationButton intent="unban" userId={u.id} label="Unban" ariaLabel={`Unban ${u.fullName}`} />
                 ) : (

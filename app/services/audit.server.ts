@@ -26,7 +26,8 @@ export type AuditAction =
   | "admin.clip_created"
   | "admin.clip_deleted"
   | "admin.clip_refunded"
-  | "admin.settings_updated";
+  | "admin.settings_updated"
+  | "admin.payment_refunded";
 
 export async function audit(
   db: Db,

@@ -132,7 +132,7 @@ describe("admin aggregates", () => {
     await insertClip(b, Date.UTC(2025, 0, 2), 13); // 17 months ago: outside Month range
 
     const totals = await overviewTotals(db);
-    expect(totals).toMatchObject({ totalUsers: 5, totalClips: 5, creditsUsed: 39, activeUsers: 2, revenue: 0 });
+    expect(totals).toMatchObject({ totalUsers: 5, totalClips: 5, creditsUsed: 39, activeUsers: 2, revenueCents: 0 });
 
     const plans = await planDistribution(db);
     expect(plans).toEqual([
@@ -165,7 +165,7 @@ describe("admin aggregates", () => {
     expect(june.clips.get("2026-06-14")).toBe(2);
     expect(june.users.get("2026-06-11")).toBe(1);
     const stats = await dayStats(db, Date.UTC(2026, 5, 14));
-    expect(stats).toEqual({ clips: 2, creditsUsed: 12, activeUsers: 0, revenue: 0 });
+    expect(stats).toEqual({ clips: 2, creditsUsed: 12, activeUsers: 0, revenueCents: 0 });
     const seen = await dayStats(db, Date.UTC(2026, 5, 13));
     expect(seen.activeUsers).toBe(5);
   });

@@ -261,6 +261,8 @@ describe("signed-in and public form actions", () => {
     for (const path of [
       "/dashboard",
       "/billing/plan",
+      "/billing",
+      "/billing/packs",
       "/download",
       "/admin/clips",
       "/admin/create-clip",

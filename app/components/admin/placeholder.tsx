@@ -3,7 +3,16 @@ import { PLACEHOLDERS, type PlaceholderName, type PlaceholderScreen } from "~/do
 import { DataTable, PageHeader, StatCard, StatGrid } from "./ui";
 
 /** A display-only screen: cards, an empty table, its search (back to page 1) and a header-only CSV. */
-export function PlaceholderPage({ name, q }: { name: PlaceholderName; q: string }) {
+export function PlaceholderPage({
+  name,
+  q,
+  values = {},
+}: {
+  name: PlaceholderName;
+  q: string;
+  /** Cards with a real figure (Earnings' Total Revenue), by label. */
+  values?: Record<string, string>;
+}) {
   const screen: PlaceholderScreen = PLACEHOLDERS[name];
   return (
     <div>
@@ -25,7 +34,7 @@ export function PlaceholderPage({ name, q }: { name: PlaceholderName; q: string 
       />
       <StatGrid>
         {screen.cards.map((c) => (
-          <StatCard key={c.label} label={c.label} value={c.value} />
+          <StatCard key={c.label} label={c.label} value={values[c.label] ?? c.value} />
         ))}
       </StatGrid>
       {screen.search && (

@@ -14,8 +14,8 @@ function CheckIcon() {
 }
 
 /**
- * The four plan cards. Signed out, buttons lead to /signup; signed in, they post a plan change to /billing/plan,
- * which applies the rules on the server.
+ * The four plan cards. Signed out, buttons lead to /signup; signed in, they post a plan change (plan and billing
+ * period) to /billing/plan, which applies the rules on the server (Stripe Checkout for a new paid plan).
  */
 export function PlanCards({ billing, currentPlan }: { billing: Billing; currentPlan: PlanId | null }) {
   const navigation = useNavigation();
@@ -70,6 +70,7 @@ export function PlanCards({ billing, currentPlan }: { billing: Billing; currentP
               ) : (
                 <Form method="post" action="/billing/plan">
                   <input type="hidden" name="plan" value={plan.id} />
+                  <input type="hidden" name="billing" value={billing} />
                   <button
                     type="submit"
                     disabled={navigation.state !== "idle"}

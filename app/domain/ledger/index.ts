@@ -19,7 +19,18 @@ import {
   type ChargeOutcome,
   type HoldOutcome,
 } from "./clips";
+import {
+  applySubscription,
+  grantPack,
+  grantPurchase,
+  purchaseFingerprint,
+  takeBackRefund,
+  type PlanView,
+  type PurchaseInput,
+  type RefundInput as PaymentRefundInput,
+} from "./billing";
 import { changePlan, renew, type PlanChange } from "./plans";
+import type { SubscriptionFacts } from "../billing";
 import type { DecideContext, Decision, Facts, Hold, LedgerState } from "./types";
 
 export * from "./types";
@@ -132,6 +143,28 @@ export const LEDGER_OPS = {
     fingerprint: () => "renewal",
     needs: () => ({}),
     decide: (state, input, facts, ctx) => renew(state, facts, { ...ctx, now: input.now ?? ctx.now }),
+  }),
+  // Payments (Stripe webhooks): each keyed by the Stripe object, so a redelivered event changes nothing.
+  applySubscription: op<{ facts: SubscriptionFacts; now?: number }, PlanView>({
+    fingerprint: () => "subscription",
+    needs: () => ({}),
+    decide: (state, input, _f, ctx) => applySubscription(state, input, { ...ctx, now: input.now ?? ctx.now }),
+  }),
+  grantPurchase: op<PurchaseInput, { credits: Credits; granted: number }>({
+    fingerprint: purchaseFingerprint,
+    needs: (i) => ({ key: { key: `stripe:invoice:${i.invoiceId}`, always: true } }),
+    decide: grantPurchase,
+  }),
+  grantPack: op<{ paymentIntentId: string; credits: number; name: string }, { credits: Credits }>({
+    fingerprint: (i) => ["pack", { paymentIntentId: i.paymentIntentId }],
+    needs: (i) => ({ key: { key: `stripe:pack:${i.paymentIntentId}`, always: true } }),
+    decide: grantPack,
+  }),
+  takeBackRefund: op<PaymentRefundInput, { credits: Credits; takenBack: number }>({
+    // A replay is recognised by the refund, whatever the balance was when it first came.
+    fingerprint: (i) => ["payment_refund", { refundId: i.refundId }],
+    needs: (i) => ({ key: { key: `stripe:refund:${i.refundId}`, always: true } }),
+    decide: takeBackRefund,
   }),
   setBanned: op<{ banned: boolean }, { changed: boolean }>({
     fingerprint: (i) => ["banned", i.banned],

@@ -60,7 +60,17 @@ export type LedgerFailure = { ok: false; status: number; code: LedgerErrorCode; 
 export type LedgerResult<T> = { ok: true; value: T; replayed: boolean } | LedgerFailure;
 
 export type LedgerKind =
-  "signup" | "plan_grant" | "renewal" | "plugin_connect" | "adjust" | "clip" | "refund" | "starter_reset";
+  | "signup"
+  | "plan_grant"
+  | "renewal"
+  | "plugin_connect"
+  | "adjust"
+  | "clip"
+  | "refund"
+  | "starter_reset"
+  | "purchase"
+  | "pack"
+  | "payment_refund";
 export type ClipSource = "api" | "admin" | "extension";
 export type HoldEnd = "captured" | "released" | "expired";
 

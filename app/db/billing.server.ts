@@ -1,0 +1,210 @@
+/**
+ * Payment records as Stripe reported them (customers, subscriptions, invoices and pack payments, processed event
+ * ids) and the local Stripe stand-in's objects. Plan and credits are not here: only the UserLedger writes those.
+ */
+import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import type { Db } from "./client.server";
+import {
+  billingCustomers,
+  billingEvents,
+  billingPayments,
+  billingSubscriptions,
+  stripeLocalObjects,
+  users,
+} from "./schema";
+
+export type BillingPayment = typeof billingPayments.$inferSelect;
+export type BillingSubscription = typeof billingSubscriptions.$inferSelect;
+
+// ── Customers ────────────────────────────────────────────────────────────
+
+export async function customerIdOf(db: Db, userId: string): Promise<string | null> {
+  const row = await db
+    .select({ id: billingCustomers.customerId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.userId, userId))
+    .get();
+  return row?.id ?? null;
+}
+
+export async function userIdOfCustomer(db: Db, customerId: string): Promise<string | null> {
+  const row = await db
+    .select({ id: billingCustomers.userId })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.customerId, customerId))
+    .get();
+  return row?.id ?? null;
+}
+
+/** Keeps the first customer of a user; answers the one that is kept. */
+export async function saveCustomer(db: Db, userId: string, customerId: string): Promise<string> {
+  await db.insert(billingCustomers).values({ userId, customerId }).onConflictDoNothing();
+  return (await customerIdOf(db, userId)) ?? customerId;
+}
+
+export async function userEmail(db: Db, userId: string) {
+  return db.select({ email: users.email, fullName: users.fullName }).from(users).where(eq(users.id, userId)).get();
+}
+
+// ── Subscriptions ────────────────────────────────────────────────────────
+
+export async function saveSubscription(db: Db, row: BillingSubscription): Promise<void> {
+  await db
+    .insert(billingSubscriptions)
+    .values(row)
+    .onConflictDoUpdate({
+      target: billingSubscriptions.id,
+      set: {
+        status: row.status,
+        plan: row.plan,
+        interval: row.interval,
+        pendingPlan: row.pendingPlan,
+        currentPeriodStart: row.currentPeriodStart,
+        currentPeriodEnd: row.currentPeriodEnd,
+        updatedAt: row.updatedAt,
+      },
+    });
+}
+
+const RUNNING = ["active", "trialing", "past_due"];
+
+/** The user's subscription that Stripe still bills, if any. */
+export async function runningSubscription(db: Db, userId: string): Promise<BillingSubscription | null> {
+  const row = await db
+    .select()
+    .from(billingSubscriptions)
+    .where(and(eq(billingSubscriptions.userId, userId), inArray(billingSubscriptions.status, RUNNING)))
+    .orderBy(desc(billingSubscriptions.updatedAt))
+    .get();
+  return row ?? null;
+}
+
+// ── Payments ─────────────────────────────────────────────────────────────
+
+/** Inserts or brings up to date a payment (an invoice or a pack), keeping what a refund already recorded. */
+export async function savePayment(db: Db, row: typeof billingPayments.$inferInsert): Promise<void> {
+  await db
+    .insert(billingPayments)
+    .values(row)
+    .onConflictDoUpdate({
+      target: billingPayments.id,
+      set: {
+        status: sql`case when ${billingPayments.refundedCents} > 0 then ${billingPayments.status} else ${row.status} end`,
+        amountCents: row.amountCents,
+        number: row.number ?? null,
+        paymentIntentId: row.paymentIntentId ?? null,
+        invoiceUrl: row.invoiceUrl ?? null,
+        paidAt: row.paidAt ?? null,
+        credits: sql`max(${billingPayments.credits}, ${row.credits ?? 0})`,
+      },
+    });
+}
+
+export async function paymentByIntent(db: Db, paymentIntentId: string): Promise<BillingPayment | null> {
+  const row = await db.select().from(billingPayments).where(eq(billingPayments.paymentIntentId, paymentIntentId)).get();
+  return row ?? null;
+}
+
+export async function paymentById(db: Db, id: string): Promise<BillingPayment | null> {
+  return (await db.select().from(billingPayments).where(eq(billingPayments.id, id)).get()) ?? null;
+}
+
+export async function setRefunded(db: Db, id: string, refundedCents: number, amountCents: number): Promise<void> {
+  await db
+    .update(billingPayments)
+    .set({ refundedCents, status: refundedCents >= amountCents ? "refunded" : "partially_refunded" })
+    .where(eq(billingPayments.id, id));
+}
+
+/** /billing's table, newest first. */
+export async function paymentsOf(db: Db, userId: string, limit = 50): Promise<BillingPayment[]> {
+  return db
+    .select()
+    .from(billingPayments)
+    .where(eq(billingPayments.userId, userId))
+    .orderBy(desc(billingPayments.createdAt))
+    .limit(limit);
+}
+
+/** Payments an admin may still refund (paid, not fully refunded, inside the guarantee window). */
+export async function refundablePayments(db: Db, userId: string, since: number): Promise<BillingPayment[]> {
+  return db
+    .select()
+    .from(billingPayments)
+    .where(
+      and(
+        eq(billingPayments.userId, userId),
+        inArray(billingPayments.status, ["paid", "partially_refunded"]),
+        gte(billingPayments.paidAt, new Date(since)),
+      ),
+    )
+    .orderBy(desc(billingPayments.paidAt));
+}
+
+/** Revenue in cents: paid payments less refunds, optionally only those paid in [from, to). */
+export async function revenueCents(db: Db, range?: { from: number; to: number }): Promise<number> {
+  const paid = sql`${billingPayments.status} in ('paid', 'refunded', 'partially_refunded')`;
+  const where = range
+    ? and(paid, gte(billingPayments.paidAt, new Date(range.from)), sql`${billingPayments.paidAt} < ${range.to}`)
+    : paid;
+  const row = await db
+    .select({ cents: sql<number>`coalesce(sum(${billingPayments.amountCents} - ${billingPayments.refundedCents}), 0)` })
+    .from(billingPayments)
+    .where(where)
+    .get();
+  return row?.cents ?? 0;
+}
+
+// ── Events ───────────────────────────────────────────────────────────────
+
+export async function eventSeen(db: Db, id: string): Promise<boolean> {
+  return Boolean(await db.select({ id: billingEvents.id }).from(billingEvents).where(eq(billingEvents.id, id)).get());
+}
+
+export async function markEvent(db: Db, id: string, type: string, now = Date.now()): Promise<void> {
+  await db
+    .insert(billingEvents)
+    .values({ id, type, processedAt: new Date(now) })
+    .onConflictDoNothing();
+}
+
+// ── Local Stripe stand-in ────────────────────────────────────────────────
+
+export async function localObject<T>(db: Db, id: string): Promise<T | null> {
+  const row = await db
+    .select({ data: stripeLocalObjects.data })
+    .from(stripeLocalObjects)
+    .where(eq(stripeLocalObjects.id, id))
+    .get();
+  return row ? (JSON.parse(row.data) as T) : null;
+}
+
+export async function putLocalObject(db: Db, id: string, type: string, data: unknown, delivered = 1): Promise<void> {
+  const json = JSON.stringify(data);
+  await db
+    .insert(stripeLocalObjects)
+    .values({ id, type, data: json, delivered })
+    .onConflictDoUpdate({ target: stripeLocalObjects.id, set: { data: json } });
+}
+
+export async function localObjectsOfType<T>(db: Db, type: string): Promise<T[]> {
+  const rows = await db
+    .select({ data: stripeLocalObjects.data })
+    .from(stripeLocalObjects)
+    .where(eq(stripeLocalObjects.type, type))
+    .orderBy(asc(sql`rowid`));
+  return rows.map((r) => JSON.parse(r.data) as T);
+}
+
+export async function undeliveredLocalEvents(db: Db): Promise<{ id: string; data: string }[]> {
+  return db
+    .select({ id: stripeLocalObjects.id, data: stripeLocalObjects.data })
+    .from(stripeLocalObjects)
+    .where(and(eq(stripeLocalObjects.type, "event"), eq(stripeLocalObjects.delivered, 0)))
+    .orderBy(asc(sql`rowid`))
+    .limit(50);
+}
+
+export async function markLocalEventDelivered(db: Db, id: string): Promise<void> {
+  await db.update(stripeLocalObjects).set({ delivered: 1 }).where(eq(stripeLocalObjects.id, id));
+}

@@ -1,0 +1,143 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { AdminErrorBoundary } from "~/components/admin/error";
+import { DataTable, formatDateTime, PageHeader, Td } from "~/components/admin/ui";
+import { findUser } from "~/db/admin.server";
+import { paymentsOf } from "~/db/billing.server";
+import { getDb } from "~/db/client.server";
+import { formatCents, REFUND_WINDOW_MS } from "~/domain/plans";
+import { audit } from "~/services/audit.server";
+import { requireAdmin } from "~/services/auth.server";
+import { refundPayment } from "~/services/billing.server";
+import { clientIp } from "~/services/rate-limit.server";
+import { readForm } from "~/utils/forms";
+
+const userIdSchema = z.string().uuid();
+const refundSchema = z.object({
+  paymentId: z.string().min(1).max(100),
+  reason: z.string().trim().min(3, "Give a reason of at least 3 characters.").max(200),
+});
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  await requireAdmin(request, context);
+  const db = getDb(context.cloudflare.env.DB);
+  const userId = userIdSchema.safeParse(params.userId);
+  const user = userId.success ? await findUser(db, userId.data) : undefined;
+  if (!user || !userId.success) throw data("User not found.", { status: 404 });
+  const now = Date.now();
+  const payments = await paymentsOf(db, userId.data, 200);
+  return {
+    user: { id: user.id, fullName: user.fullName, email: user.email },
+    payments: payments.map((p) => ({
+      id: p.id,
+      number: p.number ?? p.id,
+      description: p.description,
+      amount: formatCents(p.amountCents),
+      refunded: p.refundedCents > 0 ? formatCents(p.refundedCents) : null,
+      status: p.status,
+      paidAt: p.paidAt?.toISOString() ?? null,
+      refundable:
+        p.paidAt !== null &&
+        (p.status === "paid" || p.status === "partially_refunded") &&
+        now - p.paidAt.getTime() <= REFUND_WINDOW_MS,
+    })),
+  };
+}
+
+/** Money-back guarantee: a refund through Stripe; the credits come back with Stripe's event, as far as unspent. */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request, context);
+  const { env } = context.cloudflare;
+  const db = getDb(env.DB);
+  const userId = userIdSchema.safeParse(params.userId);
+  const parsed = refundSchema.safeParse(await readForm(request));
+  if (!userId.success) return data({ ok: false as const, message: "User not found." }, { status: 404 });
+  if (!parsed.success)
+    return data(
+      { ok: false as const, message: parsed.error.issues[0]?.message ?? "Invalid request." },
+      { status: 400 },
+    );
+  try {
+    const result = await refundPayment(env, db, new URL(request.url).origin, {
+      userId: userId.data,
+      paymentId: parsed.data.paymentId,
+      actorId: admin.id,
+      reason: parsed.data.reason,
+    });
+    if (!result.ok) return data({ ok: false as const, message: result.message }, { status: result.status });
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", msg: "refund failed", error: String(error) }));
+    return data({ ok: false as const, message: "Stripe did not accept the refund. Nothing changed." }, { status: 502 });
+  }
+  await audit(db, {
+    action: "admin.payment_refunded",
+    actorId: admin.id,
+    subjectId: userId.data,
+    ip: clientIp(request),
+    details: { paymentId: parsed.data.paymentId, reason: parsed.data.reason },
+  });
+  return { ok: true as const, message: "Refund sent to Stripe. Unspent credits are taken back as Stripe confirms it." };
+}
+
+export default function AdminUserPayments() {
+  const { user, payments } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <div>
+      <PageHeader title={`Payments of ${user.fullName}`} crumb="Users" />
+      <p className="mb-4 text-sm text-slate-600">
+        {user.email} ·{" "}
+        <Link to={`/admin/users?q=${encodeURIComponent(user.email)}`} className="text-brand-700 hover:underline">
+          Back to users
+        </Link>
+      </p>
+      {result && (
+        <p className={result.ok ? "alert-success mb-4" : "alert-error mb-4"} role={result.ok ? "status" : "alert"}>
+          {result.message}
+        </p>
+      )}
+      <DataTable
+        caption="Payments"
+        headers={["Invoice", "Paid", "Amount", "Status", "Refund"]}
+        isEmpty={payments.length === 0}
+        empty="No payments."
+      >
+        {payments.map((p) => (
+          <tr key={p.id} data-testid="payment-row">
+            <Td>
+              <span className="font-medium">{p.number}</span>
+              <span className="block text-xs text-slate-500">{p.description}</span>
+            </Td>
+            <Td>{p.paidAt ? formatDateTime(p.paidAt) : "—"}</Td>
+            <Td className="tabular-nums">
+              {p.amount}
+              {p.refunded && <span className="block text-xs text-slate-500">refunded {p.refunded}</span>}
+            </Td>
+            <Td>{p.status.replace("_", " ")}</Td>
+            <Td>
+              {p.refundable ? (
+                <Form method="post" className="flex flex-wrap items-end gap-2">
+                  <input type="hidden" name="paymentId" value={p.id} />
+                  <label className="text-xs">
+                    Reason
+                    <input name="reason" required minLength={3} maxLength={200} className="input mt-1 block w-44" />
+                  </label>
+                  <button type="submit" className="btn-secondary" disabled={busy}>
+                    Refund<span className="sr-only"> {p.number}</span>
+                  </button>
+                </Form>
+              ) : (
+                <span className="text-xs text-slate-500">Outside the 14-day guarantee or not paid</span>
+              )}
+            </Td>
+          </tr>
+        ))}
+      </DataTable>
+    </div>
+  );
+}
+
+export const ErrorBoundary = AdminErrorBoundary;
+export const meta: MetaFunction = () => [{ title: "Payments | ClipCut Admin" }];

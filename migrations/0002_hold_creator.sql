@@ -1,1 +1,0 @@
-ALTER TABLE `credit_holds` ADD `creator_id` text;

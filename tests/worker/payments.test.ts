@@ -1,0 +1,403 @@
+import { ledger as ledgerClient } from "~/services/ledger.server";
+import { createExecutionContext } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
+import Stripe from "stripe";
+import { afterEach, describe, expect, it } from "vitest";
+import { putLocalObject, saveCustomer } from "~/db/billing.server";
+import { getDb } from "~/db/client.server";
+import { reconcile } from "~/db/ledger.server";
+import { PLAN_PERIOD_MS } from "~/domain/plans";
+import type { AppEnv } from "~/load-context";
+import { LOCAL_WEBHOOK_SECRET } from "~/services/stripe.server";
+import worker from "../../workers/app";
+import charge from "../fixtures/stripe/charge.json";
+import packSession from "../fixtures/stripe/checkout-session-pack.json";
+import eventFixture from "../fixtures/stripe/event.json";
+import invoice from "../fixtures/stripe/invoice.json";
+import refund from "../fixtures/stripe/refund.json";
+import subscription from "../fixtures/stripe/subscription.json";
+import { get, insertUser, ORIGIN, outbox, post, signIn } from "./helpers";
+
+// The Worker runs in local mode without a Stripe key: the SDK talks to the stand-in at the fetch boundary, whose
+// objects are seeded here from fixtures in Stripe's documented shapes (API 2026-10-28). Events are signed with the
+// SDK's test header helper and posted to /webhooks/stripe, as Stripe delivers them.
+
+const db = getDb(env.DB);
+const sdk = new Stripe("sk_test_unused", { httpClient: Stripe.createFetchHttpClient() });
+const DAY = 86_400_000;
+const PASSWORD = "Payments-test-1";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The fixtures with ids unique to one test ("fixture" → the tag) and the user filled in. */
+function fixtures(tag: string, userId: string) {
+  const own = <T>(f: T): Json =>
+    JSON.parse(JSON.stringify(f).replaceAll("fixture", tag).replaceAll('""', `"${userId}"`));
+  return {
+    subscription: own(subscription),
+    invoice: own(invoice),
+    packSession: own(packSession),
+    charge: own(charge),
+    refund: own(refund),
+  };
+}
+
+async function stripeHas(...objects: Json[]) {
+  for (const o of objects) await putLocalObject(db, o.id, o.object, o);
+}
+
+let seq = 0;
+async function deliver(type: string, object: Json, opts: { id?: string; secret?: string } = {}) {
+  const payload = JSON.stringify({
+    ...eventFixture,
+    id: opts.id ?? `evt_${++seq}_${Date.now()}`,
+    type,
+    data: { object },
+  });
+  const header = await sdk.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: opts.secret ?? LOCAL_WEBHOOK_SECRET,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+  return exports.default.fetch(
+    new Request(`${ORIGIN}/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+      body: payload,
+    }),
+  );
+}
+
+async function userRow(id: string) {
+  return (await env.DB.prepare(
+    "SELECT plan, pending_plan, credits, plan_period_start, plan_period_end FROM users WHERE id = ?",
+  )
+    .bind(id)
+    .first()) as { plan: string; pending_plan: string | null; credits: number; plan_period_end: number | null };
+}
+
+const ledger = (userId: string) => ledgerClient(env, userId);
+
+/** A Free creator with 100 credits, a Stripe customer, and a Basic monthly subscription in Stripe's books. */
+async function subscriber(tag: string, opts: { yearly?: boolean } = {}) {
+  const userId = await insertUser({ email: `${tag}@example.com`, password: PASSWORD });
+  await saveCustomer(db, userId, `cus_${tag}`);
+  const f = fixtures(tag, userId);
+  const start = Math.floor((Date.now() - DAY) / 1000);
+  const end = opts.yearly ? start + 365 * 86_400 : start + 31 * 86_400;
+  const item = f.subscription.items.data[0];
+  item.current_period_start = start;
+  item.current_period_end = end;
+  if (opts.yearly) {
+    item.price = { ...item.price, id: "price_basic_yearly", lookup_key: "basic_yearly", unit_amount: 12000 };
+    item.price.recurring = { interval: "year", interval_count: 1 };
+    f.invoice.amount_paid = 12000;
+  }
+  f.invoice.lines.data[0].period = { start, end };
+  f.invoice.created = start;
+  f.invoice.status_transitions.paid_at = start;
+  await stripeHas(f.subscription, f.invoice);
+  return { userId, f, start, end };
+}
+
+afterEach(async () => {
+  // The ledger invariant after every test: balance = sum of rows, never negative.
+  expect(await reconcile(db)).toEqual([]);
+});
+
+describe("Stripe webhook", () => {
+  it("refuses a bad signature with 400 and changes nothing", async () => {
+    const { userId, f } = await subscriber("badsig");
+    const before = await userRow(userId);
+    const forged = await deliver("invoice.paid", f.invoice, { secret: "whsec_not_ours" });
+    expect(forged.status).toBe(400);
+    const unsigned = await exports.default.fetch(
+      new Request(`${ORIGIN}/webhooks/stripe`, { method: "POST", body: JSON.stringify({ type: "invoice.paid" }) }),
+    );
+    expect(unsigned.status).toBe(400);
+    expect(await userRow(userId)).toEqual(before);
+    expect(
+      (await env.DB.prepare("SELECT count(*) n FROM billing_payments WHERE user_id = ?").bind(userId).first())?.n,
+    ).toBe(0);
+  });
+
+  it("a first paid invoice makes a Free creator Basic with the month's credits; the same event twice grants once", async () => {
+    const { userId, f, end } = await subscriber("create");
+    const first = await deliver("invoice.paid", f.invoice, { id: "evt_same_create" });
+    expect(first.status).toBe(200);
+    const again = await deliver("invoice.paid", f.invoice, { id: "evt_same_create" });
+    expect(await again.json()).toMatchObject({ duplicate: true });
+    // A different event about the same invoice (Stripe may send both) is keyed by the invoice: still once.
+    expect((await deliver("invoice.paid", f.invoice)).status).toBe(200);
+    const user = await userRow(userId);
+    expect(user).toMatchObject({ plan: "Basic", pending_plan: null, credits: 600, plan_period_end: end * 1000 });
+    const payment = await env.DB.prepare("SELECT * FROM billing_payments WHERE user_id = ?").bind(userId).first();
+    expect(payment).toMatchObject({
+      amount_cents: 1500,
+      status: "paid",
+      credits: 500,
+      payment_intent_id: `pi_create_invoice`,
+    });
+  });
+
+  it("applies events out of order: the object is re-read, so a stale snapshot changes nothing", async () => {
+    const { userId, f } = await subscriber("order");
+    // The subscription was cancelled meanwhile; an old "updated" snapshot still says active.
+    const stale = structuredClone(f.subscription);
+    await stripeHas({ ...f.subscription, status: "canceled", canceled_at: Math.floor(Date.now() / 1000) });
+    expect((await deliver("customer.subscription.updated", stale)).status).toBe(200);
+    expect((await userRow(userId)).plan).toBe("Free");
+    // invoice.paid before any subscription event: the subscription is read first, then the grant.
+    const { userId: other, f: g } = await subscriber("order2");
+    expect((await deliver("invoice.paid", g.invoice)).status).toBe(200);
+    expect((await deliver("customer.subscription.created", g.subscription)).status).toBe(200);
+    expect(await userRow(other)).toMatchObject({ plan: "Basic", credits: 600 });
+  });
+
+  it("an upgrade is immediate and tops up the difference; the plan follows the subscription", async () => {
+    const { userId, f } = await subscriber("upgrade");
+    await deliver("invoice.paid", f.invoice);
+    const item = f.subscription.items.data[0];
+    item.price = { ...item.price, id: "price_pro_monthly", lookup_key: "pro_monthly", unit_amount: 6900 };
+    f.subscription.metadata = { ...f.subscription.metadata, clipcut_plan: "Pro", clipcut_upgraded_from: "Basic" };
+    const proration = {
+      ...structuredClone(f.invoice),
+      id: "in_upgrade_proration",
+      billing_reason: "subscription_update",
+      amount_paid: 5200,
+      parent: {
+        type: "subscription_details",
+        subscription_details: { subscription: f.subscription.id, metadata: f.subscription.metadata },
+      },
+    };
+    await stripeHas(f.subscription, proration);
+    expect((await deliver("customer.subscription.updated", f.subscription)).status).toBe(200);
+    expect((await userRow(userId)).plan).toBe("Pro");
+    expect((await deliver("invoice.paid", proration)).status).toBe(200);
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: null, credits: 100 + 500 + 9500 });
+  });
+
+  it("a downgrade waits for the period end; the renewal there grants the lower plan once", async () => {
+    const { userId, f, end } = await subscriber("down");
+    await deliver("invoice.paid", f.invoice);
+    // A Pro subscription scheduled down to Basic: the price is Basic, Pro is paid for until the period end.
+    f.subscription.metadata = {
+      ...f.subscription.metadata,
+      clipcut_paid_plan: "Pro",
+      clipcut_paid_until: String(end * 1000),
+    };
+    await stripeHas(f.subscription);
+    await deliver("customer.subscription.updated", f.subscription);
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic" });
+    // Period end: the renewal alarm applies the pending plan and grants Basic's month…
+    const renewed = await ledger(userId).renew({ now: end * 1000 + 1 });
+    expect(renewed.ok).toBe(true);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 1100 });
+    // …and Stripe's renewal invoice for that period is the same grant (one key per period): no second month.
+    const cycle: Json = { ...structuredClone(f.invoice), id: "in_down_cycle", billing_reason: "subscription_cycle" };
+    cycle.lines.data[0].period = { start: end, end: end + 31 * 86_400 };
+    const next = structuredClone(f.subscription);
+    next.items.data[0].current_period_start = end;
+    next.items.data[0].current_period_end = end + 31 * 86_400;
+    await stripeHas(cycle, next);
+    expect((await deliver("invoice.paid", cycle)).status).toBe(200);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 1100 });
+  });
+
+  it("a cancel keeps the plan to the period end; Stripe's deletion makes it Free", async () => {
+    const { userId, f } = await subscriber("cancel");
+    await deliver("invoice.paid", f.invoice);
+    await stripeHas({ ...f.subscription, cancel_at_period_end: true });
+    await deliver("customer.subscription.updated", f.subscription);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: "Free", credits: 600 });
+    await stripeHas({ ...f.subscription, status: "canceled", cancel_at_period_end: true });
+    await deliver("customer.subscription.deleted", f.subscription);
+    expect(await userRow(userId)).toMatchObject({
+      plan: "Free",
+      pending_plan: null,
+      plan_period_end: null,
+      credits: 600,
+    });
+  });
+
+  it("a failed payment is told on /billing and by e-mail; the plan stays", async () => {
+    const { userId, f } = await subscriber("failed");
+    await deliver("invoice.paid", f.invoice);
+    const open = {
+      ...structuredClone(f.invoice),
+      id: "in_failed_cycle",
+      number: "F1X-0002",
+      status: "open",
+      billing_reason: "subscription_cycle",
+      amount_paid: 0,
+      payments: { object: "list", data: [], has_more: false, url: "/v1/invoices/in_failed_cycle/payments" },
+    };
+    await stripeHas(open, { ...f.subscription, status: "past_due" });
+    expect((await deliver("invoice.payment_failed", open)).status).toBe(200);
+    expect((await deliver("customer.subscription.updated", f.subscription)).status).toBe(200);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+    const mail = (await outbox()).filter((m) => m.to === "failed@example.com");
+    expect(mail.map((m) => m.subject)).toEqual(["Your ClipCut payment failed"]);
+    const cookie = await signIn("failed@example.com", PASSWORD);
+    const page = await (await get("/billing", { cookie })).text();
+    expect(page).toContain("Your last payment failed (invoice <!-- -->F1X-0002");
+    expect(page).toContain("$15.00");
+  });
+
+  it("a pack is granted once; a refund takes back only the unspent credits, never below zero", async () => {
+    const { userId, f } = await subscriber("pack");
+    await stripeHas(f.packSession);
+    await deliver("checkout.session.completed", f.packSession);
+    await deliver("checkout.session.completed", f.packSession);
+    expect((await userRow(userId)).credits).toBe(600);
+    // Spend 550 of the 600: 50 left, so a full refund of the 500-credit pack takes back 50.
+    const adjust = await ledger(userId).adjust({
+      key: "spend",
+      newBalance: 50,
+      actorId: userId,
+      reason: "spent",
+    });
+    expect(adjust.ok).toBe(true);
+    await stripeHas(f.charge, f.refund);
+    expect((await deliver("charge.refunded", f.charge)).status).toBe(200);
+    expect((await userRow(userId)).credits).toBe(0);
+    const row = await env.DB.prepare(
+      "SELECT delta, description FROM credit_ledger WHERE user_id = ? AND kind = 'payment_refund'",
+    )
+      .bind(userId)
+      .first();
+    expect(row).toEqual({
+      delta: -50,
+      description: "Payment refunded (money-back guarantee): 50 credits taken back, 450 already spent",
+    });
+    const payment = await env.DB.prepare("SELECT status, refunded_cents FROM billing_payments WHERE id = ?")
+      .bind("pi_pack_pack")
+      .first();
+    expect(payment).toEqual({ status: "refunded", refunded_cents: 1000 });
+  });
+
+  it("a refund of unspent credits takes them all back, once", async () => {
+    const { userId, f } = await subscriber("unspent");
+    await stripeHas(f.packSession, f.charge, f.refund);
+    await deliver("checkout.session.completed", f.packSession);
+    expect((await userRow(userId)).credits).toBe(600);
+    await deliver("charge.refunded", f.charge);
+    await deliver("charge.refunded", f.charge);
+    expect((await userRow(userId)).credits).toBe(100);
+  });
+
+  it("a yearly plan is credited every month by the renewal alarm, twelve times in its year", async () => {
+    const { userId, f, start, end } = await subscriber("yearly", { yearly: true });
+    await deliver("invoice.paid", f.invoice);
+    const first = await userRow(userId);
+    expect(first).toMatchObject({ plan: "Basic", credits: 600 });
+    // The credit months are counted back from the year's end: the last one ends exactly on it.
+    expect((end * 1000 - (first.plan_period_end ?? 0)) % PLAN_PERIOD_MS).toBe(0);
+    let at = first.plan_period_end ?? 0;
+    let grants = 1;
+    while (at < end * 1000) {
+      await ledger(userId).renew({ now: at });
+      grants += 1;
+      at = (await userRow(userId)).plan_period_end ?? Infinity;
+    }
+    expect(grants).toBe(12);
+    expect(start * 1000 < at).toBe(true);
+    expect((await userRow(userId)).credits).toBe(100 + 12 * 500);
+  });
+});
+
+describe("local checkout and plan changes (the stand-in behind the SDK)", () => {
+  it("a Free creator subscribes with 4242…, upgrades at once, and a declined card changes nothing", async () => {
+    const userId = await insertUser({ email: "checkout@example.com", password: PASSWORD });
+    const cookie = await signIn("checkout@example.com", PASSWORD);
+    const started = await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie });
+    expect(started.status).toBe(302);
+    const checkout = new URL(started.headers.get("Location") ?? "").pathname;
+    expect(checkout).toMatch(/^\/dev\/stripe\/checkout\/cs_test_/);
+    const page = await (await get(checkout, { cookie })).text();
+    expect(page).toContain("$15.00");
+    expect(page).toContain("Pay and subscribe");
+
+    const declined = await post(checkout, { cardNumber: "4000 0000 0000 0002" }, { cookie });
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain("Your card was declined.");
+    expect(await userRow(userId)).toMatchObject({ plan: "Free", credits: 100 });
+
+    const paid = await post(checkout, { cardNumber: "4242 4242 4242 4242" }, { cookie });
+    expect(paid.status).toBe(302);
+    expect(paid.headers.get("Location")).toContain("/billing/plan?checkout=success&plan=Basic");
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+    expect(await (await get("/billing/plan?checkout=success&plan=Basic", { cookie })).text()).toContain(
+      "Successfully changed plan to Basic!",
+    );
+    const billing = await (await get("/billing", { cookie })).text();
+    expect(billing).toContain("$15.00");
+    expect(billing).toContain("Paid");
+    expect(billing).toContain("ending in <!-- -->4242");
+
+    const upgraded = await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie });
+    expect(upgraded.status).toBe(200);
+    expect(await upgraded.text()).toContain("Successfully changed plan to Pro!");
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: null, credits: 600 + 9500 });
+
+    const down = await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie });
+    expect(await down.text()).toContain("Successfully changed plan to Basic! It takes effect at the end");
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic" });
+  });
+});
+
+describe("money-back guarantee and revenue", () => {
+  it("an admin refunds a payment through Stripe; unspent credits come back out; revenue is paid less refunded", async () => {
+    const userId = await insertUser({ email: "refundme@example.com", password: PASSWORD });
+    await insertUser({ email: "boss@example.com", password: PASSWORD, role: "admin" });
+    const cookie = await signIn("refundme@example.com", PASSWORD);
+    const checkout = (await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie })).headers.get(
+      "Location",
+    );
+    await post(new URL(checkout ?? "").pathname, { cardNumber: "4242424242424242" }, { cookie });
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+
+    const admin = await signIn("boss@example.com", PASSWORD);
+    // Other tests of this file paid too: compare the figure before and after, in dollars as the card shows it.
+    const revenue = async () => {
+      const html = await (await get("/admin", { cookie: admin })).text();
+      return Number(/data-testid="total-revenue">\$([\d,.]+)</.exec(html)?.[1]?.replace(/,/g, ""));
+    };
+    const before = await revenue();
+    expect(before).toBeGreaterThanOrEqual(15);
+    const page = await (await get(`/admin/users/${userId}/payments`, { cookie: admin })).text();
+    expect(page).toContain("$15.00");
+    const paymentId = (await env.DB.prepare("SELECT id FROM billing_payments WHERE user_id = ?").bind(userId).first())
+      ?.id as string;
+    const noReason = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "" }, { cookie: admin });
+    expect(noReason.status).toBe(400);
+    const refunded = await post(
+      `/admin/users/${userId}/payments`,
+      { paymentId, reason: "asked within 14 days" },
+      { cookie: admin },
+    );
+    expect(refunded.status).toBe(200);
+    expect(await refunded.text()).toContain("Refund sent to Stripe");
+    // The 500 plan credits were unspent: all taken back; the plan itself follows the subscription, not the refund.
+    expect((await userRow(userId)).credits).toBe(100);
+    const again = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "twice" }, { cookie: admin });
+    expect(again.status).toBe(409);
+    expect((await userRow(userId)).credits).toBe(100);
+    expect(await revenue()).toBe(before - 15);
+    const notAdmin = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "sneaky" }, { cookie });
+    expect(notAdmin.status).toBe(302);
+  });
+});
+
+describe("configuration", () => {
+  it("production without Stripe's secrets refuses to serve, naming what is missing; with them it serves", async () => {
+    const production = { ...env, APP_MODE: "production" } as AppEnv;
+    const request = () => new Request("https://clipcut.example/pricing") as Parameters<typeof worker.fetch>[0];
+    const refused = await worker.fetch(request(), production, createExecutionContext());
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain("set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
+    const configured = { ...production, STRIPE_SECRET_KEY: "sk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+    expect((await worker.fetch(request(), configured, createExecutionContext())).status).toBe(200);
+  });
+});

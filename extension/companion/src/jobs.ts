@@ -10,6 +10,7 @@ import type {
   Preset,
   Progress,
 } from "../../../app/domain/companion";
+import { AUDIO_QUALITY } from "../../../app/domain/clip-request";
 import { isAudioFormat, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
@@ -199,7 +200,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const format: Format = r.format ?? "mp4";
       // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked). When the
       // job says it, resolving and probing need nothing from the account, so they run beside the account check.
-      const fixed = isAudioFormat(format) ? "360p" : (r.quality ?? (format === "gif" ? "480p" : null));
+      const fixed = isAudioFormat(format) ? AUDIO_QUALITY : (r.quality ?? (format === "gif" ? "480p" : null));
       const early = fixed ? trace.span("source", () => this.source(r.source, qualityHeight(fixed), signal)) : null;
       early?.catch(() => undefined); // reported below, after the account check's own error
       const me = await trace.span("me", () => api!.me());
@@ -213,8 +214,8 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const planCap =
         sourceHeight !== null && qualityHeight(me.limits.maxQuality) < sourceHeight ? me.limits.maxQuality : undefined;
       const asked = r.quality ?? (format === "gif" ? "480p" : planCap);
-      // Audio is priced and limited independently of picture size.
-      const quality: Quality = isAudioFormat(format) ? "144p" : effectiveQuality(asked, sourceHeight);
+      // Audio is priced and limited independently of picture size (the domain's one audio quality).
+      const quality: Quality = isAudioFormat(format) ? AUDIO_QUALITY : effectiveQuality(asked, sourceHeight);
       const end = Math.min(r.endSeconds, info.durationSeconds);
       const cut = {
         input,

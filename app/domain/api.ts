@@ -1,41 +1,14 @@
 import { z } from "zod";
-import { ZERO_DURATION_MESSAGE } from "./credits";
+import { clipFields, withClipRange } from "./clip-request";
 import { FORMATS, QUALITIES } from "./media";
 import { STORED_PLANS } from "./plans";
-import { INVALID_VIDEO_URL, parseHttpUrl } from "./video-link";
 
 /** Wire shapes of API v1, shared by the Worker, the extension, the companion and tests. */
 
-const seconds = z
-  .number()
-  .finite()
-  .min(0)
-  .max(24 * 3600);
+export { videoUrlSchema } from "./clip-request";
 
-/** Where a clip comes from: an http(s) URL only (stored URLs are opened by admins and creators). */
-export const videoUrlSchema = z
-  .string()
-  .trim()
-  .max(2048, "Video URL is too long (2048 characters at most).")
-  .refine((value) => parseHttpUrl(value) !== null, INVALID_VIDEO_URL);
-
-export const clipRequestSchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, "Clip name is required.")
-      .max(200, "Clip name is too long (200 characters at most)."),
-    videoUrl: videoUrlSchema,
-    startSeconds: seconds,
-    endSeconds: seconds,
-    format: z.enum(FORMATS),
-    quality: z.enum(QUALITIES),
-  })
-  .refine((c) => c.endSeconds > c.startSeconds, {
-    message: ZERO_DURATION_MESSAGE,
-    path: ["endSeconds"],
-  });
+/** A clip for the API (POST /clips and /holds): the one clip request, range rule included. */
+export const clipRequestSchema = withClipRange(z.object(clipFields));
 export type ClipRequest = z.infer<typeof clipRequestSchema>;
 
 /** Idempotency keys: 8–128 visible ASCII characters chosen by the client (a UUID fits). */

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { videoUrlSchema } from "./api";
-import { ZERO_DURATION_MESSAGE } from "./credits";
+import { clipFields, withClipRange } from "./clip-request";
 import { FORMATS, QUALITIES } from "./media";
 
 /**
@@ -17,12 +16,6 @@ export type AppliedStrategy = (typeof APPLIED_STRATEGIES)[number];
 /** Pairing tokens are 32 random bytes, base64url (256 bits; the floor is 128). */
 export const PAIRING_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export const PAIRING_HEADER = "authorization";
-
-const seconds = z
-  .number()
-  .finite()
-  .min(0)
-  .max(24 * 3600);
 
 /**
  * A file name chosen by the caller: a bare name inside the output folder, never a path.
@@ -67,16 +60,17 @@ export const presetNameSchema = z
   .min(1, "Preset name is required.")
   .max(60, "Preset name is too long (60 characters at most).");
 
+/** The one clip request, with the source to read; name, page, format and quality have defaults here. */
 const clipJobFields = {
   source: sourceSchema,
   /** Clip name for the account's clip list and the file name. */
-  name: z.string().trim().min(1).max(200).optional(),
+  name: clipFields.name.optional(),
   /** The page the clip comes from, reported to the API (defaults to the source when it is a URL). */
-  videoUrl: videoUrlSchema.optional(),
-  startSeconds: seconds,
-  endSeconds: seconds,
-  format: z.enum(FORMATS).optional(),
-  quality: z.enum(QUALITIES).optional(),
+  videoUrl: clipFields.videoUrl.optional(),
+  startSeconds: clipFields.startSeconds,
+  endSeconds: clipFields.endSeconds,
+  format: clipFields.format.optional(),
+  quality: clipFields.quality.optional(),
   strategy: z.enum(CUT_STRATEGIES).optional(),
   /** Accept a copy cut that starts on the keyframe before startSeconds. */
   allowSnap: z.boolean().optional(),
@@ -87,13 +81,7 @@ const clipJobFields = {
 export const LOCAL_SOURCE_NEEDS_VIDEO_URL =
   "A local file needs videoUrl: the http(s) page the video came from, recorded with the clip.";
 
-export const clipJobRequestSchema = z
-  .object(clipJobFields)
-  .strict()
-  .refine((c) => c.endSeconds > c.startSeconds, {
-    message: ZERO_DURATION_MESSAGE,
-    path: ["endSeconds"],
-  })
+export const clipJobRequestSchema = withClipRange(z.object(clipJobFields).strict())
   // The account's clip list records where a clip came from as an http(s) link; a local path is never sent.
   .refine((c) => c.videoUrl !== undefined || /^https?:\/\//i.test(c.source), {
     message: LOCAL_SOURCE_NEEDS_VIDEO_URL,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FORMATS, QUALITIES } from "./media";
+import { clipFields, withClipRange } from "./clip-request";
 import { STORED_PLANS } from "./plans";
 
 /** How the website, the extension and the companion find each other. */
@@ -37,18 +37,9 @@ export function storeListings(configured: Partial<Record<StoreBrowser, string | 
 }
 
 /** A clip handed from the website's /clip page to the extension, which runs it through the companion. */
-export const createClipMessageSchema = z
-  .object({
-    action: z.literal("createClip"),
-    name: z.string().trim().min(1).max(200),
-    videoUrl: z.string().trim().url().max(2048),
-    startSeconds: z.number().finite().min(0),
-    endSeconds: z.number().finite().min(0),
-    format: z.enum(FORMATS),
-    quality: z.enum(QUALITIES),
-  })
-  .strict()
-  .refine((m) => m.endSeconds > m.startSeconds, { message: "The end must come after the start." });
+export const createClipMessageSchema = withClipRange(
+  z.object({ action: z.literal("createClip"), ...clipFields }).strict(),
+);
 
 /** Every message the website may send to the extension; anything else is refused. */
 export const siteMessageSchema = z.union([

@@ -2,7 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { ADMIN_MESSAGES } from "~/domain/admin";
-import { INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "~/domain/credits";
+import { clipFields, withClipRange } from "~/domain/clip-request";
+import { INSUFFICIENT_CREDITS_MESSAGE } from "~/domain/credits";
 import { parseClockTime } from "~/domain/time";
 import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
@@ -10,16 +11,10 @@ import { busyHeaders, ledger } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
 
-const httpUrl = z
-  .string()
-  .trim()
-  .url("Please enter a valid video URL.")
-  .max(2048)
-  .refine((u) => /^https?:$/.test(new URL(u).protocol), "The video URL must start with http:// or https://.");
-
+// The one clip request's name and URL rules; the times arrive as clock strings and get its range rule below.
 const schema = z.object({
-  name: z.string().trim().min(1, "Clip name is required.").max(200, "Clip name is too long (200 characters at most)."),
-  videoUrl: httpUrl,
+  name: clipFields.name,
+  videoUrl: clipFields.videoUrl,
   start: z.string().max(20),
   end: z.string().max(20),
   quality: z.enum(["720p", "1080p"]).catch("720p"),
@@ -51,7 +46,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { name, videoUrl, start, end, quality, key } = parsed.data;
   const startSeconds = parseClockTime(start);
   const endSeconds = parseClockTime(end);
-  if (!(endSeconds > startSeconds)) return reply({ ok: false, error: ZERO_DURATION_MESSAGE }, 422);
+  const times = z.object({ startSeconds: clipFields.startSeconds, endSeconds: clipFields.endSeconds });
+  const range = withClipRange(times).safeParse({ startSeconds, endSeconds });
+  if (!range.success) return reply({ ok: false, error: range.error.issues[0]?.message ?? "Invalid times." }, 422);
   const env = context.cloudflare.env;
   const result = await ledger(env, admin.id).charge({
     key: `admin-clip:${key}`,

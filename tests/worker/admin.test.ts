@@ -4,7 +4,9 @@ import { dayStats, growthSeries, listUsers, monthActivity, overviewTotals, planD
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
 import { parseUserListQuery } from "~/domain/admin";
+import { CLIP_TOO_SHORT_MESSAGE } from "~/domain/clip-request";
 import { csvCell, csvRow, parseCsv } from "~/domain/csv";
+import { INVALID_VIDEO_URL } from "~/domain/video-link";
 import { countRows, get, insertUser, post, signIn } from "./helpers";
 
 const PASSWORD = "admin tests passphrase";
@@ -343,13 +345,13 @@ describe("admin credit changes keep the ledger invariant", () => {
       .first<{ id: string }>())!.id;
 
     const zero = await post("/admin/create-clip", { ...form, end: "00:10", key: "modal-key-0002" }, { cookie });
-    expect(await zero.json()).toEqual({ ok: false, error: "Clip duration must be greater than zero." });
+    expect(await zero.json()).toEqual({ ok: false, error: CLIP_TOO_SHORT_MESSAGE });
     const js = await post(
       "/admin/create-clip",
       { ...form, videoUrl: "javascript:alert(1)", key: "modal-key-0003" },
       { cookie },
     );
-    expect(await js.json()).toMatchObject({ ok: false, error: "The video URL must start with http:// or https://." });
+    expect(await js.json()).toMatchObject({ ok: false, error: INVALID_VIDEO_URL });
     expect(js.status).toBe(400);
 
     const del = await post("/admin/clips", { intent: "delete", clipId, refund: "on" }, { cookie });

@@ -4,6 +4,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
+import { CLIP_TOO_SHORT_MESSAGE } from "~/domain/clip-request";
 import { serverMessageSchema } from "~/domain/realtime";
 import { issueApiToken } from "~/services/api-tokens.server";
 import { countRows, insertUser, signIn } from "./helpers";
@@ -122,10 +123,32 @@ describe("charging clips through API v1", () => {
     expect((await api("/api/v1/clips", token, { body: clip() })).status).toBe(400); // no Idempotency-Key
     const bad = await api("/api/v1/clips", token, { body: clip({ endSeconds: 5 }), key: "bad-input-1" });
     expect(bad.status).toBe(422);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("greater than zero");
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(CLIP_TOO_SHORT_MESSAGE);
     expect((await api("/api/v1/clips", "cc_wrong", { body: clip(), key: "bad-input-2" })).status).toBe(401);
     expect((await api("/api/v1/nope", token)).status).toBe(404);
     expect(await balance(userId)).toBe(100);
+  });
+
+  it("refuses a clip shorter than 0.1 s or past 24 h on clips and holds, and charges nothing (issue 20)", async () => {
+    const { userId, token } = await apiUser(100);
+    const cases = [
+      { startSeconds: 10, endSeconds: 10.0000001 },
+      { startSeconds: 10, endSeconds: 10.09 },
+      { startSeconds: 0, endSeconds: 24 * 3600 + 1 },
+    ];
+    for (const [i, times] of cases.entries()) {
+      for (const path of ["/api/v1/clips", "/api/v1/holds"]) {
+        const res = await api(path, token, { body: clip(times), key: `too-short-${path.length}-${i}` });
+        expect(res.status, `${path} ${JSON.stringify(times)}`).toBe(422);
+      }
+    }
+    // 0.1 s exactly (float noise included: 10.1 - 10 < 0.1 in binary) is a clip.
+    const ok = await api("/api/v1/clips", token, {
+      body: clip({ startSeconds: 10, endSeconds: 10.1 }),
+      key: "min-ok-1",
+    });
+    expect(ok.status).toBe(201);
+    expect(await balance(userId)).toBe(99);
   });
 
   it("reports me and lists clips newest first with paging", async () => {

@@ -1,7 +1,8 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { AUTO_CLOSE_MS } from "~/domain/admin";
-import { clipCost, ZERO_DURATION_MESSAGE } from "~/domain/credits";
+import { clipRangeError } from "~/domain/clip-request";
+import { clipCost } from "~/domain/credits";
 import { parseClockTime } from "~/domain/time";
 import type { CreateClipResult } from "~/routes/admin.create-clip";
 
@@ -38,10 +39,12 @@ function CreateClipModal({ onClose }: { onClose: () => void }) {
   const [key] = useState(() => crypto.randomUUID());
   const first = useRef<HTMLInputElement>(null);
   const cost = clipCost(parseClockTime(end) - parseClockTime(start), "mp4", quality);
+  // The one clip-range rule (0.1 s minimum, 24 h cap is the server's): the button waits for a valid range.
+  const rangeError = clipRangeError(parseClockTime(start), parseClockTime(end));
   const busy = fetcher.state !== "idle";
   const result = fetcher.data;
   const succeeded = result?.ok === true;
-  const disabled = busy || succeeded || !name.trim() || !videoUrl.trim() || cost <= 0;
+  const disabled = busy || succeeded || !name.trim() || !videoUrl.trim() || rangeError !== null;
 
   useEffect(() => first.current?.focus(), []);
   useEffect(() => {
@@ -148,7 +151,7 @@ function CreateClipModal({ onClose }: { onClose: () => void }) {
           <p className="rounded-lg bg-slate-50 px-4 py-3 text-sm">
             Credit Cost: <strong data-testid="credit-cost">{cost}</strong>
           </p>
-          {cost <= 0 && parseClockTime(end) !== 0 && <p className="text-sm text-amber-800">{ZERO_DURATION_MESSAGE}</p>}
+          {rangeError && parseClockTime(end) !== 0 && <p className="text-sm text-amber-800">{rangeError}</p>}
           {result && !result.ok && (
             <p role="alert" className="alert-error">
               {result.error}{" "}

@@ -10,7 +10,8 @@ import type {
   Preset,
   Progress,
 } from "../../../app/domain/companion";
-import { isAudioFormat, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
+import { decideQuality, fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
+import { qualityHeight, type Format } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
 import { CancelledError, ClipError, isAbortError } from "./errors";
@@ -54,14 +55,6 @@ const FINISHED = new Set(["done", "failed", "cancelled"]);
 interface Entry {
   job: Job;
   controller: AbortController;
-}
-
-/** The label of the largest quality not above the source height (what the file will really be). */
-export function effectiveQuality(requested: Quality | undefined, sourceHeight: number | null): Quality {
-  const fits = QUALITIES.filter((q) => sourceHeight === null || qualityHeight(q) <= sourceHeight);
-  const best = fits[fits.length - 1] ?? "144p";
-  if (!requested) return best;
-  return qualityHeight(requested) <= qualityHeight(best) ? requested : best;
 }
 
 /**
@@ -226,7 +219,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const format: Format = r.format ?? "mp4";
       // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked). When the
       // job says it, resolving and probing need nothing from the account, so they run beside the account check.
-      const fixed = isAudioFormat(format) ? "360p" : (r.quality ?? (format === "gif" ? "480p" : null));
+      const fixed = fetchQualityBeforeAccount(format, r.quality);
       const early = fixed ? trace.span("source", () => this.source(r.source, qualityHeight(fixed), signal)) : null;
       early?.catch(() => undefined); // reported below, after the account check's own error
       const me = await trace.span("me", () => api!.me());
@@ -235,13 +228,17 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       }
       const { input, info } = await (early ??
         trace.span("source", () => this.source(r.source, qualityHeight(me.limits.maxQuality), signal)));
-      const sourceHeight = info.video?.height ?? null;
-      // No quality asked: the source's, capped at the plan's maximum (so a Free user gets 720p, not a refusal).
-      const planCap =
-        sourceHeight !== null && qualityHeight(me.limits.maxQuality) < sourceHeight ? me.limits.maxQuality : undefined;
-      const asked = r.quality ?? (format === "gif" ? "480p" : planCap);
-      // Audio is priced and limited independently of picture size.
-      const quality: Quality = isAudioFormat(format) ? "144p" : effectiveQuality(asked, sourceHeight);
+      // The quality policy is the domain's (clip-quality.ts): never upscale, plan cap, GIF and audio defaults.
+      const {
+        charged: quality,
+        scaleTo,
+        requested,
+      } = decideQuality({
+        format,
+        asked: r.quality,
+        planMax: me.limits.maxQuality,
+        sourceHeight: info.video?.height ?? null,
+      });
       const end = Math.min(r.endSeconds, info.durationSeconds);
       const cut = {
         input,
@@ -249,8 +246,8 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         startSeconds: r.startSeconds,
         endSeconds: end,
         format,
-        quality: asked && !isAudioFormat(format) ? quality : null,
-        requestedQuality: isAudioFormat(format) ? null : (r.quality ?? null),
+        quality: scaleTo,
+        requestedQuality: requested,
         strategy: r.strategy ?? "auto",
         allowSnap: r.allowSnap ?? false,
         watermark: me.limits.watermark,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { keepPackets } from "../src/cut";
+import { keepPackets } from "../src/plans/copy";
 import { checkCopiedOutput } from "../src/verify";
 import { cut, tempDir, tools } from "./helpers";
 import { run } from "./media";

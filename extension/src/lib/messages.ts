@@ -1,18 +1,10 @@
 import { z } from "zod";
 import { meResponseSchema } from "../../../app/domain/api";
 import { jobSchema, presetSchema, type Job, type Preset } from "../../../app/domain/companion";
-import { FORMATS, QUALITIES } from "../../../app/domain/media";
+import { clipFields, withClipRange } from "../../../app/domain/clip-request";
 
 /** Messages from the popup, the clip panel and the Firefox bridge to the background; each is zod-parsed. */
-const clipFields = {
-  name: z.string().trim().min(1).max(200),
-  videoUrl: z.string().trim().url().max(2048),
-  startSeconds: z.number().finite().min(0),
-  endSeconds: z.number().finite().min(0),
-  format: z.enum(FORMATS),
-  quality: z.enum(QUALITIES),
-};
-export const clipJobSchema = z.object(clipFields).strict();
+export const clipJobSchema = withClipRange(z.object(clipFields).strict());
 export type ClipJob = z.infer<typeof clipJobSchema>;
 
 export const internalMessageSchema = z.discriminatedUnion("type", [

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useState } from "react";
 import { LiveCredits } from "~/components/marketing/clip/live-credits";
 import type { ClipRange } from "~/domain/clip-range";
+import { clipQuality } from "~/domain/clip-request";
 import { clipCost } from "~/domain/credits";
 import { FORMAT_LABELS, isAudioFormat, type Format, type Quality } from "~/domain/media";
 import { checkPlanLimits, type PlanId } from "~/domain/plans";
@@ -95,7 +96,7 @@ export function ExportOptions({
       startSeconds: Math.round(range.start * 1000) / 1000,
       endSeconds: Math.round(range.end * 1000) / 1000,
       format,
-      quality: isAudioFormat(format) ? "480p" : quality,
+      quality: clipQuality(format, quality),
     });
     if (!reply) return setHandoff({ state: "no-extension" });
     setHandoff(

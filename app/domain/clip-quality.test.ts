@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { AUDIO_QUALITY } from "./clip-request";
+import { decideQuality, effectiveQuality, fetchQualityBeforeAccount } from "./clip-quality";
+
+describe("clip quality policy", () => {
+  it("never upscales: the largest label not above the source", () => {
+    expect(effectiveQuality("1080p", 720)).toBe("720p");
+    expect(effectiveQuality("480p", 1080)).toBe("480p");
+    expect(effectiveQuality(undefined, 1440)).toBe("1440p");
+    expect(effectiveQuality("720p", 100)).toBe("144p");
+  });
+
+  it("caps an unasked quality at the plan's maximum, keeps the source's size when it fits", () => {
+    expect(decideQuality({ format: "mp4", asked: undefined, planMax: "720p", sourceHeight: 1080 })).toEqual({
+      charged: "720p",
+      scaleTo: "720p",
+      requested: null,
+    });
+    expect(decideQuality({ format: "mp4", asked: undefined, planMax: "1080p", sourceHeight: 720 })).toEqual({
+      charged: "720p",
+      scaleTo: null,
+      requested: null,
+    });
+    expect(decideQuality({ format: "gif", asked: undefined, planMax: "1080p", sourceHeight: 1080 }).charged).toBe(
+      "480p",
+    );
+  });
+
+  it("audio is AUDIO_QUALITY whatever is asked, fetched and charged alike", () => {
+    expect(decideQuality({ format: "mp3", asked: "1080p", planMax: "720p", sourceHeight: 1080 })).toEqual({
+      charged: AUDIO_QUALITY,
+      scaleTo: null,
+      requested: null,
+    });
+    expect(fetchQualityBeforeAccount("wav", "1080p")).toBe(AUDIO_QUALITY);
+    expect(fetchQualityBeforeAccount("mp4", undefined)).toBeNull();
+    expect(fetchQualityBeforeAccount("gif", undefined)).toBe("480p");
+  });
+});

@@ -1,0 +1,94 @@
+import type { AppliedStrategy } from "../../../app/domain/companion";
+import { qualityHeight } from "../../../app/domain/media";
+import { targetHeight, watermarkFilter } from "./encode";
+import { toSeconds, toTicks } from "./keyframes";
+import type { CutRequest } from "./request";
+import type { CopiedPackets } from "./verify";
+
+/**
+ * The staging copy's timestamps are the source's plus this offset, so that decode timestamps before the first
+ * frame (B-frame delay) stay positive in MPEG-TS. All intermediate work happens on that absolute clock.
+ */
+export const STAGE_OFFSET = toTicks(100);
+/** Extra source read after the end: B-frame reordering and the tail GOP need a few frames past it. */
+export const STAGE_MARGIN_SECONDS = 1;
+
+export interface Step {
+  args: string[];
+  /** A small file the step reads (the concat list), written just before it runs. */
+  writeFirst?: { path: string; text: string };
+  /** Seconds of media this step writes, and the output timestamp it starts from, for progress. */
+  mediaSeconds: number;
+  origin: number;
+  weight: number;
+}
+
+export const sec = (ticks: number) => toSeconds(ticks).toFixed(6);
+
+export interface Plan {
+  strategy: AppliedStrategy;
+  /** Why this strategy (reported in the result). */
+  reason?: string;
+  steps: Step[];
+  startSeconds: number;
+  endSeconds: number;
+  snapped: boolean;
+  expectVideo: boolean;
+  expectAudio: boolean;
+  /** A stream copy's packets, known from the listing: checked against the container's table (checkCopiedOutput). */
+  known?: CopiedPackets;
+}
+
+export function videoScaleFilters(req: CutRequest): string[] {
+  const video = req.info.video;
+  if (!video) return [];
+  const filters: string[] = [];
+  const requested = req.quality ? qualityHeight(req.quality) : req.format === "gif" ? 480 : null;
+  const height = targetHeight(video.height, requested);
+  if (height < video.height) filters.push(`scale=-2:${height}:flags=bicubic`);
+  if (req.watermark) filters.push(watermarkFilter(height));
+  return filters;
+}
+
+export function audioTrim(startPts: number, endPts: number, resetToZero: boolean): string {
+  return `atrim=start=${sec(startPts)}:end=${sec(endPts)}` + (resetToZero ? ",asetpts=PTS-STARTPTS" : "");
+}
+
+/** What both smart plans (H.264 and VP9) report: the exact range, in the source's seconds. */
+export function smartResult(steps: Step[], startPts: number, endPts: number, hasAudio: boolean): Plan {
+  return {
+    strategy: "smart",
+    startSeconds: toSeconds(startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    snapped: false,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps,
+  };
+}
+
+/**
+ * The step both smart plans share: re-encode one stretch of the stage (trimmed by `filter`) with the source's own
+ * parameters (`encode`), frame times passed through, into one part (`mux`).
+ */
+export function reencodeStep(o: {
+  input: string;
+  filter: string;
+  output: string;
+  seconds: number;
+  origin: number;
+  encode: string[];
+  mux: string[];
+  /** Relative cost per media second (an encode is the expensive step of a plan). */
+  costPerSecond: number;
+}): Step {
+  return {
+    args: ["-copyts", "-i", o.input, "-map", "0:v:0", "-vf", o.filter, "-fps_mode", "passthrough", ...o.encode].concat(
+      o.mux,
+      [o.output],
+    ),
+    mediaSeconds: o.seconds,
+    origin: o.origin,
+    weight: o.costPerSecond * o.seconds,
+  };
+}

@@ -1,0 +1,83 @@
+import { join } from "node:path";
+import { audioCodecArgs, containerArgs, matchingVp9Args } from "../encode";
+import { ClipError } from "../errors";
+import { toSeconds, type CutFrames } from "../keyframes";
+import { audioTrim, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
+import type { CutRequest } from "../request";
+
+/**
+ * Smart cut for VP9 (see docs/decisions/007): MPEG-TS cannot carry VP9 in FFmpeg 5.1, so the parts are Matroska and
+ * are joined with the concat demuxer, each given its exact length. Every VP9 keyframe carries its full frame header
+ * (no parameter sets to match beyond profile, bit depth, chroma and size), and the encoder makes no hidden alt-ref
+ * frames, so copied GOPs decode after a re-encoded one without a seam. Audio is re-encoded for the clip.
+ */
+export function smartPlanVp9(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
+  const video = req.info.video;
+  if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
+  const { startPts, endPts, frameTicks, keyAfterStart } = frames;
+  const encode = matchingVp9Args(video);
+  const parts: { file: string; ticks: number; inpoint?: number; outpoint?: number }[] = [];
+  const steps: Step[] = [];
+  const mkv = ["-f", "matroska"];
+  const reencode = (input: string, filter: string, output: string, seconds: number, origin: number) =>
+    reencodeStep({ input, filter, output, seconds, origin, encode, mux: mkv, costPerSecond: 4 });
+  const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
+  const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
+  // Everything from the first keyframe of the clip on is copied straight out of the stage: the concat demuxer's
+  // inpoint (on that keyframe) and outpoint (half a frame before the end) cut it exactly, because VP9 has no
+  // reordering (decode order is display order). No segment split and no tail copy: two ffmpeg runs fewer.
+  const copyFrom = frames.startOnKey ? startPts : keyAfterStart;
+  if (copyFrom === null) {
+    // The whole clip sits inside one GOP after its keyframe: re-encode it all.
+    const only = join(work, "only.mkv");
+    steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
+    parts.push({ file: only, ticks: endPts - startPts });
+  } else {
+    if (!frames.startOnKey) {
+      const head = join(work, "head.mkv");
+      // trim's end stops the run at the keyframe (ffmpeg ends when the filter does), so the rest is not decoded.
+      const headTrim = `${trimStart}:end=${sec(copyFrom - frameTicks / 2)}`;
+      steps.push(reencode(stage, headTrim, head, toSeconds(copyFrom - startPts), toSeconds(startPts)));
+      parts.push({ file: head, ticks: copyFrom - startPts });
+    }
+    parts.push({
+      file: stage,
+      ticks: endPts - copyFrom,
+      inpoint: copyFrom,
+      outpoint: endPts - frameTicks / 2,
+    });
+  }
+  const list = join(work, "parts.txt");
+  const listing = parts
+    .map(
+      (p) =>
+        `file '${p.file.replace(/'/g, "'\\''")}'\nduration ${sec(p.ticks)}\n` +
+        (p.inpoint === undefined ? "" : `inpoint ${sec(p.inpoint)}\n`) +
+        (p.outpoint === undefined ? "" : `outpoint ${sec(p.outpoint)}\n`),
+    )
+    .join("");
+  const hasAudio = req.info.audio !== null;
+  steps.push({
+    writeFirst: { path: list, text: listing },
+    args: [
+      "-f",
+      "concat",
+      "-safe",
+      "0",
+      "-i",
+      list,
+      ...(hasAudio ? ["-copyts", "-i", stage] : []),
+      "-map",
+      "0:v:0",
+      "-c:v",
+      "copy",
+      ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, true), ...audioCodecArgs(req.format)] : []),
+      ...containerArgs(req.format),
+      out,
+    ],
+    mediaSeconds: toSeconds(endPts - startPts),
+    origin: 0,
+    weight: 0.3 * toSeconds(endPts - startPts),
+  });
+  return smartResult(steps, startPts, endPts, hasAudio);
+}

@@ -1,0 +1,38 @@
+import type { CutStrategy, Progress } from "../../../app/domain/companion";
+import type { Format, Quality } from "../../../app/domain/media";
+import type { MediaInfo } from "./probe";
+import type { InputSpec } from "./source";
+import type { Tools } from "./tools";
+import type { Trace } from "./trace";
+
+/** One cut, as the job queue and the CLI hand it to cutClip. */
+export interface CutRequest {
+  input: InputSpec;
+  info: MediaInfo;
+  startSeconds: number;
+  endSeconds: number;
+  format: Format;
+  /** Null keeps the source's size (and 480p for GIF). */
+  quality: Quality | null;
+  strategy: CutStrategy;
+  allowSnap: boolean;
+  watermark: boolean;
+  outputDir: string;
+  /** File name without extension; defaults to "<title> <start>-<end>". */
+  baseName: string;
+  /** The quality the user asked for, before it was capped at the source (for the "not that tall" note). */
+  requestedQuality?: Quality | null;
+}
+
+export interface CutHooks {
+  tools: Tools;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** Timing spans (CLIPCUT_TRACE=1). */
+  trace?: Trace;
+  /**
+   * Must resolve before anything is written to the output folder (the credit reservation): the source is read into
+   * the private work folder while it is pending, and a rejection ends the cut there.
+   */
+  gate?: Promise<unknown>;
+}

@@ -26,7 +26,15 @@ export type AuditAction =
   | "admin.clip_created"
   | "admin.clip_deleted"
   | "admin.clip_refunded"
-  | "admin.settings_updated";
+  | "admin.settings_updated"
+  | "team.invited"
+  | "team.invitation_resent"
+  | "team.invitation_revoked"
+  | "team.joined"
+  | "team.member_removed"
+  | "team.left"
+  | "team.dissolved"
+  | "team.suspended";
 
 export async function audit(
   db: Db,

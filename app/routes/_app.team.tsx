@@ -121,52 +121,73 @@ function PeopleTable({
   actions?: (p: Person) => React.ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[560px] text-left text-sm">
-        <caption className="sr-only">Team members</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Name
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              E-mail
-            </th>
-            <th scope="col" className="px-4 py-3 font-semibold">
-              Joined
-            </th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">
-              Clips this period
-            </th>
-            <th scope="col" className="px-4 py-3 text-right font-semibold">
-              Credits used
-            </th>
-            {actions && (
+    <>
+      {/* Small screens: one card per person (a five-column table does not fit 375 px). */}
+      <ul className="divide-y divide-slate-100 sm:hidden">
+        {people.map((p) => (
+          <li key={p.id} className="space-y-1 px-6 py-3 text-sm">
+            <p className="font-medium">
+              {p.fullName}
+              {p.role === "owner" && (
+                <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-xs text-brand-700">Owner</span>
+              )}
+            </p>
+            <p className="break-all text-slate-600">{p.email}</p>
+            <p className="text-slate-600">
+              Joined {p.joinedAt ? formatShortDate(new Date(p.joinedAt), timeZone) : "—"} · {p.clips} clips ·{" "}
+              {p.credits} credits this period
+            </p>
+            {actions?.(p)}
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto sm:block">
+        <table className="w-full min-w-[560px] text-left text-sm">
+          <caption className="sr-only">Team members</caption>
+          <thead className="bg-slate-50">
+            <tr>
               <th scope="col" className="px-4 py-3 font-semibold">
-                <span className="sr-only">Actions</span>
+                Name
               </th>
-            )}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {people.map((p) => (
-            <tr key={p.id}>
-              <td className="px-4 py-3">
-                {p.fullName}
-                {p.role === "owner" && (
-                  <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-xs text-brand-700">Owner</span>
-                )}
-              </td>
-              <td className="px-4 py-3 break-all">{p.email}</td>
-              <td className="px-4 py-3">{p.joinedAt ? formatShortDate(new Date(p.joinedAt), timeZone) : "—"}</td>
-              <td className="px-4 py-3 text-right">{p.clips}</td>
-              <td className="px-4 py-3 text-right">{p.credits}</td>
-              {actions && <td className="px-4 py-3">{actions(p)}</td>}
+              <th scope="col" className="px-4 py-3 font-semibold">
+                E-mail
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold">
+                Joined
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">
+                Clips this period
+              </th>
+              <th scope="col" className="px-4 py-3 text-right font-semibold">
+                Credits used
+              </th>
+              {actions && (
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  <span className="sr-only">Actions</span>
+                </th>
+              )}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {people.map((p) => (
+              <tr key={p.id}>
+                <td className="px-4 py-3">
+                  {p.fullName}
+                  {p.role === "owner" && (
+                    <span className="ml-2 rounded bg-brand-50 px-2 py-0.5 text-xs text-brand-700">Owner</span>
+                  )}
+                </td>
+                <td className="px-4 py-3 break-all">{p.email}</td>
+                <td className="px-4 py-3">{p.joinedAt ? formatShortDate(new Date(p.joinedAt), timeZone) : "—"}</td>
+                <td className="px-4 py-3 text-right">{p.clips}</td>
+                <td className="px-4 py-3 text-right">{p.credits}</td>
+                {actions && <td className="px-4 py-3">{actions(p)}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 

@@ -9,7 +9,7 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const ownerEmail = uniqueEmail("owner");
   const memberEmail = uniqueEmail("member");
   await signUp(page, request, "Olivia Owner", ownerEmail, "owner long passphrase");

@@ -365,3 +365,49 @@ export const stripeLocalObjects = sqliteTable(
   },
   (t) => [index("stripe_local_objects_type_idx").on(t.type, t.delivered)],
 );
+
+/**
+ * Pro teams: the team is the owner's account (its plan, limits and balance). One row per person in a team, the
+ * owner included (role "owner", member_id = owner_id); member_id is the key, so a person is in one team at a time.
+ */
+export const teamMembers = sqliteTable(
+  "team_members",
+  {
+    memberId: text("member_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["owner", "member"] }).notNull(),
+    /** The invitation that brought the member in (null for the owner's own row). */
+    invitationId: text("invitation_id"),
+    joinedAt: ms("joined_at").notNull(),
+  },
+  (t) => [
+    index("team_members_owner_idx").on(t.ownerId),
+    uniqueIndex("team_members_invitation_unique").on(t.invitationId),
+  ],
+);
+
+/** Invitations by e-mail: the link's token is stored only as its SHA-256; single use, 7 days. */
+export const teamInvitations = sqliteTable(
+  "team_invitations",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: text("invited_by").notNull(),
+    createdAt: createdAt(),
+    expiresAt: ms("expires_at").notNull(),
+    acceptedAt: ms("accepted_at"),
+    revokedAt: ms("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("team_invitations_token_hash_unique").on(t.tokenHash),
+    index("team_invitations_owner_idx").on(t.ownerId),
+  ],
+);

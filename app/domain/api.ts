@@ -67,6 +67,18 @@ export const meResponseSchema = z.object({
     /** Clips that may be in flight at once (open holds). */
     maxOpenHolds: z.number().int().positive(),
   }),
+  /**
+   * A member of an active Pro team: `credits`, `limits` and `user.plan` are the team's (the owner's account);
+   * `usage` is the member's own this period. Absent or null for everyone else.
+   */
+  team: z
+    .object({
+      ownerName: z.string(),
+      role: z.enum(["owner", "member"]),
+      ownPlan: z.enum(STORED_PLANS),
+      usage: z.object({ clips: z.number(), credits: z.number() }),
+    })
+    .nullish(),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 

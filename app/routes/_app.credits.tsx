@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { useLive } from "~/components/realtime";
+import { TeamCard } from "~/components/team-card";
 import { getDb } from "~/db/client.server";
 import { ledgerPage } from "~/db/credits.server";
 import { formatShortDate } from "~/domain/greeting";
@@ -32,6 +33,7 @@ export default function CreditsPage() {
   return (
     <div className="space-y-8">
       <h1 className="text-2xl font-bold tracking-tight">Credits</h1>
+      <TeamCard />
       <section className="card" aria-labelledby="balance-title">
         <h2 id="balance-title" className="text-sm font-medium text-slate-600">
           Current balance

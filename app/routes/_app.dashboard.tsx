@@ -4,6 +4,7 @@ import { Suspense, useEffect, useState } from "react";
 import { z } from "zod";
 import { ErrorBox } from "~/components/error-box";
 import { useLive, withNewClips } from "~/components/realtime";
+import { TeamCard } from "~/components/team-card";
 import { SkeletonRows } from "~/components/skeleton";
 import { getDb } from "~/db/client.server";
 import { recentClips } from "~/db/clips.server";
@@ -84,6 +85,7 @@ export default function Dashboard() {
   return (
     <div className="space-y-8">
       <Greeting name={name} savedTimeZone={timeZone} />
+      <TeamCard />
       <div className="grid gap-6 md:grid-cols-2">
         <section className="card" aria-labelledby="credits-title">
           <h2 id="credits-title" className="text-sm font-medium text-slate-600">

@@ -7,13 +7,14 @@ import { MaintenanceModal } from "~/components/maintenance-modal";
 import { getDb } from "~/db/client.server";
 import { requireUser } from "~/services/auth.server";
 import { getExtensionId } from "~/services/settings.server";
+import { memberTeamSummary } from "~/services/teams.server";
 import { isRealtimeRevalidation, RealtimeProvider } from "~/components/realtime";
 import { sendToExtension } from "~/utils/extension-bridge";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const extensionId = await getExtensionId(db);
+  const [extensionId, team] = await Promise.all([getExtensionId(db), memberTeamSummary(db, user.id)]);
   const credits = { balance: user.credits, held: user.heldCredits, available: user.credits - user.heldCredits };
   return {
     user: { id: user.id, fullName: user.fullName, email: user.email, role: user.role },
@@ -24,6 +25,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     showMaintenanceNotification: user.showMaintenanceNotification,
     extensionId,
+    // A team member clips on the team's plan and balance (shown beside their own, which `live` keeps current).
+    team,
   };
 }
 

@@ -1,19 +1,24 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { effectivePlan, planLimits } from "~/domain/plans";
+import { effectivePlan, planLimits, type StoredPlan } from "~/domain/plans";
 import type { MeResponse } from "~/domain/api";
 import { getDb } from "~/db/client.server";
 import { findUserById } from "~/db/user-access.server";
 import { requireApiUser } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
+import { memberTeamSummary } from "~/services/teams.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await requireApiUser(request, context);
-  const user = await findUserById(getDb(context.cloudflare.env.DB), caller.id);
+  const db = getDb(context.cloudflare.env.DB);
+  const [user, team] = await Promise.all([findUserById(db, caller.id), memberTeamSummary(db, caller.id)]);
   if (!user) throw apiError(401, "unauthorized", "A valid extension token is required.");
+  // A team member clips on the team's plan and balance; their own usage goes beside them.
+  const plan = (team?.plan ?? user.plan) as StoredPlan;
   const body: MeResponse = {
-    user: { id: user.id, email: user.email, fullName: user.fullName, plan: user.plan, role: user.role },
-    credits: caller.credits,
-    limits: planLimits(effectivePlan(user.plan)),
+    user: { id: user.id, email: user.email, fullName: user.fullName, plan, role: user.role },
+    credits: team?.credits ?? caller.credits,
+    limits: planLimits(effectivePlan(plan)),
+    team: team ? { ownerName: team.ownerName, role: team.role, ownPlan: user.plan, usage: team.usage } : null,
   };
   return apiJson(body);
 }

@@ -27,7 +27,15 @@ export type AuditAction =
   | "admin.clip_deleted"
   | "admin.clip_refunded"
   | "admin.settings_updated"
-  | "admin.payment_refunded";
+  | "admin.payment_refunded"
+  | "team.invited"
+  | "team.invitation_resent"
+  | "team.invitation_revoked"
+  | "team.joined"
+  | "team.member_removed"
+  | "team.left"
+  | "team.dissolved"
+  | "team.suspended";
 
 export async function audit(
   db: Db,

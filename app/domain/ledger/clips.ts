@@ -2,6 +2,7 @@
 import { HOLD_TTL_MS, clipRequestSchema, type Clip, type ClipRequest, type Credits } from "../api";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "../credits";
 import { BATCH_LIMIT_MESSAGE, batchFullMessage, checkPlanLimits, effectivePlan, maxOpenHolds } from "../plans";
+import { TEAM_SUSPENDED_MESSAGE, teamActive } from "../teams";
 import {
   applyDelta,
   BANNED_MESSAGE,
@@ -27,9 +28,16 @@ export interface HoldOutcome {
 }
 
 /** The account, the plan's limits, the price and the credits available — all from memory. */
-function priceClip(state: LedgerState, request: ClipRequest, now: number): LedgerResult<{ cost: number }> {
+function priceClip(
+  state: LedgerState,
+  request: ClipRequest,
+  now: number,
+  creatorId: string | null = null,
+): LedgerResult<{ cost: number }> {
   const user = state.user;
   if (user.banned) return fail(403, "forbidden", BANNED_MESSAGE);
+  // A team member's clip: this (the owner's) account pays only while the team is active (the owner is Pro).
+  if (creatorId && !teamActive(user.plan)) return fail(403, "forbidden", TEAM_SUSPENDED_MESSAGE);
   const duration = request.endSeconds - request.startSeconds;
   const limits = checkPlanLimits(effectivePlan(user.plan), {
     durationSeconds: duration,
@@ -124,7 +132,7 @@ export function charge(
   return decide(state, ctx, () => {
     const replay = replayClip(state, input.key, facts.hash, ctx.now);
     if (replay) return { result: replay };
-    const priced = priceClip(state, input.request, ctx.now);
+    const priced = priceClip(state, input.request, ctx.now, input.creatorId ?? null);
     if (!priced.ok) return { result: priced };
     const paid = payForClip(
       state,
@@ -156,7 +164,7 @@ export function reserve(
       if (previous.hash !== facts.hash) return { result: fail(409, "idempotency_conflict", CONFLICT_MESSAGE) };
       return { result: success({ hold: holdView(previous), credits: creditsOf(state, ctx.now) }, true) };
     }
-    const priced = priceClip(state, input.request, ctx.now);
+    const priced = priceClip(state, input.request, ctx.now, input.creatorId ?? null);
     if (!priced.ok) return { result: priced };
     const plan = effectivePlan(state.user.plan);
     const open = [...state.holds.values()].filter((h) => h.expiresAt > ctx.now).length;

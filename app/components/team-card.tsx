@@ -1,0 +1,26 @@
+import { Link, useRouteLoaderData } from "@remix-run/react";
+import type { loader as appLoader } from "~/routes/_app";
+
+/**
+ * A team member's account: they clip on the team's plan and shared balance (the owner's), with their own usage
+ * beside it. Nothing for anyone who pays for themselves.
+ */
+export function TeamCard() {
+  const team = useRouteLoaderData<typeof appLoader>("routes/_app")?.team;
+  if (!team) return null;
+  return (
+    <section className="card" aria-labelledby="team-card-title" data-testid="team-card">
+      <h2 id="team-card-title" className="text-sm font-medium text-slate-600">
+        {team.ownerName}&apos;s team ({team.plan})
+      </h2>
+      <p className="mt-2 text-2xl font-bold">{team.credits.balance.toLocaleString("en-US")} shared credits</p>
+      <p className="mt-1 text-sm text-slate-600">
+        You used {team.usage.credits.toLocaleString("en-US")} credits for {team.usage.clips} clip
+        {team.usage.clips === 1 ? "" : "s"} this period. Your clips are paid from the team&apos;s balance.
+      </p>
+      <Link to="/team" className="btn-secondary mt-4">
+        Team
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+/** Pro teams: the team is the owner's account (plan, limits, balance); members clip on it. */
+import { z } from "zod";
+import { effectivePlan, PLANS } from "./plans";
+
+/** People in a team, the owner included. */
+export const TEAM_SEATS = PLANS.Pro.teamMembers;
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const SEAT_LIMIT_MESSAGE = `A Pro team has at most ${TEAM_SEATS} members, you included.`;
+export const TEAM_SUSPENDED_MESSAGE =
+  "This team is suspended: its owner's plan is no longer Pro. Your clips are paid from your own account.";
+export const INVITATION_INVALID_MESSAGE =
+  "This invitation link is not valid any more: it was used, revoked or it expired.";
+export const WRONG_ACCOUNT_MESSAGE =
+  "This invitation was sent to another e-mail address. Sign in with the invited account to join.";
+export const ALREADY_IN_TEAM_MESSAGE = "You are already in a team. Leave it first to join another.";
+export const OWNER_CANNOT_LEAVE_MESSAGE = "Remove the other members first: an owner cannot leave a team others are in.";
+
+/** A team works only while its owner's plan is Pro; below it the team is suspended (members pay for themselves). */
+export function teamActive(ownerPlan: string | null | undefined): boolean {
+  return effectivePlan(ownerPlan) === "Pro";
+}
+
+/** Seats taken by members and pending invitations (the owner is one of the members). */
+export function seatsLeft(members: number, pendingInvitations: number): number {
+  return Math.max(0, TEAM_SEATS - members - pendingInvitations);
+}
+
+export const inviteEmailSchema = z.string().trim().toLowerCase().email("Enter a valid e-mail address.").max(254);

@@ -1,0 +1,236 @@
+import type { Db } from "~/db/client.server";
+import { readCredits } from "~/db/credits.server";
+import {
+  acceptInvitation,
+  deleteMember,
+  dissolveTeam,
+  insertInvitation,
+  invitationByHash,
+  membershipOf,
+  memberEmails,
+  renewInvitation,
+  revokeInvitation,
+  teamMembersOf,
+} from "~/db/teams.server";
+import type { Credits } from "~/domain/api";
+import { effectivePlan, PLAN_PERIOD_MS } from "~/domain/plans";
+import {
+  ALREADY_IN_TEAM_MESSAGE,
+  INVITATION_INVALID_MESSAGE,
+  INVITATION_TTL_MS,
+  OWNER_CANNOT_LEAVE_MESSAGE,
+  SEAT_LIMIT_MESSAGE,
+  teamActive,
+  WRONG_ACCOUNT_MESSAGE,
+} from "~/domain/teams";
+import type { AppEnv } from "~/load-context";
+import { randomToken, sha256Hex } from "~/utils/crypto";
+import { audit } from "./audit.server";
+import { billingAccount } from "./billing-account.server";
+import { actionEmail, sendEmail } from "./email.server";
+
+type Ctx = { env: AppEnv; db: Db; origin: string; ip?: string };
+export type TeamResult = { ok: true; message: string } | { ok: false; status: number; message: string };
+const ok = (message: string): TeamResult => ({ ok: true, message });
+const refused = (status: number, message: string): TeamResult => ({ ok: false, status, message });
+
+/** Where "this period" starts for a team's usage: the owner's plan period, else the last 30 days. */
+export const periodSince = (periodStart: Date | null, now = Date.now()) =>
+  periodStart ?? new Date(now - PLAN_PERIOD_MS);
+
+async function sendInvitation(ctx: Ctx, to: string, owner: { fullName: string; email: string }, token: string) {
+  await sendEmail(
+    ctx,
+    actionEmail({
+      to,
+      subject: "You are invited to a ClipCut Pro team",
+      intro: `${owner.fullName} (${owner.email}) invites you to clip on their ClipCut Pro team: their plan and their shared credits.`,
+      action: "Join the team",
+      url: `${ctx.origin}/team/join/${token}`,
+      outro:
+        "The link works once, for this e-mail address, and expires in 7 days. If you do not want to join, ignore this e-mail.",
+    }),
+  );
+}
+
+/** The owner invites an address: only on Pro, only with a free seat (counted again when it is accepted). */
+export async function invite(
+  ctx: Ctx,
+  owner: { id: string; email: string; fullName: string; plan: string },
+  email: string,
+): Promise<TeamResult> {
+  if (!teamActive(owner.plan)) return refused(403, "Teams are part of the Pro plan.");
+  if (email.toLowerCase() === owner.email.toLowerCase()) return refused(400, "You are already in your team.");
+  const membership = await membershipOf(ctx.db, owner.id);
+  if (membership && membership.role !== "owner") return refused(409, ALREADY_IN_TEAM_MESSAGE);
+  const token = randomToken(32);
+  const id = crypto.randomUUID();
+  const now = new Date();
+  const created = await insertInvitation(
+    ctx.db,
+    {
+      id,
+      ownerId: owner.id,
+      email,
+      tokenHash: await sha256Hex(token),
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    },
+    now,
+  );
+  if (!created) return refused(409, SEAT_LIMIT_MESSAGE);
+  await sendInvitation(ctx, email, owner, token);
+  await audit(ctx.db, {
+    action: "team.invited",
+    actorId: owner.id,
+    subjectId: owner.id,
+    ip: ctx.ip,
+    details: { email },
+  });
+  return ok(`Invitation sent to ${email}.`);
+}
+
+export async function resend(ctx: Ctx, owner: { id: string; email: string; fullName: string }, invitationId: string) {
+  const token = randomToken(32);
+  const email = await renewInvitation(ctx.db, {
+    ownerId: owner.id,
+    id: invitationId,
+    tokenHash: await sha256Hex(token),
+    expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+  });
+  if (!email) return refused(404, "That invitation is no longer pending.");
+  await sendInvitation(ctx, email, owner, token);
+  await audit(ctx.db, {
+    action: "team.invitation_resent",
+    actorId: owner.id,
+    subjectId: owner.id,
+    ip: ctx.ip,
+    details: { email },
+  });
+  return ok(`Invitation sent again to ${email}.`);
+}
+
+export async function revoke(ctx: Ctx, ownerId: string, invitationId: string): Promise<TeamResult> {
+  if (!(await revokeInvitation(ctx.db, ownerId, invitationId)))
+    return refused(404, "That invitation is no longer pending.");
+  await audit(ctx.db, {
+    action: "team.invitation_revoked",
+    actorId: ownerId,
+    subjectId: ownerId,
+    ip: ctx.ip,
+    details: { invitationId },
+  });
+  return ok("Invitation revoked.");
+}
+
+/** What the join page shows for a link: the invitation, or why it cannot be used. */
+export async function invitationForToken(db: Db, token: string) {
+  const row = await invitationByHash(db, await sha256Hex(token));
+  if (!row || row.acceptedAt || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
+  return row;
+}
+
+/** Joins the team of a live invitation sent to this account's address; the seat count is decided inside the accept. */
+export async function join(
+  ctx: Ctx,
+  user: { id: string; email: string },
+  token: string,
+): Promise<TeamResult & { ownerId?: string }> {
+  const invitation = await invitationForToken(ctx.db, token);
+  if (!invitation) return refused(410, INVITATION_INVALID_MESSAGE);
+  if (invitation.email.toLowerCase() !== user.email.toLowerCase()) return refused(403, WRONG_ACCOUNT_MESSAGE);
+  if (!teamActive(invitation.ownerPlan)) return refused(409, "This team is suspended: its owner is no longer on Pro.");
+  if (await membershipOf(ctx.db, user.id)) return refused(409, ALREADY_IN_TEAM_MESSAGE);
+  const joined = await acceptInvitation(ctx.db, { invitationId: invitation.id, memberId: user.id, email: user.email });
+  if (!joined) {
+    // Lost a race: the link was used meanwhile, the person joined elsewhere, or the last seat was taken.
+    const again = await invitationForToken(ctx.db, token);
+    if (!again) return refused(410, INVITATION_INVALID_MESSAGE);
+    if (await membershipOf(ctx.db, user.id)) return refused(409, ALREADY_IN_TEAM_MESSAGE);
+    return refused(409, SEAT_LIMIT_MESSAGE);
+  }
+  await audit(ctx.db, { action: "team.joined", actorId: user.id, subjectId: invitation.ownerId, ip: ctx.ip });
+  return { ...ok(`You joined ${invitation.ownerName}'s team.`), ownerId: invitation.ownerId };
+}
+
+/** The owner removes a member (never themselves). The member's open holds stay on the team's ledger and settle there. */
+export async function removeMember(ctx: Ctx, ownerId: string, memberId: string): Promise<TeamResult> {
+  if (memberId === ownerId) return refused(400, OWNER_CANNOT_LEAVE_MESSAGE);
+  if (!(await deleteMember(ctx.db, ownerId, memberId)))
+    return refused(404, "That person is not a member of your team.");
+  await audit(ctx.db, { action: "team.member_removed", actorId: ownerId, subjectId: memberId, ip: ctx.ip });
+  return ok("Member removed.");
+}
+
+/** A member leaves; an owner may only close a team nobody else is in. */
+export async function leave(ctx: Ctx, userId: string): Promise<TeamResult> {
+  const membership = await membershipOf(ctx.db, userId);
+  if (!membership) return refused(404, "You are not in a team.");
+  if (membership.role === "owner") {
+    if (!(await dissolveTeam(ctx.db, userId))) return refused(409, OWNER_CANNOT_LEAVE_MESSAGE);
+    await audit(ctx.db, { action: "team.dissolved", actorId: userId, subjectId: userId, ip: ctx.ip });
+    return ok("Your team is closed.");
+  }
+  if (!(await deleteMember(ctx.db, membership.ownerId, userId))) return refused(404, "You are not in a team.");
+  await audit(ctx.db, { action: "team.left", actorId: userId, subjectId: membership.ownerId, ip: ctx.ip });
+  return ok("You left the team. Your clips are paid from your own account again.");
+}
+
+/**
+ * The owner's plan dropped below Pro: the team is suspended (members pay for themselves at once, by
+ * `billingAccount`). Tells the members by e-mail and writes the audit entry. Called where a plan change is made.
+ */
+export async function noticePlanChange(ctx: Omit<Ctx, "origin">, ownerId: string, before: string, after: string) {
+  if (teamActive(after) === teamActive(before)) return;
+  const members = await memberEmails(ctx.db, ownerId);
+  if (members.length === 0) return;
+  const suspended = !teamActive(after);
+  await audit(ctx.db, {
+    action: "team.suspended",
+    subjectId: ownerId,
+    details: { suspended, plan: effectivePlan(after), members: members.length },
+  });
+  if (!suspended) return;
+  for (const member of members)
+    await sendEmail(ctx, {
+      to: member.email,
+      subject: "Your ClipCut team is suspended",
+      text: "The owner of your ClipCut team is no longer on the Pro plan, so the team is suspended. Your clips are paid from your own account until the owner is on Pro again.\n\n— The ClipCut team",
+      html: "<p>The owner of your ClipCut team is no longer on the Pro plan, so the team is suspended. Your clips are paid from your own account until the owner is on Pro again.</p><p>— The ClipCut team</p>",
+      links: [],
+    });
+}
+
+export interface TeamSummary {
+  ownerId: string;
+  ownerName: string;
+  role: "owner" | "member";
+  active: boolean;
+  plan: string;
+  credits: Credits;
+  /** The signed-in person's own clips and credits from the team's balance this period. */
+  usage: { clips: number; credits: number };
+}
+
+/**
+ * A member's view of the account they clip on: the team's plan and shared balance, and their own usage. Null for
+ * anyone who pays for themselves (no team, an owner, a suspended team).
+ */
+export async function memberTeamSummary(db: Db, userId: string): Promise<TeamSummary | null> {
+  const account = await billingAccount(db, userId);
+  if (!account.team || account.creatorId === null) return null;
+  const team = account.team;
+  const [credits, people] = await Promise.all([
+    readCredits(db, account.payerId),
+    teamMembersOf(db, account.payerId, periodSince(team.owner.periodStart)),
+  ]);
+  const me = people.find((p) => p.id === userId);
+  return {
+    ownerId: team.ownerId,
+    ownerName: team.owner.fullName,
+    role: team.role,
+    active: team.active,
+    plan: team.owner.plan,
+    credits: credits ?? { balance: 0, held: 0, available: 0 },
+    usage: { clips: me?.clips ?? 0, credits: me?.credits ?? 0 },
+  };
+}

@@ -1,0 +1,83 @@
+import { expect, test } from "./fixtures";
+import { dismissNotice, latestLink, signUp, uniqueEmail } from "./helpers";
+
+/** Screenshots for the closing note, only when asked (SCREENS_DIR), never in the repository. */
+const SCREENS = process.env.SCREENS_DIR;
+
+test("a Pro owner's invited member joins from the e-mail and clips; the owner's dashboard drops live", async ({
+  browser,
+  page,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const ownerEmail = uniqueEmail("owner");
+  const memberEmail = uniqueEmail("member");
+  await signUp(page, request, "Olivia Owner", ownerEmail, "owner long passphrase");
+  await dismissNotice(page);
+  await page.goto("/billing/plan");
+  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Successfully changed plan to Pro!" })).toBeVisible();
+
+  await page.goto("/team"); // axe runs on every goto (fixtures)
+  await page.getByLabel("E-mail").fill(memberEmail);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Invitation sent to ${memberEmail}.` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Revoke ${memberEmail}` })).toBeVisible();
+
+  const memberContext = await browser.newContext();
+  const member = await memberContext.newPage();
+  await signUp(member, request, "Milo Member", memberEmail, "member long passphrase");
+  await dismissNotice(member);
+  const link = await latestLink(request, memberEmail, "/team/join/");
+  await member.goto(link);
+  await expect(member.getByText("Olivia Owner")).toBeVisible();
+  await member.getByRole("button", { name: "Join team" }).click();
+  await expect(member).toHaveURL(/\/team$/);
+  await expect(member.getByRole("heading", { name: "Olivia Owner's team" })).toBeVisible();
+  await expect(member.getByRole("button", { name: "Leave team" })).toBeVisible();
+
+  // The owner's dashboard is open and live before the member clips.
+  await page.goto("/dashboard");
+  await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
+  const before = Number((await page.getByTestId("credit-balance").innerText()).replace(/,/g, ""));
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+
+  const token = ((await (await member.request.post("/api/v1/token")).json()) as { token: string }).token;
+  const res = await request.post("/api/v1/clips", {
+    headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": `team-e2e-${Date.now()}` },
+    data: {
+      name: "Team goal",
+      videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+      startSeconds: 0,
+      endSeconds: 30,
+      format: "mp4",
+      quality: "1080p",
+    },
+  });
+  expect(res.status()).toBe(201);
+  const { clip, credits } = (await res.json()) as { clip: { cost: number }; credits: { balance: number } };
+  expect(credits.balance).toBe(before - clip.cost);
+  await expect(page.getByTestId("credit-balance")).toHaveText((before - clip.cost).toLocaleString("en-US"));
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+
+  // The member's account shows the team's plan and balance and their own usage.
+  const me = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${token}` } });
+  expect(await me.json()).toMatchObject({
+    user: { plan: "Pro" },
+    credits: { balance: before - clip.cost },
+    team: { usage: { clips: 1, credits: clip.cost } },
+  });
+
+  await page.goto("/team");
+  await expect(page.getByRole("cell", { name: "Milo Member" })).toBeVisible();
+  if (SCREENS) {
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: `${SCREENS}/team-owner-${width}.png`, fullPage: true });
+      await member.setViewportSize({ width, height: 900 });
+      await member.goto("/team");
+      await member.screenshot({ path: `${SCREENS}/team-member-${width}.png`, fullPage: true });
+    }
+  }
+  await memberContext.close();
+});

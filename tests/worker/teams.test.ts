@@ -1,0 +1,247 @@
+import { env, exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { reconcile } from "~/db/ledger.server";
+import { SEAT_LIMIT_MESSAGE, TEAM_SEATS, TEAM_SUSPENDED_MESSAGE, WRONG_ACCOUNT_MESSAGE } from "~/domain/teams";
+import { issueApiToken } from "~/services/api-tokens.server";
+import { ledger } from "~/services/ledger.server";
+import { invite, join, leave, removeMember } from "~/services/teams.server";
+import { sha256Hex } from "~/utils/crypto";
+import { countRows, insertUser, outbox } from "./helpers";
+
+/** Pro teams: one plan and one balance (the owner's ledger) for up to five people. */
+const db = getDb(env.DB);
+const ctx = { env, db, origin: "http://localhost" };
+
+afterEach(async () => {
+  expect(await reconcile(db)).toEqual([]);
+});
+
+const clip = {
+  name: "Team clip",
+  videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  startSeconds: 0,
+  endSeconds: 30,
+  format: "mp4",
+  quality: "1080p",
+}; // 6 credits on Pro
+/** Within Free's limits, for members paying for themselves. */
+const small = { ...clip, quality: "720p" };
+async function ownClip(token: string): Promise<number> {
+  const res = await api(token, "/api/v1/clips", small);
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { clip: { cost: number } }).clip.cost;
+}
+
+function api(token: string, path: string, body?: unknown) {
+  return exports.default.fetch(
+    new Request(`http://localhost${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        "Idempotency-Key": crypto.randomUUID(),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+}
+
+async function person(plan = "Free", credits = 50) {
+  const email = `p-${crypto.randomUUID()}@example.com`;
+  const id = await insertUser({ email, plan, credits });
+  return { id, email, fullName: "Test Person", plan, token: await issueApiToken(db, id, "s") };
+}
+
+const creditsOf = async (id: string) =>
+  (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(id).first<{ credits: number }>())!.credits;
+
+/** Invites through the service and returns the token from the e-mail's link. */
+async function invited(owner: Awaited<ReturnType<typeof person>>, email: string): Promise<string> {
+  const sent = await invite(ctx, owner, email);
+  expect(sent).toMatchObject({ ok: true });
+  const mail = (await outbox()).find((m) => m.to === email)!;
+  return mail.links[0]!.split("/team/join/")[1]!;
+}
+
+/** A team of an owner and one member who joined through the e-mailed link. */
+async function team(ownerCredits = 100, memberCredits = 7) {
+  const owner = await person("Pro", ownerCredits);
+  const member = await person("Free", memberCredits);
+  expect(await join(ctx, member, await invited(owner, member.email))).toMatchObject({ ok: true });
+  return { owner, member };
+}
+
+describe("teams: joining", () => {
+  it("two concurrent accepts of the last seat make five people, never six", async () => {
+    const owner = await person("Pro");
+    // Three members and two live invitations: more pending invitations than seats (as a race of invites could
+    // leave, or a direct insert): the accept itself must hold the limit.
+    const now = Date.now();
+    await env.DB.prepare("INSERT INTO team_members (member_id, owner_id, role, joined_at) VALUES (?, ?, 'owner', ?)")
+      .bind(owner.id, owner.id, now)
+      .run();
+    for (let i = 0; i < 3; i++) {
+      const m = await person();
+      await env.DB.prepare("INSERT INTO team_members (member_id, owner_id, role, joined_at) VALUES (?, ?, 'member', ?)")
+        .bind(m.id, owner.id, now)
+        .run();
+    }
+    const a = await person();
+    const b = await person();
+    const tokens: string[] = [];
+    for (const p of [a, b]) {
+      const token = crypto.randomUUID();
+      tokens.push(token);
+      await env.DB.prepare(
+        "INSERT INTO team_invitations (id, owner_id, email, token_hash, invited_by, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+        .bind(crypto.randomUUID(), owner.id, p.email, await sha256Hex(token), owner.id, now + 60_000)
+        .run();
+    }
+    const results = await Promise.all([join(ctx, a, tokens[0]!), join(ctx, b, tokens[1]!)]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, message: SEAT_LIMIT_MESSAGE });
+    expect(await countRows("SELECT count(*) AS n FROM team_members WHERE owner_id = ?", owner.id)).toBe(TEAM_SEATS);
+  });
+
+  it("a sixth person cannot even be invited", async () => {
+    const owner = await person("Pro");
+    for (let i = 0; i < TEAM_SEATS - 1; i++) await invited(owner, `seat-${i}-${crypto.randomUUID()}@example.com`);
+    expect(await invite(ctx, owner, `sixth-${crypto.randomUUID()}@example.com`)).toEqual({
+      ok: false,
+      status: 409,
+      message: SEAT_LIMIT_MESSAGE,
+    });
+  });
+
+  it("an expired token and a used token are refused", async () => {
+    const owner = await person("Pro");
+    const member = await person();
+    const token = await invited(owner, member.email);
+    expect(await join(ctx, member, token)).toMatchObject({ ok: true });
+    expect(await leave(ctx, member.id)).toMatchObject({ ok: true });
+    // Reused: the same link after it worked once.
+    expect(await join(ctx, member, token)).toMatchObject({ ok: false, status: 410 });
+
+    const late = await person();
+    const lateToken = await invited(owner, late.email);
+    await env.DB.prepare("UPDATE team_invitations SET expires_at = ? WHERE token_hash = ?")
+      .bind(Date.now() - 1, await sha256Hex(lateToken))
+      .run();
+    expect(await join(ctx, late, lateToken)).toMatchObject({ ok: false, status: 410 });
+    expect(
+      await countRows("SELECT count(*) AS n FROM team_members WHERE member_id IN (?, ?)", member.id, late.id),
+    ).toBe(0);
+    // Stored only as a hash.
+    expect(await countRows("SELECT count(*) AS n FROM team_invitations WHERE token_hash = ?", lateToken)).toBe(0);
+  });
+
+  it("another account cannot accept an invitation sent to someone else", async () => {
+    const owner = await person("Pro");
+    const invitee = await person();
+    const other = await person();
+    const token = await invited(owner, invitee.email);
+    expect(await join(ctx, other, token)).toEqual({ ok: false, status: 403, message: WRONG_ACCOUNT_MESSAGE });
+    expect(await countRows("SELECT count(*) AS n FROM team_members WHERE member_id = ?", other.id)).toBe(0);
+    // The invitation still works for the invited address.
+    expect(await join(ctx, invitee, token)).toMatchObject({ ok: true });
+  });
+});
+
+describe("teams: paying", () => {
+  it("a member's clip moves the owner's balance, not the member's, and is the member's clip", async () => {
+    const { owner, member } = await team(100, 7);
+    const res = await api(member.token, "/api/v1/clips", clip);
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { clip: { id: string; cost: number }; credits: { balance: number } };
+    expect(body.credits.balance).toBe(94);
+    expect(await creditsOf(owner.id)).toBe(94);
+    expect(await creditsOf(member.id)).toBe(7);
+    expect(await env.DB.prepare("SELECT user_id FROM clips WHERE id = ?").bind(body.clip.id).first()).toEqual({
+      user_id: member.id,
+    });
+    const me = (await (await api(member.token, "/api/v1/me")).json()) as {
+      user: { plan: string };
+      credits: { balance: number };
+      team: { usage: { clips: number; credits: number }; ownPlan: string };
+    };
+    expect(me.user.plan).toBe("Pro");
+    expect(me.credits.balance).toBe(94);
+    expect(me.team).toMatchObject({ ownPlan: "Free", usage: { clips: 1, credits: 6 } });
+  });
+
+  it("a member removed while a hold is open settles it once, against the team", async () => {
+    const { owner, member } = await team(100, 7);
+    const reserved = await api(member.token, "/api/v1/holds", clip);
+    expect(reserved.status).toBe(201);
+    const { hold } = (await reserved.json()) as { hold: { id: string; amount: number } };
+    expect(await removeMember(ctx, owner.id, member.id)).toMatchObject({ ok: true });
+    const captured = await api(member.token, `/api/v1/holds/${hold.id}/capture`, {});
+    expect(captured.status).toBe(200);
+    const again = await api(member.token, `/api/v1/holds/${hold.id}/capture`, {});
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { clip: { id: string } }).clip.id).toBe(
+      ((await captured.json()) as { clip: { id: string } }).clip.id,
+    );
+    expect(await creditsOf(owner.id)).toBe(100 - hold.amount);
+    expect(await creditsOf(member.id)).toBe(7);
+    expect(await countRows("SELECT count(*) AS n FROM clips WHERE user_id = ?", member.id)).toBe(1);
+    // Someone else's token cannot settle the member's hold on the team's ledger.
+    const stranger = await person();
+    expect((await api(stranger.token, `/api/v1/holds/${hold.id}/release`, {})).status).toBe(404);
+  });
+
+  it("a removed member, and one who leaves, pays from their own balance again", async () => {
+    const { owner, member } = await team(100, 20);
+    expect(await removeMember(ctx, owner.id, member.id)).toMatchObject({ ok: true });
+    const cost = await ownClip(member.token);
+    expect(await creditsOf(member.id)).toBe(20 - cost);
+    expect(await creditsOf(owner.id)).toBe(100);
+    const me = (await (await api(member.token, "/api/v1/me")).json()) as { user: { plan: string }; team: unknown };
+    expect(me).toMatchObject({ user: { plan: "Free" }, team: null });
+  });
+
+  it("the owner's downgrade below Pro suspends the team; back on Pro it is restored", async () => {
+    const { owner, member } = await team(100, 20);
+    const edit = (plan: "Advanced" | "Pro") =>
+      ledger(env, owner.id).adminEdit({
+        key: crypto.randomUUID(),
+        plan,
+        newBalance: 100,
+        actorId: owner.id,
+        reason: "",
+      });
+    expect(await edit("Advanced")).toMatchObject({ ok: true });
+    const cost = await ownClip(member.token);
+    expect(await creditsOf(member.id)).toBe(20 - cost);
+    expect(await creditsOf(owner.id)).toBe(100);
+    // The owner's ledger refuses a team clip while suspended, whoever routes it there.
+    const direct = await ledger(env, owner.id).charge({
+      key: "x",
+      request: clip as never,
+      source: "api",
+      creatorId: member.id,
+    });
+    expect(direct).toMatchObject({ ok: false, status: 403, message: TEAM_SUSPENDED_MESSAGE });
+    expect(await edit("Pro")).toMatchObject({ ok: true });
+    expect((await api(member.token, "/api/v1/clips", clip)).status).toBe(201);
+    expect(await creditsOf(owner.id)).toBe(94);
+    expect(await creditsOf(member.id)).toBe(20 - cost);
+  });
+
+  it("a banned member's token is refused, though the team's account is fine", async () => {
+    const { member } = await team();
+    expect(await ledger(env, member.id).setBanned({ banned: true })).toMatchObject({ ok: true });
+    expect((await api(member.token, "/api/v1/clips", clip)).status).toBe(401);
+  });
+
+  it("an owner cannot leave while others remain, and cannot be removed", async () => {
+    const { owner, member } = await team();
+    expect(await leave(ctx, owner.id)).toMatchObject({ ok: false, status: 409 });
+    expect(await removeMember(ctx, owner.id, owner.id)).toMatchObject({ ok: false });
+    expect(await removeMember(ctx, member.id, owner.id)).toMatchObject({ ok: false });
+    expect(await leave(ctx, member.id)).toMatchObject({ ok: true });
+    expect(await leave(ctx, owner.id)).toMatchObject({ ok: true });
+  });
+});

@@ -28,11 +28,15 @@ import { writePresence } from "../app/db/user-access.server";
 import { touchLastSeen } from "../app/db/users.server";
 import type { AppEnv } from "../app/load-context";
 import { publishAdminEvent } from "./admin-feed";
-import { SocketHub } from "./socket-hub";
+import { LAST_SEEN_EVERY_MS } from "./socket-budget";
+import { credentialStillValid, socketCredential, type SocketCredential } from "./socket-credential";
+import { sessionTag, SocketHub, tokenTag } from "./socket-hub";
 
 type SocketKind = "page" | "extension";
 interface SocketAttachment {
   kind: SocketKind;
+  /** The session (pages) or token (extension) the socket was opened with; re-checked on every hello. */
+  credential?: SocketCredential;
 }
 type Operation<T> = (db: Db, state: LedgerState, ctx: OpContext) => Promise<Decision<T>>;
 interface Waiting {
@@ -77,6 +81,8 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   private tokens = new Map<string, { standing: TokenStanding | null; checkedAt: number }>();
   /** Bumped by forgetTokens: a D1 read that started before it is not remembered. */
   private tokenEpoch = 0;
+  /** When `users.last_seen` was last written by this object (at most once a minute). */
+  private lastSeenAt = 0;
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
@@ -337,7 +343,14 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (!userId || request.headers.get("Upgrade") !== "websocket")
       return new Response("Expected a WebSocket", { status: 426 });
     await this.bind(userId);
-    const response = this.acceptSocket({ kind }, [kind], request.headers.get("X-ClipCut-Protocol"));
+    const full = this.socketCapReached();
+    if (full) return full;
+    const credential = socketCredential(request.headers);
+    const tags = [
+      kind,
+      ...(credential ? [credential.type === "session" ? sessionTag(credential.id) : tokenTag(credential.id)] : []),
+    ];
+    const response = this.acceptSocket({ kind, credential }, tags, request.headers.get("X-ClipCut-Protocol"));
     await this.setPresence(userId, true);
     return response;
   }
@@ -351,16 +364,27 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       // handled below as invalid
     }
     const parsed = clientMessageSchema.safeParse(json);
+    if (!this.spendFrame(ws, parsed.success ? parsed.data.type : "other")) return;
     if (!parsed.success || !userId) {
       this.send(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." } satisfies ServerMessage);
       return;
     }
     if (parsed.data.type === "ping") {
-      await touchLastSeen(this.db, userId);
+      const now = Date.now();
+      if (now - this.lastSeenAt >= LAST_SEEN_EVERY_MS) {
+        this.lastSeenAt = now;
+        await touchLastSeen(this.db, userId, new Date(now));
+      }
       this.send(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq } satisfies ServerMessage);
       return;
     }
-    // hello: always answer with a snapshot; it is cheap and makes any missed sequence moot.
+    // hello: the session or token the socket was opened with must still be valid (it may have ended meanwhile).
+    const { credential } = this.attachment(ws);
+    if (!credential || !(await credentialStillValid(this.db, userId, credential))) {
+      ws.close(CLOSE_CODES.accessEnded, "access ended");
+      return;
+    }
+    // Always answer with a snapshot; it is cheap and makes any missed sequence moot.
     this.send(ws, await this.snapshot(userId));
   }
 
@@ -385,6 +409,19 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** Conditional in one statement (user-access.server.ts): a ban written meanwhile is never overwritten by presence. */
   private async setPresence(userId: string, online: boolean): Promise<void> {
     if (await writePresence(this.db, userId, online)) this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
+  }
+
+  /**
+   * Some sessions or tokens of this user ended (sign-out, a session ended on /account, a password change): their
+   * sockets close with "do not reconnect", and every token is read again on its next use. Returns how many closed.
+   */
+  closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): number {
+    this.forgetTokens();
+    return this.closeTagged(
+      [...input.sessionIds.map(sessionTag), ...input.tokenHashes.map(tokenTag)],
+      CLOSE_CODES.accessEnded,
+      input.reason,
+    );
   }
 
   /**

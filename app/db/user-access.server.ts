@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
 import { heldSql } from "./ledger.server";
 import { apiTokens, emailTokens, rateLimits, sessions, users } from "./schema";
@@ -137,7 +137,7 @@ export function listUserSessions(db: Db, userId: string, now = new Date()) {
 
 /**
  * Ends one session and the extension tokens it issued. Scoped to the user, so nobody ends another's session.
- * Returns whether a session ended and whose tokens were revoked (their ledgers must forget them).
+ * Returns what ended, by user: the session and token hashes whose sockets must close and whose ledgers forget them.
  */
 export async function deleteSession(db: Db, sessionId: string, userId?: string, now = new Date()) {
   const owned = userId ? and(eq(sessions.id, sessionId), eq(sessions.userId, userId)) : eq(sessions.id, sessionId);
@@ -152,10 +152,36 @@ export async function deleteSession(db: Db, sessionId: string, userId?: string, 
           ...(userId ? [eq(apiTokens.userId, userId)] : []),
         ),
       )
-      .returning({ userId: apiTokens.userId }),
-    db.delete(sessions).where(owned).returning({ id: sessions.id }),
+      .returning({ userId: apiTokens.userId, tokenHash: apiTokens.tokenHash }),
+    db.delete(sessions).where(owned).returning({ id: sessions.id, userId: sessions.userId }),
   ]);
-  return { ended: deleted.length > 0, tokenOwners: revoked.map((r) => r.userId) };
+  return {
+    ended: deleted.length > 0,
+    tokenOwners: revoked.map((r) => r.userId),
+    revoked: groupRevoked(deleted, revoked),
+  };
+}
+
+/** What one revocation ended, per user. */
+export interface RevokedAccess {
+  userId: string;
+  sessionIds: string[];
+  tokenHashes: string[];
+}
+
+function groupRevoked(
+  endedSessions: { id: string; userId: string }[],
+  endedTokens: { userId: string; tokenHash: string }[],
+): RevokedAccess[] {
+  const byUser = new Map<string, RevokedAccess>();
+  const entry = (userId: string) => {
+    let found = byUser.get(userId);
+    if (!found) byUser.set(userId, (found = { userId, sessionIds: [], tokenHashes: [] }));
+    return found;
+  };
+  for (const s of endedSessions) entry(s.userId).sessionIds.push(s.id);
+  for (const t of endedTokens) entry(t.userId).tokenHashes.push(t.tokenHash);
+  return [...byUser.values()];
 }
 
 /**
@@ -166,17 +192,20 @@ export async function revokeUserAccess(db: Db, userId: string, keepSessionId?: s
   const otherTokens = keepSessionId
     ? or(isNull(apiTokens.sessionId), ne(apiTokens.sessionId, keepSessionId))
     : undefined;
-  await db.batch([
+  const [tokens, ended] = await db.batch([
     db
       .update(apiTokens)
       .set({ revokedAt: now })
-      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), otherTokens)),
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), otherTokens))
+      .returning({ userId: apiTokens.userId, tokenHash: apiTokens.tokenHash }),
     db
       .delete(sessions)
       .where(
         keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId),
-      ),
+      )
+      .returning({ id: sessions.id, userId: sessions.userId }),
   ]);
+  return groupRevoked(ended, tokens)[0] ?? { userId, sessionIds: [], tokenHashes: [] };
 }
 
 export function setMaintenanceFlag(db: Db, sessionId: string, show: boolean) {
@@ -188,6 +217,7 @@ export function setMaintenanceFlag(db: Db, sessionId: string, show: boolean) {
 /**
  * Deletes what can never be used again: expired or idle sessions, extension tokens expired or revoked for a day,
  * e-mail tokens past expiry or used, and rate-limit rows whose window closed (the longest window is an hour).
+ * Tokens end with their session: those whose session is gone are revoked here (their sockets close by `revoked`).
  */
 export async function pruneExpired(db: Db, now: number, sessionIdleMs: number) {
   const day = 24 * 60 * 60 * 1000;
@@ -201,7 +231,18 @@ export async function pruneExpired(db: Db, now: number, sessionIdleMs: number) {
           and(isNull(sessions.lastActiveAt), lt(sessions.createdAt, new Date(now - sessionIdleMs))),
         ),
       )
-      .returning({ id: sessions.id }),
+      .returning({ id: sessions.id, userId: sessions.userId }),
+    db
+      .update(apiTokens)
+      .set({ revokedAt: new Date(now) })
+      .where(
+        and(
+          isNull(apiTokens.revokedAt),
+          isNotNull(apiTokens.sessionId),
+          notExists(db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, apiTokens.sessionId))),
+        ),
+      )
+      .returning({ userId: apiTokens.userId, tokenHash: apiTokens.tokenHash }),
     db
       .delete(apiTokens)
       .where(or(lt(apiTokens.expiresAt, new Date(now)), lt(apiTokens.revokedAt, new Date(now - day))))
@@ -216,9 +257,13 @@ export async function pruneExpired(db: Db, now: number, sessionIdleMs: number) {
       .returning({ key: rateLimits.key }),
   ]);
   return {
-    sessions: results[0].length,
-    apiTokens: results[1].length,
-    emailTokens: results[2].length,
-    rateLimits: results[3].length,
+    counts: {
+      sessions: results[0].length,
+      tokensRevoked: results[1].length,
+      apiTokens: results[2].length,
+      emailTokens: results[3].length,
+      rateLimits: results[4].length,
+    },
+    revoked: groupRevoked(results[0], results[1]),
   };
 }

@@ -4,18 +4,40 @@ import { clipRequestSchema, idempotencyKeySchema, type ClipRequest } from "~/dom
 import { apiError } from "./api-response.server";
 import { BUSY_RETRY_AFTER_S } from "./ledger.server";
 import { apiCallerForToken, bearerToken, type ApiCaller } from "./api-tokens.server";
+import type { AppEnv } from "~/load-context";
+import { badTokenBlocked, countBadToken, overLimit, rateLimitedResponse } from "./rate-limit-api.server";
 
 /**
  * Guard for API v1: a valid Bearer extension token, else a JSON 401 is thrown (503 "busy" when the owner's ledger,
- * which checks the token, cannot be reached).
+ * which checks the token, cannot be reached; 429 rate_limited past the limits of docs/security.md).
  */
 export async function requireApiUser(request: Request, context: AppLoadContext): Promise<ApiCaller> {
-  const token = bearerToken(request);
-  const caller = token ? await apiCallerForToken(context.cloudflare.env, token) : null;
-  if (caller === "busy") throw ledgerError(fail(503, "busy", BUSY_MESSAGE));
-  if (!caller)
-    throw apiError(401, "unauthorized", "A valid extension token is required (Authorization: Bearer <token>).");
+  const caller = await apiCallerOrError(request, context.cloudflare.env, bearerToken(request));
+  if (caller instanceof Response) throw caller;
   return caller;
+}
+
+/**
+ * The caller behind `token`, or the answer to give: 429 when the caller's IP spent its budget of bad tokens (then
+ * without hashing or looking anything up) or the token its budget of requests, 401 for a bad token, 503 busy.
+ * API v1 and the extension's realtime upgrade both go through here.
+ */
+export async function apiCallerOrError(
+  request: Request,
+  env: AppEnv,
+  token: string | null,
+): Promise<ApiCaller | Response> {
+  const blocked = badTokenBlocked(request);
+  if (blocked !== null) return rateLimitedResponse(blocked);
+  const caller = token ? await apiCallerForToken(env, token) : null;
+  if (caller === "busy") return ledgerError(fail(503, "busy", BUSY_MESSAGE));
+  if (!caller) {
+    const wait = token ? await countBadToken(env, request) : null;
+    if (wait !== null) return rateLimitedResponse(wait);
+    return apiError(401, "unauthorized", "A valid extension token is required (Authorization: Bearer <token>).");
+  }
+  const wait = await overLimit(env, "API_TOKEN_LIMITER", caller.tokenHash);
+  return wait === null ? caller : rateLimitedResponse(wait);
 }
 
 /** POSTs that move credits must say which attempt they are: a retry with the same key is answered, not repeated. */

@@ -1,14 +1,8 @@
 import type { Db } from "~/db/client.server";
-import {
-  clearBanned,
-  findUserById,
-  revokeUserAccess,
-  setBanned,
-  writeRole,
-  type UserRole,
-} from "~/db/user-access.server";
+import { clearBanned, findUserById, setBanned, writeRole, type UserRole } from "~/db/user-access.server";
 import type { AppEnv } from "~/load-context";
 import { audit } from "./audit.server";
+import { revokeAccess } from "./access-revocation.server";
 import { closeAdminSockets, closeUserSockets } from "./realtime-control.server";
 
 /**
@@ -38,7 +32,7 @@ export async function banUser({ env, db, actorId, userId, ip }: ModerationInput)
   if (!(await findUserById(db, userId))) return notFound;
   const banned = await setBanned(db, userId);
   // Revoke even when already banned: harmless, and it closes any gap a racing sign-in might have left.
-  await revokeUserAccess(db, userId);
+  await revokeAccess(env, userId, undefined, "account banned");
   await Promise.all([closeUserSockets(env, userId, "account banned"), closeAdminSockets(env, userId)]);
   if (banned) await audit(db, { action: "admin.user_banned", actorId, subjectId: userId, ip });
   return { ok: true, changed: Boolean(banned) };
@@ -81,8 +75,11 @@ export async function signOutEverywhere(
 ): Promise<ModerationResult> {
   const { env, db, actorId, userId, ip, keepSessionId } = input;
   if (!(await findUserById(db, userId))) return notFound;
-  await revokeUserAccess(db, userId, keepSessionId);
-  await Promise.all([closeUserSockets(env, userId, "signed out everywhere"), closeAdminSockets(env, userId)]);
+  // Closes the sockets of what ended; with `keepSessionId`, this browser's stay open.
+  await revokeAccess(env, userId, keepSessionId, "signed out everywhere");
+  if (!keepSessionId) {
+    await Promise.all([closeUserSockets(env, userId, "signed out everywhere"), closeAdminSockets(env, userId)]);
+  }
   await audit(db, {
     action: actorId === userId ? "auth.signout_everywhere" : "admin.sessions_revoked",
     actorId,

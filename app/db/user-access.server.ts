@@ -15,12 +15,22 @@ export function findUserById(db: Db, userId: string) {
   return db.select().from(users).where(eq(users.id, userId)).get();
 }
 
+/**
+ * True in SQL while another active (unbanned, admin) account than `userId` exists. Put in the same statement as a
+ * demotion or a ban, it keeps one active admin even when two admins demote each other at the same moment: D1 runs
+ * the statements one after the other, and the second one sees the first.
+ */
+const anotherActiveAdmin = (userId: string) =>
+  sql`exists (select 1 from users other where other.role = 'admin' and other.status != 'Banned' and other.id != ${userId})`;
+
 /** Bans the user unless already banned. Returns the row as it was banned, or undefined when nothing changed. */
 export function setBanned(db: Db, userId: string, now = new Date()) {
   return db
     .update(users)
     .set({ status: "Banned", updatedAt: now })
-    .where(and(eq(users.id, userId), ne(users.status, "Banned")))
+    .where(
+      and(eq(users.id, userId), ne(users.status, "Banned"), or(ne(users.role, "admin"), anotherActiveAdmin(userId))),
+    )
     .returning({ id: users.id, role: users.role })
     .get();
 }
@@ -52,7 +62,13 @@ export async function writeRole(db: Db, userId: string, role: UserRole, now = ne
   const changed = await db
     .update(users)
     .set({ role, updatedAt: now })
-    .where(and(eq(users.id, userId), eq(users.role, before.role)))
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.role, before.role),
+        before.role === "admin" ? anotherActiveAdmin(userId) : undefined,
+      ),
+    )
     .returning({ id: users.id })
     .get();
   return changed ? { previous: before.role } : undefined;
@@ -206,6 +222,16 @@ export async function revokeUserAccess(db: Db, userId: string, keepSessionId?: s
       .returning({ id: sessions.id, userId: sessions.userId }),
   ]);
   return groupRevoked(ended, tokens)[0] ?? { userId, sessionIds: [], tokenHashes: [] };
+}
+
+/** When this session's admin last confirmed their password (null: never). */
+export async function readStepUp(db: Db, sessionId: string): Promise<number | null> {
+  const row = await db.select({ at: sessions.stepUpAt }).from(sessions).where(eq(sessions.id, sessionId)).get();
+  return row?.at?.getTime() ?? null;
+}
+
+export function markStepUp(db: Db, sessionId: string, now = new Date()) {
+  return db.update(sessions).set({ stepUpAt: now }).where(eq(sessions.id, sessionId));
 }
 
 export function setMaintenanceFlag(db: Db, sessionId: string, show: boolean) {

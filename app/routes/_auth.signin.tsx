@@ -16,6 +16,7 @@ import { audit } from "~/services/audit.server";
 import { sendVerificationEmail } from "~/services/auth-emails.server";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { getOptionalUser } from "~/services/auth.server";
+import { deviceHashOf } from "~/services/device-cookie.server";
 import { beginPasswordAttempt } from "~/services/password-attempts.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
 import { markSignupBrowser } from "~/services/signup-browser.server";
@@ -52,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(request);
 
   // Counted before the password is checked, so parallel guesses cannot outrun the limit.
-  const attempt = await beginPasswordAttempt(env.DB, { ip, account: email });
+  const attempt = await beginPasswordAttempt(env.DB, { ip, account: email, deviceHash: await deviceHashOf(request) });
   if (!attempt.ok) {
     return data(
       { error: retryMessage(attempt.retryAfterSeconds) },

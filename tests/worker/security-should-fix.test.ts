@@ -165,3 +165,37 @@ describe("the extension id is an allow-list, not a free-text field", () => {
     expect(await dashboard.text()).not.toContain(attacker);
   });
 });
+
+describe("lockout counts per account and per device", () => {
+  it("ten wrong guesses from strangers slow strangers down but never lock out the owner's own browser", async () => {
+    const OWNER_PASSWORD = "owner lockout passphrase 1";
+    await insertUser({ email: "locked-owner@example.com", password: OWNER_PASSWORD });
+    const first = await post("/signin", { email: "locked-owner@example.com", password: OWNER_PASSWORD });
+    expect(first.status).toBe(302);
+    const device = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("clipcut_device="))
+      ?.split(";")[0];
+    expect(device).toBeTruthy();
+    const guesses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await post(
+        "/signin",
+        { email: "locked-owner@example.com", password: `wrong guess ${i}` },
+        { ip: `198.51.100.${i + 1}` },
+      );
+      guesses.push(res.status);
+    }
+    expect(guesses.at(-1)).toBe(429);
+    // A stranger with the right password is slowed down too (it could be a guess that happens to be right)...
+    const stranger = await post("/signin", { email: "locked-owner@example.com", password: OWNER_PASSWORD });
+    expect(stranger.status).toBe(429);
+    // ...but the owner's browser, which has signed in before, goes through.
+    const owner = await post(
+      "/signin",
+      { email: "locked-owner@example.com", password: OWNER_PASSWORD },
+      { cookie: device, ip: "203.0.113.9" },
+    );
+    expect(owner.status).toBe(302);
+  });
+});

@@ -6,7 +6,7 @@ import { clientIp } from "./rate-limit.server";
 /**
  * API v1 limits, counted by the Workers Rate Limiting binding (numbers and periods in wrangler.toml, listed in
  * docs/security.md). The binding counts in the Worker's own location with no extra hop and no storage write, where
- * a Durable Object counter costs a round trip per request (bench/rate-limit.ts compares both). Its counts are per
+ * a Durable Object counter costs a round trip per request (reasoned from the design, not benchmarked). Its counts are per
  * location and approximate: right for flood limits, not for exact quotas. A missing binding limits nothing.
  */
 type Limiter = "API_TOKEN_LIMITER" | "API_BAD_TOKEN_LIMITER" | "API_MINT_LIMITER";

@@ -11,7 +11,13 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, APP_MODE: "local" },
+          // EXTENSION_IDS as a deploy would list its store id (the tests switch the setting to it).
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            APP_MODE: "local",
+            EXTENSION_IDS: "abcdefghijklmnopabcdefghijklmnop",
+            ADMIN_OWNERS: "owner@example.com",
+          },
         },
       }),
     ],

@@ -1,7 +1,15 @@
-import { CLOSE_CODES, REALTIME_VERSION, type AdminFeedMessage, type SettingsData } from "~/domain/realtime";
+import {
+  clientMessageSchema,
+  CLOSE_CODES,
+  REALTIME_VERSION,
+  type AdminFeedMessage,
+  type SettingsData,
+} from "~/domain/realtime";
+import { getDb } from "../app/db/client.server";
 import type { AdminFeedTopic } from "../app/services/admin-events.server";
 import { ADMIN_FEED_NAME } from "../app/services/realtime-control.server";
-import { SocketHub } from "./socket-hub";
+import { liveSessionRole, socketCredential, type SocketCredential } from "./socket-credential";
+import { sessionTag, SocketHub } from "./socket-hub";
 
 type Topic = AdminFeedTopic;
 const FLUSH_MS = 500;
@@ -14,7 +22,12 @@ const FLUSH_MS = 500;
  * Sharding, when one object is no longer enough: name N feeds "admin-feed-0".."admin-feed-{N-1}", publish to
  * hash(userId) % N, and let each admin page hold a socket to every shard (N is small: admins are few, events many).
  */
-export class AdminFeed extends SocketHub<null> {
+interface AdminSocket {
+  userId: string;
+  credential?: SocketCredential;
+}
+
+export class AdminFeed extends SocketHub<AdminSocket | null> {
   private pending = new Map<Topic, number>();
   /** A flush is already due: most events then cost no storage call at all. */
   private flushScheduled = false;
@@ -49,9 +62,19 @@ export class AdminFeed extends SocketHub<null> {
   /** Admin page sockets, forwarded by the Worker after requireAdmin. */
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade") !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
-    // Tagged with the admin's id, so a demoted or banned admin's sockets can be closed.
+    // Tagged with the admin's id and session, so a demotion, a ban or the end of that session closes them.
     const userId = request.headers.get("X-ClipCut-User");
-    return this.acceptSocket(null, userId ? [userId] : []);
+    if (!userId) return new Response("Expected a user", { status: 400 });
+    const full = this.socketCapReached(userId);
+    if (full) return full;
+    const credential = socketCredential(request.headers);
+    const tags = [userId, ...(credential ? [sessionTag(credential.id)] : [])];
+    return this.acceptSocket({ userId, credential }, tags);
+  }
+
+  /** These sessions ended (sign-out, password change, revoked on /account): their admin sockets close. */
+  async closeSessions(sessionIds: string[]): Promise<number> {
+    return this.closeTagged(sessionIds.map(sessionTag), CLOSE_CODES.accessEnded, "session ended");
   }
 
   /** Closes the admin sockets of one user (demoted, banned or signed out everywhere). */
@@ -59,8 +82,27 @@ export class AdminFeed extends SocketHub<null> {
     return this.closeAll(CLOSE_CODES.adminAccessEnded, "admin access ended", userId);
   }
 
-  async webSocketMessage(): Promise<void> {
-    // Admin pages only listen.
+  /**
+   * Admin pages only listen; a client may say hello to have its session and role checked again. Anything else
+   * spends the socket's budget of stray frames.
+   */
+  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
+    let json: unknown = null;
+    try {
+      json = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
+    } catch {
+      // a stray frame
+    }
+    const parsed = clientMessageSchema.safeParse(json);
+    const kind = parsed.success ? parsed.data.type : "other";
+    if (!this.spendFrame(ws, kind) || kind !== "hello") return;
+    const socket = this.attachment(ws);
+    const role =
+      socket?.credential?.type === "session"
+        ? await liveSessionRole(getDb(this.env.DB), socket.userId, socket.credential.id)
+        : null;
+    if (role === null) ws.close(CLOSE_CODES.accessEnded, "access ended");
+    else if (role !== "admin") ws.close(CLOSE_CODES.adminAccessEnded, "admin access ended");
   }
 }
 

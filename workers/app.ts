@@ -6,6 +6,7 @@ import { billingConfigProblem } from "../app/services/stripe.server";
 import { redactUrl } from "../app/utils/redact";
 import { compileApiRoutes, routeApi } from "./api-routes";
 import { isCacheablePage, servePublicPage } from "./edge-cache";
+import { stripInternalHeaders } from "./internal-headers";
 import { isForeignOriginWrite } from "./origin-check";
 import { routeRealtime } from "./realtime";
 import { runScheduled } from "./scheduled";
@@ -23,7 +24,9 @@ function newNonce(): string {
 }
 
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(incoming, env, ctx) {
+    // Our own X-ClipCut-* headers are set only below, after authentication; a client's copies go first.
+    const request = stripInternalHeaders(incoming);
     const nonce = newNonce();
     const formAction = formActionSources(env.GOOGLE_AUTH_BASE_URL);
     const withSecurityHeaders = (response: Response, n: string) => secure(response, n, formAction);

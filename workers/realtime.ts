@@ -1,9 +1,11 @@
 import { REALTIME_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "../app/domain/realtime";
 import type { AppEnv } from "../app/load-context";
-import { apiCallerForToken, bearerToken } from "../app/services/api-tokens.server";
+import { apiCallerOrError } from "../app/services/api-auth.server";
+import { bearerToken } from "../app/services/api-tokens.server";
 import { getOptionalUser } from "../app/services/auth.server";
 import { ledger } from "../app/services/ledger.server";
 import { ADMIN_FEED_NAME } from "./admin-feed";
+import { CREDENTIAL_HEADERS } from "./socket-credential";
 
 const json = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
@@ -32,16 +34,12 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
     const token =
       bearerToken(request) ??
       offered.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
-    const caller = token ? await apiCallerForToken(env, token) : null;
-    if (caller === "busy") return json(503, "busy", "Your account is busy. Please try again in a moment.");
-    if (!caller) return json(401, "unauthorized", "A valid extension token is required.");
-    return forward(
-      request,
-      env,
-      caller.id,
-      "extension",
-      offered.includes(REALTIME_SUBPROTOCOL) ? REALTIME_SUBPROTOCOL : null,
-    );
+    const caller = await apiCallerOrError(request, env, token ?? null);
+    if (caller instanceof Response) return caller;
+    return forward(request, env, caller.id, "extension", {
+      protocol: offered.includes(REALTIME_SUBPROTOCOL) ? REALTIME_SUBPROTOCOL : null,
+      tokenHash: caller.tokenHash,
+    });
   }
   // Cookie-authenticated sockets: refuse other sites (cross-site WebSocket hijacking).
   const origin = request.headers.get("Origin");
@@ -52,15 +50,25 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
     if (user.role !== "admin") return json(403, "forbidden", "Admins only.");
     const headers = new Headers(request.headers);
     headers.set("X-ClipCut-User", user.id);
+    headers.set(CREDENTIAL_HEADERS.session, user.sessionId);
     return env.ADMIN_FEED.get(env.ADMIN_FEED.idFromName(ADMIN_FEED_NAME)).fetch(new Request(request.url, { headers }));
   }
-  return forward(request, env, user.id, "page", null);
+  return forward(request, env, user.id, "page", { protocol: null, sessionId: user.sessionId });
 }
 
-function forward(request: Request, env: AppEnv, userId: string, kind: "page" | "extension", protocol: string | null) {
+/** The request's own X-ClipCut-* headers were stripped at the Worker's entry (workers/internal-headers.ts). */
+function forward(
+  request: Request,
+  env: AppEnv,
+  userId: string,
+  kind: "page" | "extension",
+  opts: { protocol: string | null; sessionId?: string; tokenHash?: string },
+) {
   const headers = new Headers(request.headers);
   headers.set("X-ClipCut-User", userId);
   headers.set("X-ClipCut-Socket", kind);
-  if (protocol) headers.set("X-ClipCut-Protocol", protocol);
+  if (opts.protocol) headers.set("X-ClipCut-Protocol", opts.protocol);
+  if (opts.sessionId) headers.set(CREDENTIAL_HEADERS.session, opts.sessionId);
+  if (opts.tokenHash) headers.set(CREDENTIAL_HEADERS.token, opts.tokenHash);
   return ledger(env, userId).fetch(new Request(request.url, { headers }));
 }

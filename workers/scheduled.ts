@@ -3,6 +3,7 @@ import { pruneExpired } from "../app/db/user-access.server";
 import type { AppEnv } from "../app/load-context";
 import { ledger } from "../app/services/ledger.server";
 import { usersDueForSweep } from "../app/db/credits.server";
+import { closeRevokedSockets } from "../app/services/realtime-control.server";
 import { SESSION_IDLE_MS } from "../app/services/session.server";
 
 /**
@@ -17,9 +18,13 @@ export async function runScheduled(env: AppEnv, now = Date.now()): Promise<numbe
   return due.length;
 }
 
-/** Housekeeping: sessions, tokens and rate-limit rows that can never be used again are deleted. */
+/**
+ * Housekeeping: sessions, tokens and rate-limit rows that can never be used again are deleted; the tokens of a
+ * pruned session are revoked and the sockets of both close.
+ */
 export async function pruneAuthState(env: AppEnv, now = Date.now()) {
   const pruned = await pruneExpired(getDb(env.DB), now, SESSION_IDLE_MS);
-  console.log(JSON.stringify({ level: "info", msg: "pruned expired auth state", ...pruned }));
-  return pruned;
+  await closeRevokedSockets(env, pruned.revoked, "session expired");
+  console.log(JSON.stringify({ level: "info", msg: "pruned expired auth state", ...pruned.counts }));
+  return pruned.counts;
 }

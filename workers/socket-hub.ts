@@ -1,11 +1,41 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AppEnv } from "../app/load-context";
+import { FrameBudget, MAX_SOCKETS_PER_USER, POLICY_VIOLATION, type FrameKind } from "./socket-budget";
+
+/** Tags that name what a socket was opened with, so ending that session or token closes exactly its sockets. */
+export const sessionTag = (sessionId: string) => `s:${sessionId}`;
+export const tokenTag = (tokenHash: string) => `t:${tokenHash}`;
 
 /**
  * The socket lifecycle both Durable Objects share: accept a hibernatable WebSocket with its attachment, send to one
  * or to all, and answer a close. Subclasses say what a socket is for and what closing means to them.
  */
 export abstract class SocketHub<Attachment> extends DurableObject<AppEnv> {
+  private frames = new FrameBudget();
+
+  /**
+   * Null when `tag` (a user) may open one more socket; otherwise the 429 the upgrade gets. Refusing the newest
+   * rather than closing the oldest: eleven tabs must not evict each other in a reconnect loop.
+   */
+  protected socketCapReached(tag?: string): Response | null {
+    if (this.ctx.getWebSockets(tag).length < MAX_SOCKETS_PER_USER) return null;
+    return Response.json(
+      { error: { code: "rate_limited", message: `At most ${MAX_SOCKETS_PER_USER} live connections per account.` } },
+      { status: 429, headers: { "Retry-After": "30", "Cache-Control": "no-store" } },
+    );
+  }
+
+  /** Spends one frame of the socket's budget; beyond it the socket is closed (1008) and false is returned. */
+  protected spendFrame(ws: WebSocket, kind: FrameKind): boolean {
+    if (this.frames.take(ws, kind)) return true;
+    try {
+      ws.close(POLICY_VIOLATION, "too many messages");
+    } catch {
+      // already closed
+    }
+    return false;
+  }
+
   /** Accepts the server end and answers the upgrade with the client end (and the chosen subprotocol, if any). */
   protected acceptSocket(attachment: Attachment, tags: string[] = [], protocol: string | null = null): Response {
     const pair = new WebSocketPair();
@@ -54,6 +84,13 @@ export abstract class SocketHub<Attachment> extends DurableObject<AppEnv> {
       }
     }
     return sockets.length;
+  }
+
+  /** Closes the sockets carrying any of these tags (a session or token that ended); returns how many. */
+  protected closeTagged(tags: Iterable<string>, code: number, reason: string): number {
+    let closed = 0;
+    for (const tag of new Set(tags)) closed += this.closeAll(code, reason, tag);
+    return closed;
   }
 
   /** Called after a socket closed, with the sockets still open. */

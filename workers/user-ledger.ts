@@ -28,12 +28,15 @@ import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db
 import type { AppEnv } from "../app/load-context";
 import { publishAdminEvent } from "./admin-feed";
 import { LastSeen, setPresence } from "./presence";
-import { SocketHub } from "./socket-hub";
+import { credentialStillValid, socketCredential, type SocketCredential } from "./socket-credential";
+import { sessionTag, SocketHub, tokenTag } from "./socket-hub";
 import { TokenChecks } from "./token-checks";
 
 type SocketKind = "page" | "extension";
 interface SocketAttachment {
   kind: SocketKind;
+  /** The session (pages) or token (extension) the socket was opened with; re-checked on every hello. */
+  credential?: SocketCredential;
 }
 interface Waiting {
   name: LedgerOpName | "reload";
@@ -305,7 +308,14 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (!userId || request.headers.get("Upgrade") !== "websocket")
       return new Response("Expected a WebSocket", { status: 426 });
     await this.bind(userId);
-    const response = this.acceptSocket({ kind }, [kind], request.headers.get("X-ClipCut-Protocol"));
+    const full = this.socketCapReached();
+    if (full) return full;
+    const credential = socketCredential(request.headers);
+    const tags = [
+      kind,
+      ...(credential ? [credential.type === "session" ? sessionTag(credential.id) : tokenTag(credential.id)] : []),
+    ];
+    const response = this.acceptSocket({ kind, credential }, tags, request.headers.get("X-ClipCut-Protocol"));
     await this.presence(userId, true);
     return response;
   }
@@ -319,6 +329,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       // handled below as invalid
     }
     const parsed = clientMessageSchema.safeParse(json);
+    if (!this.spendFrame(ws, parsed.success ? parsed.data.type : "other")) return;
     if (!parsed.success || !userId) {
       this.send(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." } satisfies ServerMessage);
       return;
@@ -328,7 +339,13 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       this.send(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq } satisfies ServerMessage);
       return;
     }
-    // hello: always answer with a snapshot; it is cheap and makes any missed sequence moot.
+    // hello: the session or token the socket was opened with must still be valid (it may have ended meanwhile).
+    const { credential } = this.attachment(ws);
+    if (!credential || !(await credentialStillValid(this.db, userId, credential))) {
+      ws.close(CLOSE_CODES.accessEnded, "access ended");
+      return;
+    }
+    // Always answer with a snapshot; it is cheap and makes any missed sequence moot.
     this.send(ws, await this.snapshot(userId));
   }
 
@@ -352,6 +369,19 @@ export class UserLedger extends SocketHub<SocketAttachment> {
 
   private async presence(userId: string, online: boolean): Promise<void> {
     if (await setPresence(this.db, userId, online)) this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
+  }
+
+  /**
+   * Some sessions or tokens of this user ended (sign-out, a session ended on /account, a password change): their
+   * sockets close with "do not reconnect", and every token is read again on its next use. Returns how many closed.
+   */
+  closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): number {
+    this.tokens.forget();
+    return this.closeTagged(
+      [...input.sessionIds.map(sessionTag), ...input.tokenHashes.map(tokenTag)],
+      CLOSE_CODES.accessEnded,
+      input.reason,
+    );
   }
 
   /** Closes every socket with "do not reconnect" and forgets every token check (a ban). */

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "./client.server";
 import { apiTokens, users } from "./schema";
 
@@ -9,6 +9,29 @@ export function insertApiToken(
   token: { userId: string; sessionId: string; tokenHash: string; expiresAt: Date },
 ) {
   return db.insert(apiTokens).values({ id: crypto.randomUUID(), ...token });
+}
+
+/**
+ * The hand-off's token for a browser session: the session's earlier tokens are revoked in the same batch, so a
+ * session holds one live token however often (or from however many tabs) the site hands one over. Returns the
+ * revoked hashes (their sockets close).
+ */
+export async function replaceSessionToken(
+  db: Db,
+  token: { userId: string; sessionId: string; tokenHash: string; expiresAt: Date },
+  now = new Date(),
+) {
+  const [revoked] = await db.batch([
+    db
+      .update(apiTokens)
+      .set({ revokedAt: now })
+      .where(
+        and(eq(apiTokens.sessionId, token.sessionId), eq(apiTokens.userId, token.userId), isNull(apiTokens.revokedAt)),
+      )
+      .returning({ tokenHash: apiTokens.tokenHash }),
+    insertApiToken(db, token),
+  ]);
+  return revoked.map((r) => r.tokenHash);
 }
 
 /** Whose token this is, valid or not. A hash never changes owner, so the answer may be cached for good. */

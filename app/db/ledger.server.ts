@@ -196,7 +196,8 @@ const SQL = {
   deleteClip: `DELETE FROM clips WHERE id = ?1 AND (user_id = ?2 OR EXISTS (SELECT 1 FROM credit_ledger l WHERE l.user_id = ?2 AND l.clip_id = ?1))`,
   hold: `INSERT INTO credit_holds (id, user_id, amount, status, request, idempotency_key, request_hash, creator_id, created_at, expires_at) VALUES (?, ?, ?, 'held', ?, ?, ?, ?, ?, ?)`,
   settle: `UPDATE credit_holds SET status = ?, clip_id = ?, settled_at = ? WHERE id = ? AND user_id = ? AND status = 'held'`,
-  ban: `UPDATE users SET status = 'Banned', updated_at = ? WHERE id = ? AND status != 'Banned'`,
+  // An admin is banned only while another active admin remains (the same rule as a demotion, in one statement).
+  ban: `UPDATE users SET status = 'Banned', updated_at = ?1 WHERE id = ?2 AND status != 'Banned' AND (role != 'admin' OR EXISTS (SELECT 1 FROM users o WHERE o.role = 'admin' AND o.status != 'Banned' AND o.id != ?2))`,
   unban: `UPDATE users SET status = 'offline', updated_at = ? WHERE id = ? AND status = 'Banned'`,
 } as const;
 type SqlName = keyof typeof SQL;

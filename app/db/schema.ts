@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Timestamps are stored as epoch milliseconds. */
 const createdAt = () =>
@@ -64,6 +64,8 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     ip: text("ip"),
     showMaintenanceNotification: integer("show_maintenance_notification", { mode: "boolean" }).notNull().default(false),
+    /** When an admin last confirmed their password in this session (step-up for role, credit and setting changes). */
+    stepUpAt: ms("step_up_at"),
   },
   (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt)],
 );
@@ -258,6 +260,22 @@ export const notifyRequests = sqliteTable(
 );
 
 /** Fixed-window counters shared by every Worker instance (D1, not memory). */
+/**
+ * Browsers that have signed in to an account (the hash of a long-lived random cookie): a right password from one of
+ * them goes through even while strangers' failures have locked the account.
+ */
+export const knownDevices = sqliteTable(
+  "known_devices",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceHash: text("device_hash").notNull(),
+    lastSignInAt: ms("last_sign_in_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
+);
+
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),
   windowStart: integer("window_start").notNull(),

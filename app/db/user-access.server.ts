@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
 import { heldSql } from "./credits.server";
 import { apiTokens, emailTokens, rateLimits, sessions, users } from "./schema";
@@ -14,6 +14,14 @@ export type UserRole = (typeof users.$inferSelect)["role"];
 export function findUserById(db: Db, userId: string) {
   return db.select().from(users).where(eq(users.id, userId)).get();
 }
+
+/**
+ * True in SQL while another active (unbanned, admin) account than `userId` exists. Put in the same statement as a
+ * demotion or a ban, it keeps one active admin even when two admins demote each other at the same moment: D1 runs
+ * the statements one after the other, and the second one sees the first.
+ */
+const anotherActiveAdmin = (userId: string) =>
+  sql`exists (select 1 from users other where other.role = 'admin' and other.status != 'Banned' and other.id != ${userId})`;
 
 /** Presence never overwrites a ban: the write is conditional in the same statement, not after a read. */
 export function writePresence(db: Db, userId: string, online: boolean, now = new Date()) {
@@ -32,7 +40,13 @@ export async function writeRole(db: Db, userId: string, role: UserRole, now = ne
   const changed = await db
     .update(users)
     .set({ role, updatedAt: now })
-    .where(and(eq(users.id, userId), eq(users.role, before.role)))
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.role, before.role),
+        before.role === "admin" ? anotherActiveAdmin(userId) : undefined,
+      ),
+    )
     .returning({ id: users.id })
     .get();
   return changed ? { previous: before.role } : undefined;
@@ -117,7 +131,7 @@ export function listUserSessions(db: Db, userId: string, now = new Date()) {
 
 /**
  * Ends one session and the extension tokens it issued. Scoped to the user, so nobody ends another's session.
- * Returns whether a session ended and whose tokens were revoked (their ledgers must forget them).
+ * Returns what ended, by user: the session and token hashes whose sockets must close and whose ledgers forget them.
  */
 export async function deleteSession(db: Db, sessionId: string, userId?: string, now = new Date()) {
   const owned = userId ? and(eq(sessions.id, sessionId), eq(sessions.userId, userId)) : eq(sessions.id, sessionId);
@@ -132,10 +146,36 @@ export async function deleteSession(db: Db, sessionId: string, userId?: string, 
           ...(userId ? [eq(apiTokens.userId, userId)] : []),
         ),
       )
-      .returning({ userId: apiTokens.userId }),
-    db.delete(sessions).where(owned).returning({ id: sessions.id }),
+      .returning({ userId: apiTokens.userId, tokenHash: apiTokens.tokenHash }),
+    db.delete(sessions).where(owned).returning({ id: sessions.id, userId: sessions.userId }),
   ]);
-  return { ended: deleted.length > 0, tokenOwners: revoked.map((r) => r.userId) };
+  return {
+    ended: deleted.length > 0,
+    tokenOwners: revoked.map((r) => r.userId),
+    revoked: groupRevoked(deleted, revoked),
+  };
+}
+
+/** What one revocation ended, per user. */
+export interface RevokedAccess {
+  userId: string;
+  sessionIds: string[];
+  tokenHashes: string[];
+}
+
+function groupRevoked(
+  endedSessions: { id: string; userId: string }[],
+  endedTokens: { userId: string; tokenHash: string }[],
+): RevokedAccess[] {
+  const byUser = new Map<string, RevokedAccess>();
+  const entry = (userId: string) => {
+    let found = byUser.get(userId);
+    if (!found) byUser.set(userId, (found = { userId, sessionIds: [], tokenHashes: [] }));
+    return found;
+  };
+  for (const s of endedSessions) entry(s.userId).sessionIds.push(s.id);
+  for (const t of endedTokens) entry(t.userId).tokenHashes.push(t.tokenHash);
+  return [...byUser.values()];
 }
 
 /**
@@ -146,17 +186,30 @@ export async function revokeUserAccess(db: Db, userId: string, keepSessionId?: s
   const otherTokens = keepSessionId
     ? or(isNull(apiTokens.sessionId), ne(apiTokens.sessionId, keepSessionId))
     : undefined;
-  await db.batch([
+  const [tokens, ended] = await db.batch([
     db
       .update(apiTokens)
       .set({ revokedAt: now })
-      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), otherTokens)),
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), otherTokens))
+      .returning({ userId: apiTokens.userId, tokenHash: apiTokens.tokenHash }),
     db
       .delete(sessions)
       .where(
         keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId),
-      ),
+      )
+      .returning({ id: sessions.id, userId: sessions.userId }),
   ]);
+  return groupRevoked(ended, tokens)[0] ?? { userId, sessionIds: [], tokenHashes: [] };
+}
+
+/** When this session's admin last confirmed their password (null: never). */
+export async function readStepUp(db: Db, sessionId: string): Promise<number | null> {
+  const row = await db.select({ at: sessions.stepUpAt }).from(sessions).where(eq(sessions.id, sessionId)).get();
+  return row?.at?.getTime() ?? null;
+}
+
+export function markStepUp(db: Db, sessionId: string, now = new Date()) {
+  return db.update(sessions).set({ stepUpAt: now }).where(eq(sessions.id, sessionId));
 }
 
 export function setMaintenanceFlag(db: Db, sessionId: string, show: boolean) {
@@ -168,6 +221,7 @@ export function setMaintenanceFlag(db: Db, sessionId: string, show: boolean) {
 /**
  * Deletes what can never be used again: expired or idle sessions, extension tokens expired or revoked for a day,
  * e-mail tokens past expiry or used, and rate-limit rows whose window closed (the longest window is an hour).
+ * Tokens end with their session: those whose session is gone are revoked here (their sockets close by `revoked`).
  */
 export async function pruneExpired(db: Db, now: number, sessionIdleMs: number) {
   const day = 24 * 60 * 60 * 1000;
@@ -181,7 +235,18 @@ export async function pruneExpired(db: Db, now: number, sessionIdleMs: number) {
           and(isNull(sessions.lastActiveAt), lt(sessions.createdAt, new Date(now - sessionIdleMs))),
         ),
       )
-      .returning({ id: sessions.id }),
+      .returning({ id: sessions.id, userId: sessions.userId }),
+    db
+      .update(apiTokens)
+      .set({ revokedAt: new Date(now) })
+      .where(
+        and(
+          isNull(apiTokens.revokedAt),
+          isNotNull(apiTokens.sessionId),
+          notExists(db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, apiTokens.sessionId))),
+        ),
+      )
+      .returning({ userId: apiTokens.userId, tokenHash: apiTokens.tokenHash }),
     db
       .delete(apiTokens)
       .where(or(lt(apiTokens.expiresAt, new Date(now)), lt(apiTokens.revokedAt, new Date(now - day))))
@@ -196,9 +261,13 @@ export async function pruneExpired(db: Db, now: number, sessionIdleMs: number) {
       .returning({ key: rateLimits.key }),
   ]);
   return {
-    sessions: results[0].length,
-    apiTokens: results[1].length,
-    emailTokens: results[2].length,
-    rateLimits: results[3].length,
+    counts: {
+      sessions: results[0].length,
+      tokensRevoked: results[1].length,
+      apiTokens: results[2].length,
+      emailTokens: results[3].length,
+      rateLimits: results[4].length,
+    },
+    revoked: groupRevoked(results[0], results[1]),
   };
 }

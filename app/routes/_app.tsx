@@ -14,7 +14,10 @@ import { sendToExtension } from "~/utils/extension-bridge";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const [extensionId, team] = await Promise.all([getExtensionId(db), memberTeamSummary(db, user.id)]);
+  const [extensionId, team] = await Promise.all([
+    getExtensionId(db, context.cloudflare.env),
+    memberTeamSummary(db, user.id),
+  ]);
   const credits = { balance: user.credits, held: user.heldCredits, available: user.credits - user.heldCredits };
   return {
     user: { id: user.id, fullName: user.fullName, email: user.email, role: user.role },
@@ -42,7 +45,8 @@ const linkedKey = (userId: string) => `clipcut:extension-linked:${userId}`;
 /** Once per browser session: when the extension answers, give it a revocable token (never the session cookie). */
 function useExtensionLink(extensionId: string, userId: string) {
   useEffect(() => {
-    if (sessionStorage.getItem(linkedKey(userId))) return;
+    // No allowed extension on this deployment: no token leaves the site.
+    if (!extensionId || sessionStorage.getItem(linkedKey(userId))) return;
     let cancelled = false;
     void (async () => {
       if (!(await sendToExtension(extensionId, { action: "ping" })) || cancelled) return;

@@ -16,12 +16,13 @@ import { audit } from "~/services/audit.server";
 import { sendVerificationEmail } from "~/services/auth-emails.server";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { getOptionalUser } from "~/services/auth.server";
+import { deviceHashOf } from "~/services/device-cookie.server";
 import { beginPasswordAttempt } from "~/services/password-attempts.server";
 import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
 import { markSignupBrowser } from "~/services/signup-browser.server";
 import { createUserSession, safeRedirect } from "~/services/session.server";
 import { MESSAGES } from "~/domain/messages";
-import { SITE } from "~/domain/site";
+import { SIGNIN_ERRORS, signinErrorText, signinNoticeText } from "~/domain/signin-messages";
 import { readForm } from "~/utils/forms";
 
 const signinSchema = z.object({
@@ -52,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(request);
 
   // Counted before the password is checked, so parallel guesses cannot outrun the limit.
-  const attempt = await beginPasswordAttempt(env.DB, { ip, account: email });
+  const attempt = await beginPasswordAttempt(env.DB, { ip, account: email, deviceHash: await deviceHashOf(request) });
   if (!attempt.ok) {
     return data(
       { error: retryMessage(attempt.retryAfterSeconds) },
@@ -67,10 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await attempt.succeeded();
   if (!result.ok && result.reason === "banned") {
     await audit(db, { action: "auth.banned_signin_refused", subjectId: result.user.id, ip });
-    return data(
-      { error: `Your account has been banned. If you think this is a mistake, contact ${SITE.supportEmail}.` },
-      { status: 403 },
-    );
+    return data({ error: SIGNIN_ERRORS.banned }, { status: 403 });
   }
   if (!result.ok) {
     // Right password, address not confirmed yet: send a fresh link (rate limited) for this browser and say so.
@@ -95,8 +93,9 @@ export default function SignIn() {
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
   const redirectTo = params.get("redirectTo") ?? undefined;
-  const oauthError = params.get("error");
-  const notice = params.get("notice");
+  // Codes only, mapped to fixed messages: text from the link is never shown.
+  const oauthError = signinErrorText(params.get("error"));
+  const notice = signinNoticeText(params.get("notice"));
   const submitting = useNavigation().state === "submitting";
   return (
     <AuthCard

@@ -19,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context.cloudflare.env.DB);
   const user = await getOptionalUser(request, context);
   const [extensionId, credits] = await Promise.all([
-    getExtensionId(db),
+    getExtensionId(db, context.cloudflare.env),
     user ? readCredits(db, user.id) : Promise.resolve(null),
   ]);
   return {

@@ -1,8 +1,7 @@
 import { data, redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { deleteSession } from "~/db/user-access.server";
-import { forgetApiTokens } from "~/services/api-tokens.server";
+import { endSession } from "~/services/access-revocation.server";
 import { audit } from "~/services/audit.server";
 import { requireUser } from "~/services/auth.server";
 import { clientIp } from "~/services/rate-limit.server";
@@ -36,8 +35,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // This browser signs out with Sign Out (which also tells the extension); here it is ignored.
   if (parsed.data.sessionId === user.sessionId) return redirect("/account");
   // Scoped to the user: another user's session id changes nothing.
-  const ended = await deleteSession(db, parsed.data.sessionId, user.id);
-  await forgetApiTokens(env, ended.tokenOwners);
+  const ended = await endSession(env, parsed.data.sessionId, user.id, "session ended");
   if (ended.ended) {
     await audit(db, { action: "auth.session_revoked", actorId: user.id, subjectId: user.id, ip });
   }

@@ -11,6 +11,8 @@ import { ADMIN_MESSAGES, COPY_CONFIRM_MS } from "~/domain/admin";
 import { CHROME_EXTENSION_ID, DEFAULT_EXTENSION_ID, EXTENSION_ID_SETTING } from "~/domain/extension";
 import { ACCOUNT_DETAILS_SETTING, saveAccountDetails, saveExtensionId } from "~/services/admin-settings.server";
 import { requireAdmin } from "~/services/auth.server";
+import { deployedExtensionIds } from "~/services/settings.server";
+import { requireStepUp } from "~/services/step-up.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
 
@@ -29,6 +31,8 @@ const actionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("extension"),
     extensionId: z.string().trim().regex(CHROME_EXTENSION_ID, "A Chrome extension ID is 32 letters from a to p."),
+    // The admin's own password (step-up): this id decides where every user's fresh token goes.
+    currentPassword: z.string().max(1024).optional(),
   }),
   accountSchema.extend({ intent: z.literal("account") }),
 ]);
@@ -69,6 +73,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       loadError: null,
       extensionId: stored.get(EXTENSION_ID_SETTING) ?? "",
       defaultExtensionId: DEFAULT_EXTENSION_ID,
+      allowedIds: deployedExtensionIds(context.cloudflare.env),
       account,
     };
   } catch (error) {
@@ -79,6 +84,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       loadError: isMissingTable(error) ? null : ADMIN_MESSAGES.extensionLoadFailed,
       extensionId: "",
       defaultExtensionId: DEFAULT_EXTENSION_ID,
+      allowedIds: deployedExtensionIds(context.cloudflare.env),
       account: {} as AccountDetails,
     };
   }
@@ -96,6 +102,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const env = context.cloudflare.env;
   const ctx = { env, db: getDb(env.DB), adminId: admin.id, ip: clientIp(request) };
   const input = parsed.data;
+  if (input.intent === "extension") {
+    if (!deployedExtensionIds(env).includes(input.extensionId)) {
+      const message = "That extension ID is not allowed on this deployment (EXTENSION_IDS in wrangler.toml).";
+      return data({ intent: "extension", ok: false, message }, { status: 400 });
+    }
+    const stepUp = await requireStepUp(env, request, admin, input.currentPassword);
+    if (!stepUp.ok) return data({ intent: "extension", ok: false, message: stepUp.message }, { status: stepUp.status });
+  }
   try {
     if (input.intent === "extension") {
       await saveExtensionId(ctx, input.extensionId);
@@ -249,7 +263,22 @@ export default function AdminSettings() {
               />
               <p id="extensionId-help" className="text-xs text-slate-600">
                 In use now:{" "}
-                <span data-testid="extension-id-in-use">{currentId || `${loaded.defaultExtensionId} (default)`}</span>
+                <span data-testid="extension-id-in-use">{currentId || `${loaded.defaultExtensionId} (default)`}</span>.
+                Allowed on this deployment: {loaded.allowedIds.join(", ") || "none (set EXTENSION_IDS)"}.
+              </p>
+              <label htmlFor="extension-password" className="label">
+                Your password
+              </label>
+              <input
+                id="extension-password"
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                className="input"
+                aria-describedby="extension-password-help"
+              />
+              <p id="extension-password-help" className="text-xs text-slate-600">
+                Needed to change the extension ID, once every 10 minutes.
               </p>
               {result?.intent !== "account" && result?.message && (
                 <p role={result.ok ? "status" : "alert"} className={result.ok ? "alert-success" : "alert-error"}>

@@ -16,6 +16,7 @@ import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, parseUserListQuery, type UserListQuery
 import { NEW_USER_CREDITS } from "~/domain/credits";
 import { PLAN_IDS } from "~/domain/plans";
 import { addUser, editUser } from "~/services/admin-users.server";
+import { adminRightsRefusal } from "~/services/admin-rights.server";
 import { requireAdmin } from "~/services/auth.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { banUser, signOutEverywhere, unbanUser } from "~/services/user-moderation.server";
@@ -30,6 +31,8 @@ const credits = z
   .pipe(z.number().int().max(100_000_000, "Credits must be at most 100,000,000."));
 const fullName = z.string().trim().min(1, "Full name is required.").max(120, "Full name is too long.");
 const key = z.string().regex(/^[\w-]{8,64}$/);
+// The admin's own password, for role and credit changes (step-up, app/services/step-up.server.ts).
+const currentPassword = z.string().max(1024).optional();
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({
@@ -40,6 +43,7 @@ const actionSchema = z.discriminatedUnion("intent", [
     plan: z.enum(PLAN_IDS),
     credits,
     key,
+    currentPassword,
   }),
   z.object({
     intent: z.literal("edit"),
@@ -50,6 +54,7 @@ const actionSchema = z.discriminatedUnion("intent", [
     credits,
     reason: z.string().trim().max(200, "The reason is too long (200 characters at most).").default(""),
     key,
+    currentPassword,
   }),
   z.object({ intent: z.literal("ban"), userId: z.string().uuid() }),
   z.object({ intent: z.literal("unban"), userId: z.string().uuid() }),
@@ -123,6 +128,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(`/admin/users?${params}`);
   };
   const ctx = { env, db, adminId: admin.id, ip, origin: url.origin };
+  // Who may act on whom, and step-up for role and credit changes (app/domain/admin-rights.ts).
+  const refused = await adminRightsRefusal(env, request, admin, input);
+  if (refused) return data({ error: refused.message, intent: input.intent }, { status: refused.status });
   if (input.intent === "add") {
     const result = await addUser(ctx, input);
     if (!result.ok)
@@ -275,6 +283,22 @@ function UserModal({
               defaultValue={String(user?.credits ?? NEW_USER_CREDITS)}
               className="input"
             />
+          </div>
+          <div>
+            <label htmlFor="u-password" className="label">
+              Your password
+            </label>
+            <input
+              id="u-password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              className="input"
+              aria-describedby="u-password-help"
+            />
+            <p id="u-password-help" className="mt-1 text-xs text-slate-600">
+              Needed for role and credit changes, once every 10 minutes.
+            </p>
           </div>
           {mode === "edit" && (
             <div>

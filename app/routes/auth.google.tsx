@@ -1,7 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { AUTH_LIMITS } from "~/services/auth-limits.server";
 import { googleAuthenticator, googleConfigured, RETURN_COOKIE } from "~/services/google.server";
-import { clientIp, hitRateLimit, retryMessage } from "~/services/rate-limit.server";
+import { signinWith, type SigninErrorCode } from "~/domain/signin-messages";
+import { clientIp, hitRateLimit } from "~/services/rate-limit.server";
 import { safeRedirect } from "~/services/session.server";
 
 export async function loader() {
@@ -11,10 +12,10 @@ export async function loader() {
 /** "Continue with Google": remembers where to return, then redirects to Google's consent screen. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { env } = context.cloudflare;
-  const fail = (message: string) => redirect(`/signin?${new URLSearchParams({ error: message })}`);
-  if (!googleConfigured(env)) return fail("Google sign-in is not configured on this server.");
+  const fail = (code: SigninErrorCode) => redirect(signinWith("error", code));
+  if (!googleConfigured(env)) return fail("google_unconfigured");
   const limit = await hitRateLimit(env.DB, AUTH_LIMITS.googlePerIp, clientIp(request));
-  if (!limit.ok) return fail(retryMessage(limit.retryAfterSeconds));
+  if (!limit.ok) return fail("rate_limited");
   // The strategy reads the request itself: read the form from a copy.
   const form = await request.clone().formData();
   const returnTo = safeRedirect(form.get("redirectTo"));
@@ -31,5 +32,5 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     throw thrown;
   }
-  return fail("Could not start Google sign-in. Please try again.");
+  return fail("google_start_failed");
 }

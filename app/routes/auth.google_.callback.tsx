@@ -12,23 +12,21 @@ import {
 import { clientIp } from "~/services/rate-limit.server";
 import { readCookie } from "~/services/session-cookie.server";
 import { createUserSession, safeRedirect, setMaintenanceFlag } from "~/services/session.server";
-import { SITE } from "~/domain/site";
-
-const OAUTH_FAILED = "Google sign-in failed. Please try again.";
+import { signinWith, type SigninErrorCode } from "~/domain/signin-messages";
 
 /** Google sends the browser back here with a code; exchange it, find or create the account, start a session. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { env } = context.cloudflare;
   const db = getDb(env.DB);
   const url = new URL(request.url);
-  const fail = async (message: string) => {
+  const fail = async (code: SigninErrorCode) => {
     // An OAuth failure removes the maintenance-notice flag of any session this browser still has.
     const current = await getOptionalUser(request, context);
     if (current) await setMaintenanceFlag(db, current.sessionId, false);
-    return redirect(`/signin?${new URLSearchParams({ error: message })}`);
+    return redirect(signinWith("error", code));
   };
   if (url.searchParams.get("error")) {
-    return fail(url.searchParams.get("error") === "access_denied" ? "Google sign-in was cancelled." : OAUTH_FAILED);
+    return fail(url.searchParams.get("error") === "access_denied" ? "google_cancelled" : "google_failed");
   }
   let claims;
   try {
@@ -37,13 +35,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (error instanceof Response) throw error;
     const cause = error instanceof Error && "cause" in error ? error.cause : error;
     console.warn(JSON.stringify({ level: "warn", msg: "google sign-in failed", error: String(cause) }));
-    return fail(cause instanceof GoogleSignInError ? cause.message : OAUTH_FAILED);
+    return fail(cause instanceof GoogleSignInError ? cause.code : "google_failed");
   }
   let found;
   try {
     found = await findOrCreateGoogleUser(db, claims);
   } catch (error) {
-    if (error instanceof GoogleSignInError) return fail(error.message);
+    if (error instanceof GoogleSignInError) return fail(error.code);
     throw error;
   }
   const { created } = found;
@@ -51,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ip = clientIp(request);
   if (user.status === "Banned") {
     await audit(db, { action: "auth.banned_signin_refused", subjectId: user.id, ip, details: { method: "google" } });
-    return fail(`Your account has been banned. If you think this is a mistake, contact ${SITE.supportEmail}.`);
+    return fail("banned");
   }
   if (created)
     await audit(db, { action: "auth.signup", actorId: user.id, subjectId: user.id, ip, details: { method: "google" } });

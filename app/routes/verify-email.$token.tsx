@@ -1,3 +1,4 @@
+import { signinWithNotice } from "~/domain/signin-messages";
 import {
   data,
   redirect,
@@ -68,17 +69,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!used) return data({ error: INVALID_LINK }, { status: 400 });
   const confirmed = await confirmEmail(db, used.userId, used.passwordHash);
   if (!confirmed) {
-    throw redirect(
-      `/signin?${new URLSearchParams({ notice: "Your e-mail address is already confirmed. Please sign in." })}`,
-    );
+    throw redirect(signinWithNotice("already_confirmed"));
   }
   await audit(db, { action: "auth.email_verified", actorId: used.userId, subjectId: used.userId, ip });
   const user = await findUserById(db, used.userId);
   if (!used.passwordHash || !user || user.status === "Banned") {
     // An old link without a password: the address is confirmed, and the owner sets a password by reset or Google.
-    throw redirect(
-      `/signin?${new URLSearchParams({ notice: "Your e-mail address is confirmed. Sign in with Google, or use “Forgot password?” to set a password." })}`,
-    );
+    throw redirect(signinWithNotice("confirmed_no_password"));
   }
   throw await createUserSession(context.cloudflare.env, request, used.userId, "/dashboard", [
     clearSignupBrowser(request),

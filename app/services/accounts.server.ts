@@ -1,13 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
-import { forgetApiTokens } from "./api-tokens.server";
+import { revokeAccess } from "./access-revocation.server";
 import { users } from "~/db/schema";
 import { publishAdminEvent } from "./admin-events.server";
 import { ledger } from "./ledger.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password.server";
 import { latestPendingPasswordHash, retireEmailTokens } from "~/db/email-tokens.server";
-import { revokeUserAccess } from "~/db/user-access.server";
 import type { User } from "./auth.server";
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -129,6 +128,5 @@ export async function setPassword(env: AppEnv, userId: string, password: string,
     .update(users)
     .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
     .where(eq(users.id, userId));
-  await revokeUserAccess(db, userId, keepSessionId);
-  await forgetApiTokens(env, [userId]);
+  await revokeAccess(env, userId, keepSessionId, "password changed");
 }

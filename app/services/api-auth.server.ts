@@ -15,19 +15,42 @@ import { apiError } from "./api-response.server";
 import { billingAccount } from "./billing-account.server";
 import { busyHeaders, ledger } from "./ledger.server";
 import { apiCallerForToken, bearerToken, tokenClaim, type ApiCaller, type TokenClaim } from "./api-tokens.server";
+import type { AppEnv } from "~/load-context";
+import { badTokenBlocked, countBadToken, overLimit, rateLimitedResponse } from "./rate-limit-api.server";
 
 const UNAUTHORIZED = "A valid extension token is required (Authorization: Bearer <token>).";
 
 /**
  * Guard for API v1: a valid Bearer extension token, else a JSON 401 is thrown (503 "busy" when the owner's ledger,
- * which checks the token, cannot be reached).
+ * which checks the token, cannot be reached; 429 rate_limited past the limits of docs/security.md).
  */
 export async function requireApiUser(request: Request, context: AppLoadContext): Promise<ApiCaller> {
-  const token = bearerToken(request);
-  const caller = token ? await apiCallerForToken(context.cloudflare.env, token) : null;
-  if (caller === "busy") throw ledgerError(fail(503, "busy", BUSY_MESSAGE));
-  if (!caller) throw apiError(401, "unauthorized", UNAUTHORIZED);
+  const caller = await apiCallerOrError(request, context.cloudflare.env, bearerToken(request));
+  if (caller instanceof Response) throw caller;
   return caller;
+}
+
+/**
+ * The caller behind `token`, or the answer to give: 429 when the caller's IP spent its budget of bad tokens (then
+ * without hashing or looking anything up) or the token its budget of requests, 401 for a bad token, 503 busy.
+ * API v1 and the extension's realtime upgrade both go through here.
+ */
+export async function apiCallerOrError(
+  request: Request,
+  env: AppEnv,
+  token: string | null,
+): Promise<ApiCaller | Response> {
+  const blocked = badTokenBlocked(request);
+  if (blocked !== null) return rateLimitedResponse(blocked);
+  const caller = token ? await apiCallerForToken(env, token) : null;
+  if (caller === "busy") return ledgerError(fail(503, "busy", BUSY_MESSAGE));
+  if (!caller) {
+    const wait = token ? await countBadToken(env, request) : null;
+    if (wait !== null) return rateLimitedResponse(wait);
+    return apiError(401, "unauthorized", UNAUTHORIZED);
+  }
+  const wait = await overLimit(env, "API_TOKEN_LIMITER", caller.tokenHash);
+  return wait === null ? caller : rateLimitedResponse(wait);
 }
 
 /**
@@ -35,9 +58,17 @@ export async function requireApiUser(request: Request, context: AppLoadContext):
  * the token and runs the operation in one call to the owner's ledger.
  */
 export async function requireApiClaim(request: Request, context: AppLoadContext): Promise<TokenClaim> {
+  const env = context.cloudflare.env;
+  const blocked = badTokenBlocked(request);
+  if (blocked !== null) throw rateLimitedResponse(blocked);
   const token = bearerToken(request);
-  const claim = token ? await tokenClaim(context.cloudflare.env, token) : null;
-  if (!claim) throw apiError(401, "unauthorized", UNAUTHORIZED);
+  const claim = token ? await tokenClaim(env, token) : null;
+  if (!claim) {
+    const wait = token ? await countBadToken(env, request) : null;
+    throw wait !== null ? rateLimitedResponse(wait) : apiError(401, "unauthorized", UNAUTHORIZED);
+  }
+  const wait = await overLimit(env, "API_TOKEN_LIMITER", claim.tokenHash);
+  if (wait !== null) throw rateLimitedResponse(wait);
   return claim;
 }
 

@@ -6,6 +6,8 @@ const MINUTE = 60 * 1000;
 export const AUTH_LIMITS = {
   signinFailuresPerIp: { name: "signin-fail-ip", limit: 50, windowMs: 15 * MINUTE },
   signinFailuresPerAccount: { name: "signin-fail-account", limit: 10, windowMs: 15 * MINUTE },
+  // A browser that signed in to the account before counts on its own: strangers' failures do not lock it out.
+  signinFailuresPerKnownDevice: { name: "signin-fail-device", limit: 10, windowMs: 15 * MINUTE },
   signupPerIp: { name: "signup-ip", limit: 20, windowMs: 60 * MINUTE },
   resetPerIp: { name: "reset-ip", limit: 20, windowMs: 60 * MINUTE },
   resetPerAccount: { name: "reset-account", limit: 3, windowMs: 60 * MINUTE },

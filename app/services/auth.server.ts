@@ -4,7 +4,7 @@ import type { users } from "~/db/schema";
 import { findLiveSession, touchSession } from "~/db/user-access.server";
 import { sha256Hex } from "~/utils/crypto";
 import { audit } from "./audit.server";
-import { clientIp } from "./rate-limit.server";
+import { clientIp, hitRateLimit } from "./rate-limit.server";
 import { readSessionToken } from "./session-cookie.server";
 import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from "./session.server";
 
@@ -55,6 +55,10 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
 
 // One request runs several loaders (layout and page); log a refused admin visit once.
 const loggedDenials = new WeakSet<object>();
+/** A refused admin visit is audited at most once per user per hour: a loop of visits must not flood the log. */
+export const DENIAL_AUDIT_RULE = { name: "admin-denied-audit", limit: 1, windowMs: 60 * 60 * 1000 };
+/** Users audited in this isolate, until when: most repeats then cost no D1 write at all. */
+const auditedDenials = new Map<string, number>();
 
 /** Guard for /admin: role admin, checked against the database on every request. Others go to /dashboard. */
 export async function requireAdmin(request: Request, context: AppLoadContext): Promise<SessionUser> {
@@ -65,11 +69,19 @@ export async function requireAdmin(request: Request, context: AppLoadContext): P
   console.warn(
     JSON.stringify({ level: "warn", msg: "admin access denied", userId: user.id, path: new URL(request.url).pathname }),
   );
-  await audit(getDb(context.cloudflare.env.DB), {
-    action: "admin.access_denied",
-    actorId: user.id,
-    ip: clientIp(request),
-    details: { path: new URL(request.url).pathname },
-  });
+  const now = Date.now();
+  if ((auditedDenials.get(user.id) ?? 0) > now) throw redirect("/dashboard");
+  if (auditedDenials.size >= 10_000) auditedDenials.clear();
+  auditedDenials.set(user.id, now + DENIAL_AUDIT_RULE.windowMs);
+  // The D1 counter makes it once per hour across isolates too.
+  const first = await hitRateLimit(context.cloudflare.env.DB, DENIAL_AUDIT_RULE, user.id);
+  if (first.ok) {
+    await audit(getDb(context.cloudflare.env.DB), {
+      action: "admin.access_denied",
+      actorId: user.id,
+      ip: clientIp(request),
+      details: { path: new URL(request.url).pathname },
+    });
+  }
   throw redirect("/dashboard");
 }

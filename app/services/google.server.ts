@@ -1,3 +1,4 @@
+import { SIGNIN_ERRORS, type SigninErrorCode } from "~/domain/signin-messages";
 import { createCookieSessionStorage } from "@remix-run/cloudflare";
 import { and, eq, isNull } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
@@ -20,7 +21,12 @@ const googleClaims = z.object({
 });
 export type GoogleClaims = z.infer<typeof googleClaims>;
 
-export class GoogleSignInError extends Error {}
+/** A refusal the user is told about, by code (app/domain/signin-messages.ts): /signin shows the fixed text. */
+export class GoogleSignInError extends Error {
+  constructor(readonly code: SigninErrorCode) {
+    super(SIGNIN_ERRORS[code]);
+  }
+}
 
 /** Where to return after Google: a short-lived cookie scoped to /auth/google. */
 export const RETURN_COOKIE = "clipcut_return";
@@ -56,9 +62,9 @@ export function googleAuthenticator(env: AppEnv, request: Request) {
     },
     async ({ profile }) => {
       const claims = googleClaims.safeParse(profile._json);
-      if (!claims.success) throw new GoogleSignInError("Google did not return the profile we need. Please try again.");
+      if (!claims.success) throw new GoogleSignInError("google_profile");
       if (!claims.data.email_verified) {
-        throw new GoogleSignInError("Your Google account's email address is not verified.");
+        throw new GoogleSignInError("google_unverified");
       }
       return claims.data;
     },
@@ -87,9 +93,7 @@ export async function findOrCreateGoogleUser(db: Db, claims: GoogleClaims): Prom
   const byEmail = await findUserByEmail(db, claims.email);
   if (byEmail) {
     if (byEmail.googleSub !== null) {
-      throw new GoogleSignInError(
-        "This e-mail address belongs to an account linked to a different Google account. Sign in with that Google account or with your password.",
-      );
+      throw new GoogleSignInError("google_other_account");
     }
     const now = new Date();
     const [updated] = await db.batch([

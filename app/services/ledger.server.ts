@@ -43,6 +43,7 @@ interface LedgerStub {
   authenticate(input: { userId: string; tokenHash: string }): Promise<{ credits: Credits } | null>;
   forgetTokens(): Promise<void>;
   disconnect(reason: string): Promise<number>;
+  closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number>;
   pushSettings(data: SettingsData): Promise<number>;
   sweep(input: { userId: string }): Promise<void>;
   fetch(request: Request): Promise<Response>;
@@ -60,6 +61,8 @@ export type LedgerClient = Operations & {
   authenticate(tokenHash: string): Promise<{ credits: Credits } | null | LedgerFailure>;
   forgetTokens(): Promise<void | LedgerFailure>;
   disconnect(reason: string): Promise<number | LedgerFailure>;
+  /** Sessions or tokens ended: close the sockets opened with them (4001). */
+  closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number | LedgerFailure>;
   pushSettings(data: SettingsData): Promise<number | LedgerFailure>;
   sweep(): Promise<void | LedgerFailure>;
   /** A WebSocket upgrade, already authenticated by the Worker. */
@@ -83,6 +86,7 @@ export function ledger(env: AppEnv, userId: string): LedgerClient {
     authenticate: (tokenHash) => guarded(() => stub.authenticate({ userId, tokenHash })),
     forgetTokens: () => guarded(() => stub.forgetTokens()),
     disconnect: (reason) => guarded(() => stub.disconnect(reason)),
+    closeRevoked: (input) => guarded(() => stub.closeRevoked(input)),
     pushSettings: (data) => guarded(() => stub.pushSettings(data)),
     sweep: () => guarded(() => stub.sweep({ userId })),
     fetch: (request) => stub.fetch(request),

@@ -1,5 +1,7 @@
+import { getDb } from "~/db/client.server";
+import { isKnownDevice } from "~/db/known-devices.server";
 import { AUTH_LIMITS } from "./auth-limits.server";
-import { hitRateLimit, refundRateLimit } from "./rate-limit.server";
+import { hitRateLimit, refundRateLimit, type RateLimitRule } from "./rate-limit.server";
 
 export type PasswordAttempt = { ok: false; retryAfterSeconds: number } | { ok: true; succeeded: () => Promise<void> };
 
@@ -11,12 +13,18 @@ export type PasswordAttempt = { ok: false; retryAfterSeconds: number } | { ok: t
  */
 export async function beginPasswordAttempt(
   db: D1Database,
-  subjects: { ip: string; account: string },
+  subjects: { ip: string; account: string; deviceHash?: string | null },
 ): Promise<PasswordAttempt> {
-  const rules = [
-    [AUTH_LIMITS.signinFailuresPerIp, subjects.ip],
-    [AUTH_LIMITS.signinFailuresPerAccount, subjects.account.trim().toLowerCase()],
-  ] as const;
+  const account = subjects.account.trim().toLowerCase();
+  // Counted per account and per device: a browser that has signed in to this account before has a budget of its
+  // own, so ten wrong guesses from elsewhere slow everyone else down but never lock the owner out.
+  const known = subjects.deviceHash ? await isKnownDevice(getDb(db), account, subjects.deviceHash) : false;
+  const rules: [RateLimitRule, string][] = known
+    ? [[AUTH_LIMITS.signinFailuresPerKnownDevice, `${account}:${subjects.deviceHash}`]]
+    : [
+        [AUTH_LIMITS.signinFailuresPerIp, subjects.ip],
+        [AUTH_LIMITS.signinFailuresPerAccount, account],
+      ];
   for (const [rule, subject] of rules) {
     const limit = await hitRateLimit(db, rule, subject);
     if (!limit.ok) return limit;

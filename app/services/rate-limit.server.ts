@@ -1,4 +1,5 @@
 import { data } from "@remix-run/cloudflare";
+import { ipLimitKey } from "~/domain/ip-prefix";
 
 export interface RateLimitRule {
   /** What is limited, e.g. "contact" or "signin". */
@@ -33,7 +34,7 @@ export async function hitRateLimit(db: D1Database, rule: RateLimitRule, subject:
          window_start = excluded.window_start
        RETURNING count`,
     )
-    .bind(`${rule.name}:${subject}`, windowStart)
+    .bind(counterKey(rule, subject), windowStart)
     .first<{ count: number }>();
   return (row?.count ?? 0) <= rule.limit ? { ok: true } : blocked();
 }
@@ -43,9 +44,12 @@ export async function refundRateLimit(db: D1Database, rule: RateLimitRule, subje
   const { start: windowStart } = windowOf(rule);
   await db
     .prepare("UPDATE rate_limits SET count = count - 1 WHERE key = ?1 AND window_start = ?2 AND count > 0")
-    .bind(`${rule.name}:${subject}`, windowStart)
+    .bind(counterKey(rule, subject), windowStart)
     .run();
 }
+
+/** An IPv6 subject counts by its /64 (app/domain/ip-prefix.ts); e-mails, ids and IPv4 addresses as they are. */
+const counterKey = (rule: RateLimitRule, subject: string) => `${rule.name}:${ipLimitKey(subject)}`;
 
 /** The caller's IP as Cloudflare reports it ("local" under wrangler dev without the header). */
 export function clientIp(request: Request): string {

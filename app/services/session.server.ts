@@ -1,10 +1,12 @@
 import { redirect } from "@remix-run/cloudflare";
 import { getDb } from "~/db/client.server";
-import { deleteSession, insertSession } from "~/db/user-access.server";
+import { rememberDevice } from "~/db/known-devices.server";
+import { insertSession } from "~/db/user-access.server";
+import { deviceMarker } from "./device-cookie.server";
 import { randomToken, sha256Hex } from "~/utils/crypto";
 import { clearSessionCookie, readSessionToken, SESSION_TTL_MS, sessionCookie } from "./session-cookie.server";
 import type { AppEnv } from "~/load-context";
-import { forgetApiTokens } from "./api-tokens.server";
+import { endSession } from "./access-revocation.server";
 import { clientIp } from "./rate-limit.server";
 
 /** A session unused for this long ends, whatever its absolute lifetime (30 days) says. */
@@ -35,8 +37,12 @@ export async function createUserSession(
     ip: clientIp(request),
     showMaintenanceNotification: true,
   });
+  // This browser has now signed in to the account: a lockout others cause will not stop it (password-attempts).
+  const device = await deviceMarker(request);
+  await rememberDevice(db, userId, device.hash);
   const headers = new Headers();
   headers.append("Set-Cookie", sessionCookie(request, token));
+  headers.append("Set-Cookie", device.setCookie);
   for (const cookie of extraHeaders) headers.append("Set-Cookie", cookie);
   return redirect(safeRedirect(redirectTo), { headers });
 }
@@ -45,8 +51,7 @@ export async function createUserSession(
 export async function endCurrentSession(env: AppEnv, request: Request): Promise<string> {
   const token = readSessionToken(request);
   if (token) {
-    const ended = await deleteSession(getDb(env.DB), await sha256Hex(token));
-    await forgetApiTokens(env, ended.tokenOwners);
+    await endSession(env, await sha256Hex(token));
   }
   return clearSessionCookie(request);
 }

@@ -1,6 +1,11 @@
 import { readSettings } from "~/db/admin.server";
 import type { Db } from "~/db/client.server";
-import { DEFAULT_EXTENSION_ID, EXTENSION_ID_SETTING } from "~/domain/extension";
+import { EXTENSION_ID_SETTING } from "~/domain/extension";
+import { allowedExtensionIds, chooseExtensionId } from "~/domain/extension-allow-list";
+import type { AppEnv } from "~/load-context";
+
+/** The ids this deployment may hand tokens to (EXTENSION_IDS, and the dev id in local mode). */
+export const deployedExtensionIds = (env: AppEnv) => allowedExtensionIds(env.EXTENSION_IDS, env.APP_MODE === "local");
 
 /**
  * The extension id every signed-in page needs, kept per isolate for a short while so a page load costs no D1 read
@@ -8,13 +13,15 @@ import { DEFAULT_EXTENSION_ID, EXTENSION_ID_SETTING } from "~/domain/extension";
  * serves the old id for at most EXTENSION_ID_TTL_MS.
  */
 const EXTENSION_ID_TTL_MS = 30_000;
-let cached: { value: string; readAt: number } | null = null;
+let cached: { value: string | null; readAt: number } | null = null;
 
-export async function getExtensionId(db: Db, now = Date.now()): Promise<string> {
-  if (cached && now - cached.readAt < EXTENSION_ID_TTL_MS) return cached.value;
-  const value = (await readSettings(db, [EXTENSION_ID_SETTING])).get(EXTENSION_ID_SETTING) || DEFAULT_EXTENSION_ID;
-  cached = { value, readAt: now };
-  return value;
+/** The id pages hand tokens to: the stored choice only if this deployment allows it ("" = none allowed). */
+export async function getExtensionId(db: Db, env: AppEnv, now = Date.now()): Promise<string> {
+  if (!cached || now - cached.readAt >= EXTENSION_ID_TTL_MS) {
+    const value = (await readSettings(db, [EXTENSION_ID_SETTING])).get(EXTENSION_ID_SETTING) ?? null;
+    cached = { value, readAt: now };
+  }
+  return chooseExtensionId(cached.value, deployedExtensionIds(env));
 }
 
 /** This isolate saved a new id: its next page load reads it. */

@@ -1,9 +1,10 @@
 import type { Db } from "~/db/client.server";
-import { findUserById, revokeUserAccess, writeRole, type UserRole } from "~/db/user-access.server";
+import { findUserById, writeRole, type UserRole } from "~/db/user-access.server";
 import type { AppEnv } from "~/load-context";
 import { publishAdminEvent } from "./admin-events.server";
 import { audit } from "./audit.server";
 import { ledger } from "./ledger.server";
+import { revokeAccess } from "./access-revocation.server";
 import { closeAdminSockets, closeUserSockets } from "./realtime-control.server";
 
 /**
@@ -34,7 +35,7 @@ export async function banUser({ env, db, actorId, userId, ip }: ModerationInput)
   const banned = await ledger(env, userId).setBanned({ banned: true });
   if (!banned.ok) return { ok: false, status: banned.status, message: banned.message };
   // Revoke even when already banned: harmless, and it closes any gap a racing sign-in might have left.
-  await revokeUserAccess(db, userId);
+  await revokeAccess(env, userId, undefined, "account banned");
   await Promise.all([closeUserSockets(env, userId, "account banned"), closeAdminSockets(env, userId)]);
   if (banned.value.changed) await audit(db, { action: "admin.user_banned", actorId, subjectId: userId, ip });
   return { ok: true, changed: banned.value.changed };
@@ -79,8 +80,11 @@ export async function signOutEverywhere(
 ): Promise<ModerationResult> {
   const { env, db, actorId, userId, ip, keepSessionId } = input;
   if (!(await findUserById(db, userId))) return notFound;
-  await revokeUserAccess(db, userId, keepSessionId);
-  await Promise.all([closeUserSockets(env, userId, "signed out everywhere"), closeAdminSockets(env, userId)]);
+  // Closes the sockets of what ended; with `keepSessionId`, this browser's stay open.
+  await revokeAccess(env, userId, keepSessionId, "signed out everywhere");
+  if (!keepSessionId) {
+    await Promise.all([closeUserSockets(env, userId, "signed out everywhere"), closeAdminSockets(env, userId)]);
+  }
   await audit(db, {
     action: actorId === userId ? "auth.signout_everywhere" : "admin.sessions_revoked",
     actorId,

@@ -243,6 +243,7 @@ describe("admin credit changes keep the ledger invariant", () => {
       credits: "250",
       reason: "Support goodwill",
       key: "form-key-123",
+      currentPassword: PASSWORD, // step-up for a credit change
     };
     const first = await post("/admin/users", form, { cookie });
     expect(first.status).toBe(302);
@@ -287,6 +288,7 @@ describe("admin credit changes keep the ledger invariant", () => {
         plan: "Free",
         credits: "",
         key: "add-key-0001",
+        currentPassword: PASSWORD, // step-up: credits other than the default
       },
       { cookie },
     );
@@ -388,7 +390,11 @@ describe("settings", () => {
       .poll(() => countRows("SELECT count(*) n FROM users WHERE email = 'viewer@example.com' AND status = 'online'"))
       .toBe(1);
     const id = "abcdefghijklmnopabcdefghijklmnop";
-    const save = await post("/admin/settings", { intent: "extension", extensionId: id }, { cookie });
+    const save = await post(
+      "/admin/settings",
+      { intent: "extension", extensionId: id, currentPassword: PASSWORD },
+      { cookie },
+    );
     expect(save.status).toBe(200);
     expect(await save.text()).toContain("Extension ID saved successfully.");
     const message = await Promise.race([got, new Promise((r) => setTimeout(() => r("timeout"), 3000))]);

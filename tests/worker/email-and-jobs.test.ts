@@ -90,7 +90,9 @@ describe("scheduled safety net", () => {
 describe("admin feed", () => {
   it("batches many change events into one invalidate message", async () => {
     const stub = env.ADMIN_FEED.get(env.ADMIN_FEED.idFromName("test-feed"));
-    const res = await stub.fetch(new Request("http://feed/", { headers: { Upgrade: "websocket" } }));
+    const res = await stub.fetch(
+      new Request("http://feed/", { headers: { Upgrade: "websocket", "X-ClipCut-User": "feed-test-admin" } }),
+    );
     const ws = res.webSocket;
     if (!ws) throw new Error("no socket");
     ws.accept();

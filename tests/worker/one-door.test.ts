@@ -65,6 +65,8 @@ const editForm = (userId: string, plan: string, credits: number) => ({
   credits: String(credits),
   reason: "",
   key: crypto.randomUUID(),
+  // Step-up: plan and credit edits ask for the admin's password again.
+  currentPassword: PASSWORD,
 });
 
 async function openSocket(path: string, cookie: string) {

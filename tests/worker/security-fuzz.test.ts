@@ -288,3 +288,76 @@ describe("signed-in and public form actions", () => {
     await unmoved();
   });
 });
+
+describe("fuzz: the flood limits (issue 20)", () => {
+  const printable = fc.stringMatching(/^[\x21-\x7e]{0,80}$/);
+  const anyIp = fc.oneof(
+    fc.ipV4(),
+    fc.ipV6(),
+    printable.filter((s) => s.length > 0),
+  );
+
+  it("any bearer token from any address gets a JSON 401 or 429, never a 5xx, and moves no credit", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(printable, fc.constant(token.slice(0, -1)), fc.constant(`${token}x`)),
+        anyIp,
+        fc.constantFrom("GET /api/v1/me", "POST /api/v1/clips", "POST /api/v1/holds"),
+        async (bearer, address, route) => {
+          const [method, path] = route.split(" ") as [string, string];
+          const res = await exports.default.fetch(
+            new Request(`${ORIGIN}${path}`, {
+              method,
+              headers: {
+                Authorization: `Bearer ${bearer}`,
+                "CF-Connecting-IP": address,
+                "Content-Type": "application/json",
+                "Idempotency-Key": "fuzz-limits-1",
+              },
+              body: method === "POST" ? JSON.stringify(validClip) : undefined,
+            }),
+          );
+          expect([401, 429]).toContain(res.status);
+          await expectJsonError(res);
+          if (res.status === 429) expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+        },
+      ),
+      RUNS,
+    );
+    await unmoved();
+  });
+
+  it("any burst of frames on the extension socket gets answers within the budget or a 1008 close, never money", async () => {
+    const frame = fc.oneof(
+      fc.constant(JSON.stringify({ v: 1, type: "ping" })),
+      fc.constant(JSON.stringify({ v: 1, type: "hello", lastSeq: null })),
+      hostileString,
+      fc.json(),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(frame, { minLength: 1, maxLength: 40 }), async (frames) => {
+        const res = await exports.default.fetch(
+          new Request(`${ORIGIN}/api/v1/realtime`, {
+            headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
+          }),
+        );
+        // Sockets of earlier runs may still be closing: the per-user cap answers 429, never a 5xx.
+        expect([101, 429]).toContain(res.status);
+        const ws = res.webSocket;
+        if (!ws) return;
+        const closed = new Promise<number>((resolve) => ws.addEventListener("close", (e) => resolve(e.code)));
+        let answers = 0;
+        ws.addEventListener("message", () => answers++);
+        ws.accept();
+        for (const f of frames) ws.send(f);
+        const code = await Promise.race([closed, new Promise<"open">((r) => setTimeout(() => r("open"), 150))]);
+        expect(code === "open" || code === 1008).toBe(true);
+        expect(answers).toBeLessThanOrEqual(9); // three of each kind at most
+        if (code === "open") ws.close(1000, "done");
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 100))]);
+      }),
+      { numRuns: 25 },
+    );
+    await unmoved();
+  });
+});

@@ -135,7 +135,18 @@ export const clips = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("clips_user_created_idx").on(t.userId, t.createdAt),
+    // The user's clips by time (pages, API) and, covering, every figure of the Analytics Dashboard: its aggregates
+    // read the index, never the rows (bench/analytics.ts).
+    index("clips_user_stats_idx").on(
+      t.userId,
+      t.createdAt,
+      t.cost,
+      t.startTimeSeconds,
+      t.endTimeSeconds,
+      t.format,
+      t.quality,
+      t.videoUrl,
+    ),
     index("clips_created_at_idx").on(t.createdAt),
     // Covers the admin aggregates (clips and credits per period, totals): they read the index, never the rows.
     index("clips_created_cost_idx").on(t.createdAt, t.cost),
@@ -263,4 +274,24 @@ export const emailOutbox = sqliteTable(
     sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("email_outbox_sent_idx").on(t.sentAt)],
+);
+
+/** Custom presets (Advanced and Pro): named format, quality and optional clip length, per account, served by API v1. */
+export const presets = sqliteTable(
+  "presets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    format: text("format").notNull(),
+    quality: text("quality").notNull(),
+    clipSeconds: real("clip_seconds"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("presets_user_name_unique").on(t.userId, t.name),
+    index("presets_user_created_idx").on(t.userId, t.createdAt),
+  ],
 );

@@ -76,8 +76,8 @@ export function analyticsWindow(range: AnalyticsRange, now: number): { from: num
 }
 
 export interface DayFigures {
-  /** yyyy-mm-dd (UTC). */
-  day: string;
+  /** UTC day number: epoch ms / 86,400,000, rounded down. */
+  day: number;
   clips: number;
   credits: number;
 }
@@ -86,7 +86,7 @@ export interface DayFigures {
 export function fillBuckets(buckets: Bucket[], days: readonly DayFigures[]) {
   const out = buckets.map((b) => ({ label: b.label, clips: 0, credits: 0 }));
   for (const row of days) {
-    const t = Date.parse(`${row.day}T00:00:00Z`);
+    const t = row.day * DAY;
     const i = buckets.findIndex((b) => t >= b.start && t < b.end);
     const slot = out[i];
     if (!slot) continue;

@@ -109,6 +109,10 @@ describe("/analytics figures equal a direct SQL count", () => {
         expect(stat(html, "stat-minutes")).toBe(String(Math.round((expected.seconds / 60) * 10) / 10));
         const avg = Math.round(expected.seconds / expected.clips);
         expect(stat(html, "stat-average")).toBe(`${Math.floor(avg / 60)}:${String(avg % 60).padStart(2, "0")}`);
+        // The clips-over-time chart's table: its buckets add up to the same count.
+        const chart = html.slice(html.indexOf('data-testid="clips-chart"'));
+        const cells = chart.slice(0, chart.indexOf("</figure>")).matchAll(/<td>([\d,]+)<\/td>/g);
+        expect([...cells].reduce((sum, m) => sum + Number(m[1]!.replace(/,/g, "")), 0)).toBe(expected.clips);
         for (const f of expected.formats) {
           // The screen-reader table of the formats chart: <th scope="row">MP4</th><td>3</td>
           expect(html).toMatch(new RegExp(`<th scope="row">${f.format}</th><td>${f.n}</td>`, "i"));

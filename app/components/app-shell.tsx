@@ -6,6 +6,7 @@ import { ConnectionBadge } from "./realtime";
 const NAV = [
   { to: "/dashboard", label: "Home" },
   { to: "/credits", label: "Credits" },
+  { to: "/analytics", label: "Analytics" },
   { to: "/team", label: "Team" },
   { to: "/billing/plan", label: "Plan & Pricing" },
   { to: "/billing", label: "Billing", end: true },

@@ -137,7 +137,18 @@ export const clips = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("clips_user_created_idx").on(t.userId, t.createdAt),
+    // The user's clips by time (pages, API) and, covering, every figure of the Analytics Dashboard: its aggregates
+    // read the index, never the rows (bench/analytics.ts).
+    index("clips_user_stats_idx").on(
+      t.userId,
+      t.createdAt,
+      t.cost,
+      t.startTimeSeconds,
+      t.endTimeSeconds,
+      t.format,
+      t.quality,
+      t.videoUrl,
+    ),
     index("clips_created_at_idx").on(t.createdAt),
     // Covers the admin aggregates (clips and credits per period, totals): they read the index, never the rows.
     index("clips_created_cost_idx").on(t.createdAt, t.cost),
@@ -427,5 +438,25 @@ export const teamInvitations = sqliteTable(
   (t) => [
     uniqueIndex("team_invitations_token_hash_unique").on(t.tokenHash),
     index("team_invitations_owner_idx").on(t.ownerId),
+  ],
+);
+
+/** Custom presets (Advanced and Pro): named format, quality and optional clip length, per account, served by API v1. */
+export const presets = sqliteTable(
+  "presets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    format: text("format").notNull(),
+    quality: text("quality").notNull(),
+    clipSeconds: real("clip_seconds"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("presets_user_name_unique").on(t.userId, t.name),
+    index("presets_user_created_idx").on(t.userId, t.createdAt),
   ],
 );

@@ -105,3 +105,28 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 
 /** Hold lifetime: an uncaptured reservation is released after this long. */
 export const HOLD_TTL_MS = 15 * 60 * 1000;
+
+/** A custom preset: a name, a format, a quality and an optional clip length in seconds. */
+export const presetRequestSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, "Preset name is required.")
+    .max(60, "Preset name is too long (60 characters at most)."),
+  format: z.enum(FORMATS),
+  quality: z.enum(QUALITIES),
+  clipSeconds: z.number().finite().positive().max(3600).nullable().optional(),
+});
+export type PresetRequest = z.infer<typeof presetRequestSchema>;
+
+export const presetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  format: z.enum(FORMATS),
+  quality: z.enum(QUALITIES),
+  clipSeconds: z.number().nullable(),
+  createdAt: z.string(),
+});
+export type Preset = z.infer<typeof presetSchema>;
+export const presetsResponseSchema = z.object({ presets: z.array(presetSchema) });
+export const createPresetResponseSchema = z.object({ preset: presetSchema });

@@ -1,12 +1,15 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useFetcher, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { PresetsList } from "~/components/account/presets-list";
 import { SessionsList } from "~/components/account/sessions-list";
 import { Field } from "~/components/field";
 import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
+import { deletePreset, listPresets } from "~/db/presets.server";
 import { saveFullName, saveLowCreditAlerts } from "~/db/users.server";
 import { passwordProblem } from "~/domain/password-policy";
+import { presetsAllowed, PRESETS_PLAN_MESSAGE } from "~/domain/presets";
 import { setPassword } from "~/services/accounts.server";
 import { publishAdminEvent } from "~/services/admin-events.server";
 import { audit } from "~/services/audit.server";
@@ -28,18 +31,21 @@ const passwordSchema = z.object({
   confirmPassword: z.string().max(1024),
 });
 const alertsSchema = z.object({ intent: z.literal("alerts"), lowCreditAlerts: z.enum(["on", "off"]) });
-const actionSchema = z.discriminatedUnion("intent", [profileSchema, passwordSchema, alertsSchema]);
+const deletePresetSchema = z.object({ intent: z.literal("deletePreset"), presetId: z.string().uuid() });
+const actionSchema = z.discriminatedUnion("intent", [profileSchema, passwordSchema, alertsSchema, deletePresetSchema]);
 
 type Result = { intent: string; ok: boolean; message: string };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
+  const db = getDb(context.cloudflare.env.DB);
   return {
+    presets: presetsAllowed(user.plan) ? await listPresets(db, user.id) : null,
     fullName: user.fullName,
     email: user.email,
     hasPassword: user.passwordHash !== null,
     lowCreditAlerts: user.lowCreditAlerts,
-    sessions: await signedInSessions(getDb(context.cloudflare.env.DB), user),
+    sessions: await signedInSessions(db, user),
   };
 }
 
@@ -55,6 +61,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<Result>({ intent, ok: false, message }, { status: 400 });
   }
   const input = parsed.data;
+  if (input.intent === "deletePreset") {
+    // The same gate as API v1: below Advanced nothing is touched.
+    if (!presetsAllowed(user.plan)) {
+      return data<Result>({ intent: "deletePreset", ok: false, message: PRESETS_PLAN_MESSAGE }, { status: 403 });
+    }
+    const deleted = await deletePreset(db, user.id, input.presetId);
+    return data<Result>(
+      { intent: "deletePreset", ok: deleted, message: deleted ? "Preset deleted." : "No such preset." },
+      { status: deleted ? 200 : 404 },
+    );
+  }
   if (input.intent === "profile") {
     await saveFullName(db, user.id, input.fullName);
     await publishAdminEvent(context.cloudflare.env, "users");
@@ -158,6 +175,8 @@ export default function Account() {
           </button>
         </password.Form>
       </section>
+
+      <PresetsList presets={account.presets} />
 
       <SessionsList sessions={account.sessions} />
 

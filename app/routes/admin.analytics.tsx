@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { GrowthChart } from "~/components/admin/charts";
@@ -17,7 +17,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const range = rangeSchema.parse(new URL(request.url).searchParams.get("range") ?? undefined);
   const db = getDb(context.cloudflare.env.DB);
-  const [totals, growth] = await Promise.all([overviewTotals(db), growthSeries(db, range)]);
+  let totals, growth;
+  try {
+    [totals, growth] = await Promise.all([overviewTotals(db), growthSeries(db, range)]);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", msg: "analytics failed", error: String(error) }));
+    throw data("Failed to load dashboard data: the database did not answer. Please try again.", { status: 500 });
+  }
   return {
     range,
     totals: {

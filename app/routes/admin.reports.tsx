@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useNavigation } from "@remix-run/react";
 import { StatusBadge } from "~/components/admin/badge";
 import { CreditUsageChart } from "~/components/admin/charts";
@@ -12,10 +12,22 @@ import { requireAdmin } from "~/services/auth.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const [totals, usage, transactions] = await Promise.all([
-    overviewTotals(db),
-    creditUsageByMonth(db),
-    recentTransactions(db),
+  // Spec: credit history and recent transactions that fail to load are logged and shown empty, not an error page.
+  const orEmpty = <T,>(what: string, read: Promise<T[]>) =>
+    read.catch((error: unknown) => {
+      console.error(JSON.stringify({ level: "error", msg: `reports: ${what} failed`, error: String(error) }));
+      return [] as T[];
+    });
+  let totals;
+  try {
+    totals = await overviewTotals(db);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", msg: "reports failed", error: String(error) }));
+    throw data("Failed to load dashboard data: the database did not answer. Please try again.", { status: 500 });
+  }
+  const [usage, transactions] = await Promise.all([
+    orEmpty("credit history", creditUsageByMonth(db)),
+    orEmpty("recent transactions", recentTransactions(db)),
   ]);
   return {
     totals,

@@ -50,7 +50,11 @@ export function ClipCutter({
     },
   });
   const { status, position } = player;
-  const ready = status.ready;
+  // The fields work once the player reported the duration AND the range took it as its end: enabled a render
+  // earlier, a start typed then was refused (no end yet) and the end then jumped to the whole video (issue 18).
+  // The server renders them disabled too, so nothing can be typed before hydration.
+  const [initialised, setInitialised] = useState(false);
+  const ready = status.ready && initialised;
 
   useEffect(() => {
     rangeRef.current = range;
@@ -58,7 +62,9 @@ export function ClipCutter({
 
   // The end defaults to the full duration once the video reports it.
   useEffect(() => {
-    if (status.duration > 0) setRange((r) => (r.end === 0 ? { start: 0, end: status.duration } : r));
+    if (status.duration <= 0) return;
+    setRange((r) => (r.end === 0 ? { start: 0, end: status.duration } : r));
+    setInitialised(true);
   }, [status.duration]);
 
   return (
@@ -73,7 +79,7 @@ export function ClipCutter({
           referrerPolicy="strict-origin-when-cross-origin"
           className="absolute inset-0 h-full w-full"
         />
-        {hydrated && !ready && !status.error && (
+        {hydrated && !status.ready && !status.error && (
           <div className="absolute inset-0 grid place-items-center bg-slate-900/80">
             <Spinner label="Loading video..." />
           </div>

@@ -1,5 +1,5 @@
 import { AreaChart, BarChart, DonutChart, LineChart } from "@tremor/react";
-import type { DrawnChartProps } from "./charts";
+import type { DrawnChartProps } from "./chart";
 
 /** The drawn charts. A `.client` module: the Worker never loads Tremor (with recharts and d3, ~4 MB). */
 export default function TremorChart(props: DrawnChartProps) {

@@ -38,10 +38,16 @@ export function chromeSitePatterns(origins: readonly string[]): string[] {
   return origins.map((origin) => `${origin}/*`);
 }
 
+/** The companion's host (extension/src/lib/config.ts). */
+const COMPANION_HOST = "127.0.0.1";
+
 /**
  * Firefox's match patterns take no port (`http://localhost:8787/*` never matches), so its manifest lists each host
  * once without one; the bridge content script then checks the full origin, port included (site-bridge.content.ts).
+ * The companion's host is left out: `http://127.0.0.1/*` would cover the companion too, and Firefox then sends it
+ * requests without our Origin, which it refuses. The local Firefox build thus serves the site on localhost only.
  */
 export function firefoxSitePatterns(origins: readonly string[]): string[] {
-  return [...new Set(origins.map((origin) => `${new URL(origin).protocol}//${new URL(origin).hostname}/*`))];
+  const hosts = origins.map((origin) => new URL(origin)).filter((url) => url.hostname !== COMPANION_HOST);
+  return [...new Set(hosts.map((url) => `${url.protocol}//${url.hostname}/*`))];
 }

@@ -118,9 +118,9 @@ describe("internal messages", () => {
     const h = handlers();
     const ping = { type: "site", message: { action: "ping" } };
     expect(await h.onInternalMessage(ping, { sender: "bridge", siteOrigin: SITE })).toMatchObject({ success: true });
-    expect(
-      await h.onInternalMessage(ping, { sender: "bridge", siteOrigin: "https://www.youtube.com" }),
-    ).toMatchObject({ success: false });
+    expect(await h.onInternalMessage(ping, { sender: "bridge", siteOrigin: "https://www.youtube.com" })).toMatchObject({
+      success: false,
+    });
     for (const junk of [null, [], "status", { type: "nope" }, { type: "toString" }, { type: "status", extra: 1 }])
       expect(await h.onInternalMessage(junk, popup)).toEqual({
         ok: false,

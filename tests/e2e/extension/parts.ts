@@ -138,7 +138,6 @@ export async function startCompanion(media: RangeServer): Promise<Companion> {
   };
 }
 
-
 /** A stand-in watch page with YouTube's landmarks (the panel anchors on them), playing `videoSrc`. */
 export function standInWatchPage(id: string, videoSrc: string): string {
   return `<!doctype html><html lang="en"><head><title>${VIDEO_TITLE} - YouTube</title></head>

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "wxt";
-import { readBuildConfig } from "./build-config";
+import { chromeSitePatterns, firefoxSitePatterns, readBuildConfig } from "./build-config";
 
 /**
  * Public half of the key that fixes the local build's id (nlilpjbbdonloffboidegefelpmmcofe, the website's default
@@ -10,7 +10,8 @@ const MANIFEST_KEY =
   "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsK1WDMqaDeznQCTictIOAPhPCtgBzAzCq3cc2f2+Hdxq3rKf13k5/6ztGMyHFE9k7TrFE3/ZEvNP230fVMwddpOiGQjVMM+qpdPz5nbiALxntTAchWQUIKNcvZfbZzY7tEiRR1mEAyfPa3u4DHPXHIbx6ZOuQL3L95vG7N5jtOsR74PpHHpxt5gHVwSnXO7+4ya5dkUlSSTHWrYijDYEkM19eNR2cWA0nJwdEpHe+cJqHOKVd/PjeKYmZmrdNSCA7QSRWq3pbLOOiycsxi69v0wMQew66W4Ydee/a+cQmeViClDpFv351lXXSE03Ku9WLiMGlri/rtVsTI9wu1TfXwIDAQAB";
 
 const config = readBuildConfig();
-const sitePatterns = config.siteOrigins.map((origin) => `${origin}/*`);
+const sitePatterns = (browser: string) =>
+  browser === "firefox" ? firefoxSitePatterns(config.siteOrigins) : chromeSitePatterns(config.siteOrigins);
 
 export default defineConfig({
   srcDir: "src",
@@ -30,20 +31,20 @@ export default defineConfig({
     permissions: ["storage"],
     // Not the companion: without a host permission Chrome sends it ordinary CORS requests, each with our
     // Origin, which the companion checks (with a host permission a GET would carry no Origin at all).
-    host_permissions: sitePatterns,
+    host_permissions: sitePatterns(browser),
     ...(browser === "firefox"
       ? {
           browser_specific_settings: {
             gecko: { id: "extension@clipcut.app", strict_min_version: "121.0" },
           },
         }
-      : { key: MANIFEST_KEY, externally_connectable: { matches: sitePatterns } }),
+      : { key: MANIFEST_KEY, externally_connectable: { matches: sitePatterns(browser) } }),
   }),
   hooks: {
     // The Firefox bridge runs on our own origins only, which are known at build time.
-    "build:manifestGenerated": (_wxt, manifest) => {
+    "build:manifestGenerated": (wxt, manifest) => {
       for (const script of manifest.content_scripts ?? []) {
-        if (script.js?.some((file) => file.includes("site-bridge"))) script.matches = sitePatterns;
+        if (script.js?.some((file) => file.includes("site-bridge"))) script.matches = sitePatterns(wxt.config.browser);
       }
     },
   },

@@ -4,7 +4,7 @@ import { startLocalServer } from "./local-server.mjs";
 const port = Number(process.env.E2E_PORT ?? 8790);
 startLocalServer({
   port,
-  persistTo: ".wrangler/e2e-state",
+  persistTo: process.env.E2E_STATE ?? ".wrangler/e2e-state",
   fresh: true,
   // npm test builds once before the suites; a standalone `npx playwright test` builds here.
   build: process.env.E2E_SKIP_BUILD !== "1",

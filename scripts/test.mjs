@@ -5,10 +5,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", FORCE_COLOR: "0" };
 const has = (bin) => spawnSync("sh", ["-c", `command -v ${bin}`], { stdio: "ignore" }).status === 0;
 
-/** chromium (e2e) and ffmpeg/ffprobe (companion) come from Debian: install them when we can, else say how. */
+/** chromium (e2e), firefox-esr (the Firefox build) and ffmpeg/ffprobe (companion) come from Debian: install them
+ *  when we can, else say how. */
 function ensureSystemPackages() {
   const missing = [
     ["chromium", "chromium"],
+    ["firefox-esr", "firefox-esr"],
     ["ffmpeg", "ffmpeg"],
     ["ffprobe", "ffmpeg"],
   ].filter(([bin]) => !has(bin));
@@ -122,6 +124,21 @@ ok =
     "npx",
     ["playwright", "test", "--reporter=list,json"],
     playwrightCounts("test-results/playwright.json"),
+  ) && ok;
+ok =
+  step(
+    "The Firefox build in Firefox ESR (puppeteer over WebDriver BiDi)",
+    "npx",
+    [
+      "vitest",
+      "run",
+      "--config",
+      "tests/firefox/vitest.config.ts",
+      "--reporter=default",
+      "--reporter=json",
+      "--outputFile=test-results/vitest-firefox.json",
+    ],
+    vitestCounts("test-results/vitest-firefox.json"),
   ) && ok;
 
 console.log("\nSummary");

@@ -6,6 +6,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_EXTENSION_ID } from "../../app/domain/extension";
+import { chromeSitePatterns, firefoxSitePatterns, readBuildConfig } from "../build-config";
 
 const EXTENSION_DIR = fileURLToPath(new URL("..", import.meta.url));
 const ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"];
@@ -33,7 +34,12 @@ function idFromKey(key: string): string {
 
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), "clipcut-manifest-"));
-  const env = { ...process.env, CLIPCUT_EXTENSION_OUT: relative(EXTENSION_DIR, out), CLIPCUT_SITE_ORIGINS: undefined };
+  const env = {
+    ...process.env,
+    CLIPCUT_EXTENSION_OUT: relative(EXTENSION_DIR, out),
+    CLIPCUT_SITE_ORIGINS: undefined,
+    CLIPCUT_STORE_BUILD: undefined,
+  };
   for (const args of [
     ["build", "."],
     ["build", ".", "-b", "firefox", "--mv3"],
@@ -56,7 +62,7 @@ describe("the local builds' manifests", () => {
     expect(m.content_scripts?.some((s) => s.js.some((f) => f.includes("site-bridge")))).toBe(false);
   });
 
-  it("Firefox: MV3 with a gecko id, background scripts, and the bridge on our origins only", () => {
+  it("Firefox: MV3 with a gecko id, background scripts, and the bridge on our hosts (Firefox patterns take no port)", () => {
     const m = read("firefox");
     expect(m.manifest_version).toBe(3);
     expect(m.browser_specific_settings?.gecko?.id).toMatch(/^[\w.-]+@[\w.-]+$/);
@@ -65,9 +71,42 @@ describe("the local builds' manifests", () => {
     expect(m.key).toBeUndefined();
     expect(m.externally_connectable).toBeUndefined();
     const bridge = m.content_scripts?.find((s) => s.js.some((f) => f.includes("site-bridge")));
-    expect(bridge?.matches).toEqual(ORIGINS.map((o) => `${o}/*`));
+    // `http://localhost:8787/*` never matches in Firefox; the bridge checks the port itself (site-bridge.content.ts).
+    // Not 127.0.0.1: that pattern would also cover the companion, and Firefox would send it no Origin.
+    expect(bridge?.matches).toEqual(["http://localhost/*"]);
     const youtube = m.content_scripts?.find((s) => s.js.some((f) => f.includes("youtube")));
     expect(youtube?.matches).toContain("https://www.youtube.com/*");
-    expect(m.host_permissions).toEqual(ORIGINS.map((o) => `${o}/*`));
+    expect(m.host_permissions).toEqual(["http://localhost/*"]);
+  });
+});
+
+describe("build settings", () => {
+  it("a store build takes https site origins only, and must name them", () => {
+    expect(() => readBuildConfig({ CLIPCUT_STORE_BUILD: "1" })).toThrow(/needs CLIPCUT_SITE_ORIGINS/);
+    for (const origins of ["http://clipcut.example", "https://clipcut.example,http://localhost:8787"])
+      expect(() => readBuildConfig({ CLIPCUT_STORE_BUILD: "1", CLIPCUT_SITE_ORIGINS: origins })).toThrow(
+        /https site origins only/,
+      );
+    expect(
+      readBuildConfig({ CLIPCUT_STORE_BUILD: "1", CLIPCUT_SITE_ORIGINS: "https://clipcut.example" }).siteOrigins,
+    ).toEqual(["https://clipcut.example"]);
+    // The local build keeps its plain-http loopback origins.
+    expect(readBuildConfig({}).siteOrigins).toEqual(ORIGINS);
+  });
+
+  it("Firefox patterns drop the port, once per host; Chrome's keep it", () => {
+    const origins = [
+      "http://localhost:8787",
+      "http://localhost:9000",
+      "http://127.0.0.1:8787",
+      "https://clipcut.example",
+    ];
+    expect(firefoxSitePatterns(origins)).toEqual(["http://localhost/*", "https://clipcut.example/*"]);
+    expect(chromeSitePatterns(origins)).toEqual([
+      "http://localhost:8787/*",
+      "http://localhost:9000/*",
+      "http://127.0.0.1:8787/*",
+      "https://clipcut.example/*",
+    ]);
   });
 });

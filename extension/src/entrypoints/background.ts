@@ -2,22 +2,35 @@ import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
 import { createHandlers, type Store, type Stored } from "../lib/background-handlers";
 import { CompanionClient } from "../lib/companion-client";
+import { SITE_ORIGINS } from "../lib/config";
+import { readSecrets, writeSecrets } from "../lib/secret-store";
+import { senderOf } from "../lib/sender";
 import { fetchAccount } from "../lib/site-api";
 
+/** runtime.getURL for any path (WXT types it for the build's public files only). */
+const extensionUrl = (path: string) => (browser.runtime as unknown as { getURL(p: string): string }).getURL(path);
+
 const EMPTY: Stored = { apiKey: null, pairingToken: null, plan: null };
+const KEYS = Object.keys(EMPTY);
+
+/** Earlier versions kept the tokens in storage.local, which content scripts can read: move them once. */
+async function moveOutOfStorageLocal() {
+  const old = await browser.storage.local.get(KEYS);
+  if (Object.keys(old).length === 0) return;
+  await writeSecrets(old);
+  await browser.storage.local.remove(KEYS);
+}
+
+const ready = moveOutOfStorageLocal().catch(() => undefined);
 
 const store: Store = {
   async get() {
-    const values = await browser.storage.local.get(Object.keys(EMPTY));
-    return { ...EMPTY, ...(values as Partial<Stored>) };
+    await ready;
+    return { ...EMPTY, ...((await readSecrets(KEYS)) as Partial<Stored>) };
   },
   async set(patch) {
-    const removed = Object.entries(patch)
-      .filter(([, value]) => value === null)
-      .map(([key]) => key);
-    const kept = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
-    if (removed.length) await browser.storage.local.remove(removed);
-    if (Object.keys(kept).length) await browser.storage.local.set(kept);
+    await ready;
+    await writeSecrets(patch);
   },
 };
 
@@ -27,6 +40,12 @@ export default defineBackground(() => {
     companion: (token) => new CompanionClient(token),
     account: fetchAccount,
     version: browser.runtime.getManifest().version,
+  });
+  const self = { id: browser.runtime.id, base: extensionUrl("/"), siteOrigins: SITE_ORIGINS };
+
+  // First install: open the popup's page in a tab, where the user grants site access (Firefox) and pairs.
+  browser.runtime.onInstalled.addListener(({ reason }) => {
+    if (reason === "install") void browser.tabs.create({ url: extensionUrl("/popup.html?welcome") });
   });
 
   // Chrome/Edge: our website, by the origins listed in externally_connectable (checked again here).
@@ -42,9 +61,10 @@ export default defineBackground(() => {
 
   // Our popup, the clip panel, and on Firefox the bridge content script on our website.
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
-    if (sender.id !== browser.runtime.id) return false;
-    const siteOrigin = sender.tab && sender.url ? new URL(sender.url).origin : undefined;
-    handlers.onInternalMessage(message, siteOrigin).then(sendResponse, () =>
+    const from = senderOf(sender, self);
+    if (!from) return false;
+    const siteOrigin = from === "bridge" && sender.url ? new URL(sender.url).origin : undefined;
+    handlers.onInternalMessage(message, { sender: from, siteOrigin }).then(sendResponse, () =>
       sendResponse({
         ok: false,
         failure: { kind: "other", message: "The extension could not handle this request." },

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHandlers, type Stored } from "./background-handlers";
 import { CompanionClient } from "./companion-client";
 import { FAILURE_TEXT } from "./failures";
+import { MESSAGES, type Job, type Result, type Status } from "./messages";
+import { ask } from "./send";
+import { senderOf } from "./sender";
 
 const SITE = "http://localhost:8787";
 const TOKEN = "A".repeat(43);
@@ -83,6 +86,8 @@ describe("site messages", () => {
       { action: "userPlanUpdated", plan: "Platinum" },
       { ...clip, endSeconds: 5 },
       { ...clip, format: "exe" },
+      { ...clip, videoUrl: "javascript:alert(1)" },
+      { ...clip, videoUrl: "file:///etc/passwd" },
     ]) {
       expect(await h.onSiteMessage(bad, SITE)).toEqual({ success: false, message: "Unknown or malformed message." });
     }
@@ -106,27 +111,84 @@ describe("site messages", () => {
 });
 
 describe("internal messages", () => {
+  const popup = { sender: "popup" } as const;
+  const panel = { sender: "panel" } as const;
+
   it("relays a bridged site message with the bridge's origin, and refuses junk", async () => {
     const h = handlers();
-    expect(await h.onInternalMessage({ type: "site", message: { action: "ping" } }, SITE)).toMatchObject({
-      success: true,
-    });
-    expect(
-      await h.onInternalMessage({ type: "site", message: { action: "ping" } }, "https://www.youtube.com"),
-    ).toMatchObject({
+    const ping = { type: "site", message: { action: "ping" } };
+    expect(await h.onInternalMessage(ping, { sender: "bridge", siteOrigin: SITE })).toMatchObject({ success: true });
+    expect(await h.onInternalMessage(ping, { sender: "bridge", siteOrigin: "https://www.youtube.com" })).toMatchObject({
       success: false,
     });
-    expect(await h.onInternalMessage({ type: "nope" }, undefined)).toMatchObject({ ok: false });
+    for (const junk of [null, [], "status", { type: "nope" }, { type: "toString" }, { type: "status", extra: 1 }])
+      expect(await h.onInternalMessage(junk, popup)).toEqual({
+        ok: false,
+        failure: { kind: "invalid", message: "Unknown or malformed message." },
+      });
+  });
+
+  it("answers each message only from the senders that need it", async () => {
+    const store = memoryStore({ apiKey: "cc_secret_token" });
+    const h = handlers(store);
+    const notAllowed = { ok: false, failure: { kind: "invalid", message: expect.stringContaining("may not send") } };
+    // pair, status and the realtime token: the popup only; a content script (panel, bridge) or nobody is refused.
+    for (const sender of ["panel", "bridge", null] as const) {
+      expect(await h.onInternalMessage({ type: "pair", token: TOKEN }, { sender })).toEqual(notAllowed);
+      expect(await h.onInternalMessage({ type: "status" }, { sender })).toEqual(notAllowed);
+      expect(await h.onInternalMessage({ type: "realtimeToken" }, { sender })).toEqual(notAllowed);
+    }
+    // Clips start from the panel only; the bridge relays site messages and nothing else.
+    const { action: _action, ...job } = clip;
+    expect(await h.onInternalMessage({ type: "createJob", job }, popup)).toEqual(notAllowed);
+    expect(await h.onInternalMessage({ type: "jobs" }, { sender: "bridge" })).toEqual(notAllowed);
+    expect(await h.onInternalMessage({ type: "site", message: { action: "ping" } }, popup)).toEqual(notAllowed);
+    expect(await h.onInternalMessage({ type: "realtimeToken" }, popup)).toEqual({
+      ok: true,
+      value: "cc_secret_token",
+    });
+  });
+
+  it("status and account never carry the API token", async () => {
+    const h = createHandlers({
+      store: memoryStore({ apiKey: "cc_secret_token" }),
+      companion: (token) => new CompanionClient(token, "http://127.0.0.1:8839"),
+      account: async () => ({ user: { id: "u1" } }) as never,
+      version: "0.1.0",
+    });
+    for (const [type, from] of [
+      ["status", popup],
+      ["account", panel],
+    ] as const) {
+      const reply = await h.onInternalMessage({ type }, from);
+      expect(reply).toMatchObject({ ok: true, value: { signedIn: true } });
+      expect(JSON.stringify(reply)).not.toContain("cc_secret_token");
+    }
+  });
+
+  it("createJob takes only http(s) page links (the site's videoUrlSchema)", async () => {
+    const h = handlers(memoryStore({ apiKey: "cc_token_123", pairingToken: TOKEN }));
+    const { action: _action, ...job } = clip;
+    for (const videoUrl of ["javascript:alert(1)", "file:///etc/passwd", "ftp://example.com/v.mp4", "not a url"])
+      expect(await h.onInternalMessage({ type: "createJob", job: { ...job, videoUrl } }, panel)).toMatchObject({
+        ok: false,
+        failure: { kind: "invalid" },
+      });
+    // A good link gets as far as the companion (stopped here).
+    expect(await h.onInternalMessage({ type: "createJob", job }, panel)).toMatchObject({
+      ok: false,
+      failure: { kind: "stopped" },
+    });
   });
 
   it("pairs only with a well-formed token that the companion accepts", async () => {
     const store = memoryStore();
     const h = handlers(store, refusingUrl);
-    expect(await h.onInternalMessage({ type: "pair", token: "short" }, undefined)).toMatchObject({
+    expect(await h.onInternalMessage({ type: "pair", token: "short" }, popup)).toMatchObject({
       ok: false,
       failure: { kind: "invalid" },
     });
-    expect(await h.onInternalMessage({ type: "pair", token: TOKEN }, undefined)).toMatchObject({
+    expect(await h.onInternalMessage({ type: "pair", token: TOKEN }, popup)).toMatchObject({
       ok: false,
       failure: { kind: "unpaired" },
     });
@@ -135,5 +197,60 @@ describe("internal messages", () => {
 
   it("reports a stopped companion in the status", async () => {
     expect((await handlers().status()).companion).toEqual({ state: "stopped" });
+  });
+});
+
+describe("the typed message map", () => {
+  it("types each reply from its message, and refuses unknown messages at compile time", () => {
+    // Compile-time checks (tsc runs over this file); the functions are never called.
+    const _typed = async () => {
+      const jobs: Result<Job[]> = await ask({ type: "jobs" });
+      const status: Result<Status> = await ask({ type: "status" });
+      // @ts-expect-error a message the map does not know
+      await ask({ type: "deleteEverything" });
+      // @ts-expect-error a field the message does not have
+      await ask({ type: "job", jobId: "x" });
+      // @ts-expect-error the reply of "jobs" is not a Status
+      const wrong: Result<Status> = await ask({ type: "jobs" });
+      return [jobs, status, wrong];
+    };
+    expect(Object.keys(MESSAGES).sort()).toEqual(
+      [
+        "account",
+        "batch",
+        "cancelJob",
+        "createJob",
+        "job",
+        "jobs",
+        "pair",
+        "presets",
+        "realtimeToken",
+        "savePreset",
+        "site",
+        "status",
+      ].sort(),
+    );
+  });
+});
+
+describe("senderOf", () => {
+  const self = { id: "ext", base: "moz-extension://3f0c2a4e-8d1b-4c5e-9a7f-0b1c2d3e4f50/", siteOrigins: [SITE] };
+  it("tells the popup, the panel and the bridge apart by where they run", () => {
+    expect(senderOf({ id: "ext", url: `${self.base}popup.html` }, self)).toBe("popup");
+    expect(senderOf({ id: "ext", url: `${self.base}popup.html?welcome`, tab: {} }, self)).toBe("popup");
+    expect(senderOf({ id: "ext", url: "https://www.youtube.com/watch?v=x", tab: {} }, self)).toBe("panel");
+    expect(senderOf({ id: "ext", url: `${SITE}/dashboard`, tab: {} }, self)).toBe("bridge");
+  });
+  it("answers nobody else: other extensions, other pages of ours, other ports, look-alike hosts", () => {
+    for (const sender of [
+      { id: "other", url: `${self.base}popup.html` },
+      { id: "ext", url: `${self.base}background.html` },
+      { id: "ext", url: "http://localhost:8788/", tab: {} },
+      { id: "ext", url: "http://www.youtube.com/watch?v=x", tab: {} },
+      { id: "ext", url: "https://www.youtube.com.evil.example/watch?v=x", tab: {} },
+      { id: "ext", url: "https://www.youtube.com/watch?v=x" },
+      { id: "ext" },
+    ])
+      expect(senderOf(sender, self)).toBeNull();
   });
 });

@@ -4,16 +4,24 @@ import type { CompanionClient } from "./companion-client";
 import { SITE_ORIGIN, SITE_ORIGINS } from "./config";
 import { FAILURE_TEXT } from "./failures";
 import {
-  internalMessageSchema,
+  clipJobSchema,
+  parseMessage,
   type ClipJob,
   type CompanionState,
   type Job,
+  type MessageType,
+  type ParsedMessage,
+  type ReplyOf,
   type Result,
+  type Sender,
   type Status,
 } from "./messages";
 import type { fetchAccount } from "./site-api";
 
-/** What the background keeps in storage.local. The API token is revocable and never the session cookie. */
+/**
+ * What the background keeps. The API token is revocable and never the session cookie; the background stores it
+ * where no content script can read it (background.ts).
+ */
 export interface Stored {
   apiKey: string | null;
   pairingToken: string | null;
@@ -31,6 +39,14 @@ export interface Deps {
   account: typeof fetchAccount;
   version: string;
 }
+
+/** Where a message came from: the sender kind, and for the bridge the page's origin. */
+export interface From {
+  sender: Sender | null;
+  siteOrigin?: string;
+}
+
+type Handlers = { [K in MessageType]: (message: ParsedMessage<K>, from: From) => Promise<ReplyOf<K>> };
 
 const refused = (message: string): ExtensionReply => ({ success: false, message });
 
@@ -81,13 +97,14 @@ export function createHandlers({ store, companion, account, version }: Deps) {
     return client.batch(requests);
   }
 
+  /** The account and the companion, as the popup and the panel show them; never the token itself. */
   async function status(): Promise<Status> {
     const { apiKey, pairingToken } = await store.get();
     const [me, state] = await Promise.all([
       apiKey ? account(apiKey).catch(() => null) : Promise.resolve(null),
       companionState(pairingToken),
     ]);
-    return { signedIn: me !== null, apiKey: me ? apiKey : null, account: me, companion: state };
+    return { signedIn: me !== null, account: me, companion: state };
   }
 
   /** Messages from our website: externally_connectable on Chrome/Edge, the bridge content script on Firefox. */
@@ -115,70 +132,73 @@ export function createHandlers({ store, companion, account, version }: Deps) {
         await store.set({ plan: message.plan });
         return { success: true, message: `Plan is now ${message.plan}.` };
       case "createClip": {
-        const { action: _action, ...job } = message;
-        const started = await startJobs([job]);
+        // The same rule as the panel's clips: the page link must be one the site itself accepts (videoUrlSchema).
+        const { action: _action, ...fields } = message;
+        const job = clipJobSchema.safeParse(fields);
+        if (!job.success) return refused("Unknown or malformed message.");
+        const started = await startJobs([job.data]);
         return started.ok
           ? {
               success: true,
-              message: `"${job.name}" is being cut by the companion. Follow it in the ClipCut extension.`,
+              message: `"${job.data.name}" is being cut by the companion. Follow it in the ClipCut extension.`,
             }
           : refused(started.failure.message);
       }
     }
   }
 
-  /** Messages from our own popup, clip panel and bridge. */
-  async function onInternalMessage(raw: unknown, siteOrigin: string | undefined): Promise<unknown> {
-    const parsed = internalMessageSchema.safeParse(raw);
-    if (!parsed.success) return { ok: false, failure: { kind: "invalid", message: "Unknown or malformed message." } };
-    const message = parsed.data;
-    switch (message.type) {
-      case "site":
-        return onSiteMessage(message.message, siteOrigin);
-      case "status":
-        return status();
-      case "pair": {
-        if (!PAIRING_TOKEN.test(message.token))
+  const paired = async () => companion((await store.get()).pairingToken);
+
+  /** One handler per message of the map (messages.ts): a missing or unknown one fails to compile. */
+  const handlers: Handlers = {
+    site: (message, from) => onSiteMessage(message.message, from.siteOrigin),
+    status: async () => ({ ok: true, value: await status() }),
+    account: async () => ({ ok: true, value: await status() }),
+    realtimeToken: async () => ({ ok: true, value: (await store.get()).apiKey }),
+    pair: async (message) => {
+      if (!PAIRING_TOKEN.test(message.token))
+        return {
+          ok: false,
+          failure: {
+            kind: "invalid",
+            message: "That is not a pairing token. Copy the whole token the companion printed.",
+          },
+        };
+      const client = companion(message.token);
+      const health = await client.health();
+      if (!health.ok) {
+        if (health.failure.kind === "unpaired")
           return {
             ok: false,
             failure: {
-              kind: "invalid",
-              message: "That is not a pairing token. Copy the whole token the companion printed.",
+              kind: "unpaired",
+              message: "The companion did not accept this pairing token. Check it and try again.",
             },
           };
-        const client = companion(message.token);
-        const health = await client.health();
-        if (!health.ok) {
-          if (health.failure.kind === "unpaired")
-            return {
-              ok: false,
-              failure: {
-                kind: "unpaired",
-                message: "The companion did not accept this pairing token. Check it and try again.",
-              },
-            };
-          return health;
-        }
-        await store.set({ pairingToken: message.token });
-        const { apiKey } = await store.get();
-        if (apiKey) await pushSession(client, apiKey);
-        return { ok: true, value: await status() };
+        return health;
       }
-      case "createJob":
-        return startJobs([message.job]);
-      case "batch":
-        return startJobs(message.jobs);
-      case "job":
-        return companion((await store.get()).pairingToken).job(message.id);
-      case "jobs":
-        return companion((await store.get()).pairingToken).jobs();
-      case "cancelJob":
-        return companion((await store.get()).pairingToken).cancel(message.id);
-      case "presets":
-        return companion((await store.get()).pairingToken).presets();
-      case "savePreset":
-        return companion((await store.get()).pairingToken).savePreset(message.preset);
-    }
+      await store.set({ pairingToken: message.token });
+      const { apiKey } = await store.get();
+      if (apiKey) await pushSession(client, apiKey);
+      return { ok: true, value: await status() };
+    },
+    createJob: (message) => startJobs([message.job]),
+    batch: (message) => startJobs(message.jobs),
+    job: async (message) => (await paired()).job(message.id),
+    jobs: async () => (await paired()).jobs(),
+    cancelJob: async (message) => (await paired()).cancel(message.id),
+    presets: async () => (await paired()).presets(),
+    savePreset: async (message) => (await paired()).savePreset(message.preset),
+  };
+
+  /** Messages from our own popup, clip panel and bridge, each allowed only from the senders the map names. */
+  async function onInternalMessage(raw: unknown, from: From): Promise<ReplyOf<MessageType>> {
+    const parsed = parseMessage(raw, from.sender);
+    if (!parsed.ok) return { ok: false, failure: parsed.failure };
+    const message = parsed.message;
+    // The map pairs each type with its handler; TypeScript cannot follow that through a union, hence the cast.
+    const handler = handlers[message.type] as (m: typeof message, f: From) => Promise<ReplyOf<MessageType>>;
+    return handler(message, from);
   }
 
   return { onSiteMessage, onInternalMessage, status };

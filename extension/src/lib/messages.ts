@@ -1,26 +1,12 @@
 import { z } from "zod";
 import { meResponseSchema } from "../../../app/domain/api";
-import { jobSchema, presetSchema, type Job, type Preset } from "../../../app/domain/companion";
 import { clipFields, withClipRange } from "../../../app/domain/clip-request";
+import { presetSchema, type Job, type Preset } from "../../../app/domain/companion";
+import type { ExtensionReply } from "../../../app/domain/extension";
 
-/** Messages from the popup, the clip panel and the Firefox bridge to the background; each is zod-parsed. */
+/** A clip the panel asks for: the one clip request of the site (http(s) page URL, 0.1 s to 24 h). */
 export const clipJobSchema = withClipRange(z.object(clipFields).strict());
 export type ClipJob = z.infer<typeof clipJobSchema>;
-
-export const internalMessageSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("status") }).strict(),
-  z.object({ type: z.literal("pair"), token: z.string().trim().min(1).max(200) }).strict(),
-  z.object({ type: z.literal("createJob"), job: clipJobSchema }).strict(),
-  z.object({ type: z.literal("batch"), jobs: z.array(clipJobSchema).min(1).max(20) }).strict(),
-  z.object({ type: z.literal("job"), id: z.string().uuid() }).strict(),
-  z.object({ type: z.literal("jobs") }).strict(),
-  z.object({ type: z.literal("cancelJob"), id: z.string().uuid() }).strict(),
-  z.object({ type: z.literal("presets") }).strict(),
-  z.object({ type: z.literal("savePreset"), preset: presetSchema }).strict(),
-  /** Firefox: a site message relayed by the bridge content script on our origin. */
-  z.object({ type: z.literal("site"), message: z.unknown() }).strict(),
-]);
-export type InternalMessage = z.infer<typeof internalMessageSchema>;
 
 export type CompanionState =
   | { state: "stopped" }
@@ -30,9 +16,9 @@ export type CompanionState =
 export const accountSchema = meResponseSchema;
 export type Account = z.infer<typeof accountSchema>;
 
+/** What the popup and the panel show. Never the API token: pages of the extension do not need it to draw. */
 export interface Status {
   signedIn: boolean;
-  apiKey: string | null;
   account: Account | null;
   companion: CompanionState;
 }
@@ -46,5 +32,69 @@ export interface Failure {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
+/**
+ * Who sends a message, as the background tells from the sender: our popup page, the clip panel (content script on
+ * YouTube), the Firefox bridge (content script on our site's origins). Each message names the senders it accepts.
+ */
+export type Sender = "popup" | "panel" | "bridge";
+
+interface MessageDef<S extends z.ZodTypeAny, R> {
+  /** The message's fields besides `type`, parsed strictly. */
+  schema: S;
+  from: readonly Sender[];
+  /** Type only: what the background answers. */
+  reply: R;
+}
+const define =
+  <R>() =>
+  <S extends z.ZodTypeAny>(schema: S, from: readonly Sender[]): MessageDef<S, R> => ({
+    schema,
+    from,
+    reply: undefined as unknown as R,
+  });
+const fields = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
+
+/** Every message to the background: its fields, who may send it, and its reply. Nothing else is understood. */
+export const MESSAGES = {
+  status: define<Result<Status>>()(fields({}), ["popup"]),
+  /** The panel's view of the account and the companion (the same data as status, asked for from YouTube pages). */
+  account: define<Result<Status>>()(fields({}), ["panel"]),
+  /** The popup's live credits open /api/v1/realtime with the token; only the popup page gets it. */
+  realtimeToken: define<Result<string | null>>()(fields({}), ["popup"]),
+  pair: define<Result<Status>>()(fields({ token: z.string().trim().min(1).max(200) }), ["popup"]),
+  createJob: define<Result<Job[]>>()(fields({ job: clipJobSchema }), ["panel"]),
+  batch: define<Result<Job[]>>()(fields({ jobs: z.array(clipJobSchema).min(1).max(20) }), ["panel"]),
+  job: define<Result<Job>>()(fields({ id: z.string().uuid() }), ["panel", "popup"]),
+  jobs: define<Result<Job[]>>()(fields({}), ["popup"]),
+  cancelJob: define<Result<Job>>()(fields({ id: z.string().uuid() }), ["popup", "panel"]),
+  presets: define<Result<Preset[]>>()(fields({}), ["panel"]),
+  savePreset: define<Result<unknown>>()(fields({ preset: presetSchema }), ["panel"]),
+  /** Firefox: a site message relayed by the bridge on our origin; the reply goes back to the page as is. */
+  site: define<ExtensionReply>()(fields({ message: z.unknown() }), ["bridge"]),
+};
+
+export type MessageType = keyof typeof MESSAGES;
+export type MessageOf<K extends MessageType> = { type: K } & z.input<(typeof MESSAGES)[K]["schema"]>;
+export type ParsedMessage<K extends MessageType> = { type: K } & z.output<(typeof MESSAGES)[K]["schema"]>;
+export type ReplyOf<K extends MessageType> = (typeof MESSAGES)[K]["reply"];
+export type AnyParsedMessage = { [K in MessageType]: ParsedMessage<K> }[MessageType];
+
+const MALFORMED: Failure = { kind: "invalid", message: "Unknown or malformed message." };
+const REFUSED: Failure = { kind: "invalid", message: "This part of ClipCut may not send that message." };
+
+/** Parses one message against the map and the sender's rights; the failure says which check refused it. */
+export function parseMessage(
+  raw: unknown,
+  sender: Sender | null,
+): { ok: true; message: AnyParsedMessage } | { ok: false; failure: Failure } {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { ok: false, failure: MALFORMED };
+  const { type, ...rest } = raw as Record<string, unknown>;
+  if (typeof type !== "string" || !Object.hasOwn(MESSAGES, type)) return { ok: false, failure: MALFORMED };
+  const def = MESSAGES[type as MessageType];
+  if (!sender || !def.from.includes(sender)) return { ok: false, failure: REFUSED };
+  const parsed = def.schema.safeParse(rest);
+  if (!parsed.success) return { ok: false, failure: MALFORMED };
+  return { ok: true, message: { type, ...(parsed.data as object) } as AnyParsedMessage };
+}
+
 export type { Job, Preset };
-export const jobListSchema = z.object({ jobs: z.array(jobSchema) });

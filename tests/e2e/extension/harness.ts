@@ -1,137 +1,23 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, expect, type BrowserContext, type Page, type Worker } from "@playwright/test";
-import { makeVideoSource } from "../../../extension/companion/test/media";
-import { startRangeServer, type RangeServer } from "../../../extension/companion/test/range-server";
 import { CHROMIUM_LAUNCH } from "../../chromium";
+import { BUILD_DIRS, SITE_PORT, SOURCE_SECONDS, standInWatchPage } from "./parts";
 
-/** The real parts of the extension journey: the unpacked build, the companion with a stand-in yt-dlp, media. */
-const ROOT = process.cwd();
-export const SITE_PORT = Number(process.env.E2E_PORT ?? 8790);
-export const COMPANION_PORT = Number(process.env.E2E_COMPANION_PORT ?? 8832);
-const BUILD_DIR = join(ROOT, "extension/dist/e2e/chrome-mv3");
-export const VIDEO_ID = "dQw4w9WgXcQ";
-export const VIDEO_TITLE = "Stand-in video for ClipCut";
-export const SOURCE_SECONDS = 70;
-const MEDIA_DIR = join(tmpdir(), "clipcut-extension-e2e-media");
-export const SOURCE_FILE = join(MEDIA_DIR, "source-720p.mp4");
-
-/** The extension built for this run's site and companion ports (build-time config). */
-export function buildExtension() {
-  const result = spawnSync("npx", ["wxt", "build", "extension"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      CLIPCUT_SITE_ORIGINS: `http://localhost:${SITE_PORT},http://127.0.0.1:${SITE_PORT}`,
-      CLIPCUT_COMPANION_PORT: String(COMPANION_PORT),
-      CLIPCUT_EXTENSION_OUT: "dist/e2e",
-    },
-    encoding: "utf8",
-  });
-  if (result.status !== 0) throw new Error(`extension build failed:\n${result.stdout}\n${result.stderr}`);
-}
-
-export async function makeMedia(): Promise<RangeServer> {
-  mkdirSync(MEDIA_DIR, { recursive: true });
-  await makeVideoSource(SOURCE_FILE, {
-    width: 1280,
-    height: 720,
-    seconds: SOURCE_SECONDS,
-    videoBitrate: "1500k",
-    fps: 25,
-  });
-  return startRangeServer(MEDIA_DIR);
-}
-
-export interface Companion {
-  token: string;
-  outputDir: string;
-  process: ChildProcess;
-  stop: () => Promise<void>;
-}
-
-/** `clipcut-companion serve` with temporary config and output folders, resolving pages through the fake yt-dlp. */
-export async function startCompanion(media: RangeServer): Promise<Companion> {
-  const dir = mkdtempSync(join(tmpdir(), "clipcut-ext-companion-"));
-  const outputDir = join(dir, "out");
-  const fixture = join(dir, "yt-dlp.json");
-  writeFileSync(
-    fixture,
-    JSON.stringify({
-      id: VIDEO_ID,
-      title: VIDEO_TITLE,
-      duration: SOURCE_SECONDS,
-      http_headers: { "User-Agent": "Mozilla/5.0" },
-      formats: [
-        {
-          format_id: "22",
-          url: media.url("source-720p.mp4"),
-          ext: "mp4",
-          vcodec: "avc1.64001f",
-          acodec: "mp4a.40.2",
-          width: 1280,
-          height: 720,
-          fps: 25,
-          protocol: "https",
-        },
-      ],
-    }),
-  );
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      join(ROOT, "extension/companion/src/cli.ts"),
-      "serve",
-      "--port",
-      String(COMPANION_PORT),
-      "--output-dir",
-      outputDir,
-      "--api-base",
-      `http://localhost:${SITE_PORT}`,
-      "--allow-private-sources",
-    ],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CLIPCUT_YTDLP: join(ROOT, "extension/companion/test/fake-yt-dlp.mjs"),
-        FAKE_YTDLP_JSON: fixture,
-        CLIPCUT_COMPANION_CONFIG_DIR: join(dir, "config"),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  const token = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`companion did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Pairing token[^:]*: ([A-Za-z0-9_-]{43})/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolvePromise(match[1]);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`companion exited ${code}:\n${output}`)));
-  });
-  return {
-    token,
-    outputDir,
-    process: child,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once("exit", () => done());
-        child.kill("SIGTERM");
-      }),
-  };
-}
+/** The Playwright side of the Chromium extension journey; the browser-neutral parts are in parts.ts. */
+export {
+  COMPANION_PORT,
+  SITE_PORT,
+  SOURCE_FILE,
+  SOURCE_SECONDS,
+  VIDEO_ID,
+  VIDEO_TITLE,
+  buildExtension,
+  makeMedia,
+  startCompanion,
+  type Companion,
+} from "./parts";
 
 export async function launchWithExtension(): Promise<{ context: BrowserContext; worker: Worker; extensionId: string }> {
   const profile = mkdtempSync(join(tmpdir(), "clipcut-ext-profile-"));
@@ -143,8 +29,8 @@ export async function launchWithExtension(): Promise<{ context: BrowserContext; 
     args: [
       ...CHROMIUM_LAUNCH.args.filter((a) => a !== "--headless"),
       "--headless=new",
-      `--disable-extensions-except=${BUILD_DIR}`,
-      `--load-extension=${BUILD_DIR}`,
+      `--disable-extensions-except=${BUILD_DIRS.chrome}`,
+      `--load-extension=${BUILD_DIRS.chrome}`,
       "--autoplay-policy=no-user-gesture-required",
     ],
   });
@@ -167,12 +53,7 @@ export async function routeYouTube(context: BrowserContext) {
     const id = url.searchParams.get("v") ?? url.pathname.split("/").pop() ?? "";
     await route.fulfill({
       contentType: "text/html; charset=utf-8",
-      body: `<!doctype html><html lang="en"><head><title>${VIDEO_TITLE} - YouTube</title></head>
-<body><main>
-<div id="movie_player" class="html5-video-player"><video class="html5-main-video" muted preload="auto" width="640" height="360"
-  src="/stand-in/source.mp4" data-video-id="${id}"></video></div>
-<div id="above-the-fold"><div id="title"><h1>${VIDEO_TITLE}</h1></div></div>
-</main></body></html>`,
+      body: standInWatchPage(id, "/stand-in/source.mp4"),
     });
   });
 }
@@ -201,13 +82,21 @@ export function setMediaUrl(url: string) {
   mediaUrl = url;
 }
 
+/** The API token as the background keeps it (IndexedDB of the extension's origin, out of content scripts' reach). */
 export function storedKey(worker: Worker) {
-  return worker.evaluate(async () => {
-    const g = globalThis as unknown as {
-      chrome: { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } };
-    };
-    return (await g.chrome.storage.local.get("apiKey")).apiKey ?? null;
-  });
+  return worker.evaluate(
+    () =>
+      new Promise<unknown>((resolve, reject) => {
+        const open = indexedDB.open("clipcut", 1);
+        open.onupgradeneeded = () => open.result.createObjectStore("secrets");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction("secrets").objectStore("secrets").get("apiKey");
+          get.onsuccess = () => resolve(get.result ?? null);
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
 }
 
 export async function openPanel(page: Page) {

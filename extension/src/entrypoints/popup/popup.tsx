@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
-import type { Job, Status } from "../../lib/messages";
-import { ask, askRaw } from "../../lib/send";
+import type { Failure, Job, Status } from "../../lib/messages";
+import { ask } from "../../lib/send";
+import { SiteAccess } from "./site-access";
 import { useLiveAccount } from "../../lib/use-live-credits";
 
 const JOBS_POLL_MS = 1000;
@@ -10,7 +11,12 @@ const JOBS_POLL_MS = 1000;
 /** The toolbar popup: account and live credits, the companion's state and pairing, recent jobs. */
 export function Popup() {
   const [status, setStatus] = useState<Status | null>(null);
-  const refresh = useCallback(async () => setStatus(await askRaw<Status>({ type: "status" })), []);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const refresh = useCallback(async () => {
+    const result = await ask({ type: "status" });
+    if (result.ok) setStatus(result.value);
+    setFailure(result.ok ? null : result.failure);
+  }, []);
   useEffect(() => void refresh(), [refresh]);
 
   return (
@@ -26,10 +32,18 @@ export function Popup() {
           Dashboard
         </a>
       </header>
-      {!status ? (
-        <p role="status" className="text-sm text-slate-600">
-          Loading…
+      <SiteAccess />
+      {failure && (
+        <p role="alert" className="alert-error">
+          {failure.message}
         </p>
+      )}
+      {!status ? (
+        !failure && (
+          <p role="status" className="text-sm text-slate-600">
+            Loading…
+          </p>
+        )
       ) : (
         <>
           <AccountSection status={status} />
@@ -41,12 +55,23 @@ export function Popup() {
   );
 }
 
+/** The token for the live-credits socket, asked for separately: status never carries it. */
+function useRealtimeToken(signedIn: boolean) {
+  const [token, setToken] = useState<string | null>(null);
+  useEffect(() => {
+    if (!signedIn) return setToken(null);
+    void ask({ type: "realtimeToken" }).then((result) => setToken(result.ok ? result.value : null));
+  }, [signedIn]);
+  return token;
+}
+
 function AccountSection({ status }: { status: Status }) {
   const initial = useMemo(
     () => (status.account ? { credits: status.account.credits, plan: status.account.user.plan } : null),
     [status.account],
   );
-  const live = useLiveAccount(status.apiKey, initial);
+  const apiKey = useRealtimeToken(status.signedIn);
+  const live = useLiveAccount(apiKey, initial);
   if (!status.account || !live)
     return (
       <section aria-labelledby="account-heading" className="space-y-2">
@@ -92,7 +117,7 @@ function CompanionSection({ status, onChange }: { status: Status; onChange: () =
   async function pair(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const result = await ask<Status>({ type: "pair", token });
+    const result = await ask({ type: "pair", token });
     setBusy(false);
     if (!result.ok) return setError(result.failure.message);
     setError(null);
@@ -171,7 +196,7 @@ function JobsSection() {
   useEffect(() => {
     let stop = false;
     async function poll() {
-      const result = await ask<Job[]>({ type: "jobs" });
+      const result = await ask({ type: "jobs" });
       if (stop) return;
       if (result.ok) setJobs(result.value.slice(-5).reverse());
       setTimeout(poll, JOBS_POLL_MS);

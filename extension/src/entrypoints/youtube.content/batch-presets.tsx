@@ -30,7 +30,7 @@ export function BatchAndPresets({
 
   useEffect(() => {
     if (!limits.presets) return;
-    void ask<Preset[]>({ type: "presets" }).then((r) => r.ok && setPresets(r.value));
+    void ask({ type: "presets" }).then((r) => r.ok && setPresets(r.value));
   }, [limits.presets]);
 
   async function savePreset() {
@@ -126,11 +126,13 @@ export function BatchAndPresets({
                 type="button"
                 className="btn-primary w-full"
                 disabled={disabled}
-                onClick={() =>
+                onClick={(event) => {
+                  // Like "Create clip": a script's click() on the page spends no credits.
+                  if (!event.nativeEvent.isTrusted) return;
                   void onSubmit(batch.map((job, i) => ({ ...job, name: `${job.name} (${i + 1})` }))).then(() =>
                     setBatch([]),
-                  )
-                }
+                  );
+                }}
               >
                 Create {batch.length} clips
               </button>

@@ -17,7 +17,7 @@ import { formatTimecode } from "../../../../app/domain/time";
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
 import type { Account, ClipJob, Failure, Job, Status } from "../../lib/messages";
-import { ask, askRaw } from "../../lib/send";
+import { ask } from "../../lib/send";
 import { TITLE } from "../../lib/youtube-page";
 import { BatchAndPresets } from "./batch-presets";
 import { usePageVideo } from "./use-page-video";
@@ -63,7 +63,7 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   // The account (plan, limits, available credits) on opening, and again after each finished job.
   const finished = jobs.filter((j) => !isActive(j)).length;
   useEffect(() => {
-    void askRaw<Status>({ type: "status" }).then((s) => !signal.aborted && setStatus(s));
+    void ask({ type: "account" }).then((result) => !signal.aborted && setStatus(result.ok ? result.value : null));
   }, [signal, finished]);
 
   // The end defaults to the whole video once its duration is known.
@@ -79,7 +79,7 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
       const next = await Promise.all(
         jobs.map(async (job) => {
           if (!isActive(job)) return job;
-          const fresh = await ask<Job>({ type: "job", id: job.id });
+          const fresh = await ask({ type: "job", id: job.id });
           return fresh.ok ? fresh.value : job;
         }),
       );
@@ -113,8 +113,8 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
     setFailure(null);
     const result =
       list.length === 1 && list[0]
-        ? await ask<Job[]>({ type: "createJob", job: list[0] })
-        : await ask<Job[]>({ type: "batch", jobs: list });
+        ? await ask({ type: "createJob", job: list[0] })
+        : await ask({ type: "batch", jobs: list });
     setBusy(false);
     if (signal.aborted) return;
     if (!result.ok) return setFailure(result.failure);
@@ -267,7 +267,10 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
         type="button"
         className="btn-primary w-full"
         disabled={!ready || busy || length <= 0 || name.trim() === "" || running}
-        onClick={() => void submit([job(range, name.trim())])}
+        onClick={(event) => {
+          // The page shares this DOM: only the user's own click spends credits, never a script's click().
+          if (event.nativeEvent.isTrusted) void submit([job(range, name.trim())]);
+        }}
       >
         Create clip
       </button>

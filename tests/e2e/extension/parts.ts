@@ -1,0 +1,149 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { makeVideoSource } from "../../../extension/companion/test/media";
+import { startRangeServer, type RangeServer } from "../../../extension/companion/test/range-server";
+
+/**
+ * The real parts of the extension journeys (Chromium under Playwright, Firefox under puppeteer): the unpacked build,
+ * the companion with a stand-in yt-dlp, the media, the stand-in YouTube pages. No browser library here.
+ */
+const ROOT = process.cwd();
+export const SITE_PORT = Number(process.env.E2E_PORT ?? 8790);
+export const COMPANION_PORT = Number(process.env.E2E_COMPANION_PORT ?? 8832);
+export const BUILD_DIRS = {
+  chrome: join(ROOT, "extension/dist/e2e/chrome-mv3"),
+  firefox: join(ROOT, "extension/dist/e2e/firefox-mv3"),
+};
+export const VIDEO_ID = "dQw4w9WgXcQ";
+export const VIDEO_TITLE = "Stand-in video for ClipCut";
+export const SOURCE_SECONDS = 70;
+const MEDIA_DIR = join(tmpdir(), "clipcut-extension-e2e-media");
+export const SOURCE_FILE = join(MEDIA_DIR, "source-720p.mp4");
+
+/** The extension built for this run's site and companion ports (build-time config). */
+export function buildExtension(browser: "chrome" | "firefox" = "chrome") {
+  const args = browser === "firefox" ? ["-b", "firefox", "--mv3"] : [];
+  const result = spawnSync("npx", ["wxt", "build", "extension", ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CLIPCUT_SITE_ORIGINS: `http://localhost:${SITE_PORT},http://127.0.0.1:${SITE_PORT}`,
+      CLIPCUT_COMPANION_PORT: String(COMPANION_PORT),
+      CLIPCUT_EXTENSION_OUT: "dist/e2e",
+    },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`extension build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export async function makeMedia(): Promise<RangeServer> {
+  mkdirSync(MEDIA_DIR, { recursive: true });
+  await makeVideoSource(SOURCE_FILE, {
+    width: 1280,
+    height: 720,
+    seconds: SOURCE_SECONDS,
+    videoBitrate: "1500k",
+    fps: 25,
+  });
+  return startRangeServer(MEDIA_DIR);
+}
+
+export interface Companion {
+  token: string;
+  outputDir: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+/** `clipcut-companion serve` with temporary config and output folders, resolving pages through the fake yt-dlp. */
+export async function startCompanion(media: RangeServer): Promise<Companion> {
+  const dir = mkdtempSync(join(tmpdir(), "clipcut-ext-companion-"));
+  const outputDir = join(dir, "out");
+  const fixture = join(dir, "yt-dlp.json");
+  writeFileSync(
+    fixture,
+    JSON.stringify({
+      id: VIDEO_ID,
+      title: VIDEO_TITLE,
+      duration: SOURCE_SECONDS,
+      http_headers: { "User-Agent": "Mozilla/5.0" },
+      formats: [
+        {
+          format_id: "22",
+          url: media.url("source-720p.mp4"),
+          ext: "mp4",
+          vcodec: "avc1.64001f",
+          acodec: "mp4a.40.2",
+          width: 1280,
+          height: 720,
+          fps: 25,
+          protocol: "https",
+        },
+      ],
+    }),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join(ROOT, "extension/companion/src/cli.ts"),
+      "serve",
+      "--port",
+      String(COMPANION_PORT),
+      "--output-dir",
+      outputDir,
+      "--api-base",
+      `http://localhost:${SITE_PORT}`,
+      "--allow-private-sources",
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CLIPCUT_YTDLP: join(ROOT, "extension/companion/test/fake-yt-dlp.mjs"),
+        FAKE_YTDLP_JSON: fixture,
+        CLIPCUT_COMPANION_CONFIG_DIR: join(dir, "config"),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  const token = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`companion did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Pairing token[^:]*: ([A-Za-z0-9_-]{43})/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolvePromise(match[1]);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`companion exited ${code}:\n${output}`)));
+  });
+  return {
+    token,
+    outputDir,
+    process: child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** A stand-in watch page with YouTube's landmarks (the panel anchors on them), playing `videoSrc`. */
+export function standInWatchPage(id: string, videoSrc: string): string {
+  return `<!doctype html><html lang="en"><head><title>${VIDEO_TITLE} - YouTube</title></head>
+<body><main>
+<div id="movie_player" class="html5-video-player"><video class="html5-main-video" muted preload="auto" width="640" height="360"
+  src="${videoSrc}" data-video-id="${id}"></video></div>
+<div id="above-the-fold"><div id="title"><h1>${VIDEO_TITLE}</h1></div></div>
+</main></body></html>`;
+}

@@ -26,7 +26,11 @@ test("a Pro creator reads the dashboard: range, mouse tooltip, keyboard readout,
   await signUp(page, request, "Pro Analyst", uniqueEmail("pro-analytics"), "pro analytics passphrase");
   await dismissNotice(page);
   await page.goto("/billing/plan");
+  // Paid through the local checkout stand-in (Stripe's events to the same webhook).
   await page.getByRole("button", { name: "Upgrade to Pro" }).click();
+  await expect(page).toHaveURL(/\/dev\/stripe\/checkout\/cs_test_/);
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay and subscribe" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Successfully changed plan to Pro!" })).toBeVisible();
 
   // Two clips through API v1, as the extension would make them.

@@ -210,13 +210,14 @@ test("the panel shows plan-limit and out-of-credits refusals with what to do", a
   await expect(alert).toContainText("Clips on the Free plan can be at most 60 seconds long.");
   await expect(alert.getByRole("link", { name: "Upgrade" })).toHaveAttribute("href", /\/pricing$/);
 
-  // Hold all but 1 credit, then ask for a 2-credit clip: 402 with the spec's text.
+  // Spend all but 1 credit (charges: a Free account holds one clip at a time), then ask for a 2-credit clip: 402
+  // with the spec's text.
   const auth = { Authorization: `Bearer ${apiKey}` };
   let available = (await (await request.get("/api/v1/me", { headers: auth })).json()).credits.available as number;
   for (let n = 0; available > 1; n++) {
     const credits = Math.min(6, available - 1);
-    const res = await request.post("/api/v1/holds", {
-      headers: { ...auth, "Idempotency-Key": `e2e-hold-${Date.now()}-${n}` },
+    const res = await request.post("/api/v1/clips", {
+      headers: { ...auth, "Idempotency-Key": `e2e-spend-${Date.now()}-${n}` },
       data: {
         name: "Reserved",
         videoUrl: watchUrl,

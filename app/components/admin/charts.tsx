@@ -25,8 +25,9 @@ export function GrowthChart({ data, caption, stack = false }: { data: Row[]; cap
 export function PlanDonut({ data }: { data: { plan: string; count: number; percent: number }[] }) {
   return (
     <figure aria-label="Plan distribution">
-      {/* The list below carries every number; the donut's own tooltip answers the mouse. */}
-      <div aria-hidden="true">
+      {/* The list below carries every number, so the donut is decoration: hidden from assistive technology and
+          inert (its sectors would otherwise take focus inside a hidden element, and carry no text of their own). */}
+      <div aria-hidden="true" {...{ inert: "" }}>
         <DrawnChart
           kind="donut"
           chart={{

@@ -257,7 +257,14 @@ describe("the Firefox build in Firefox", () => {
   it("a plan change reaches the extension (userPlanUpdated)", async () => {
     await sitePage.goto(`${SITE}/billing/plan`);
     await dismissNotice(sitePage);
-    await (await find(sitePage, "button", "Upgrade to Basic")).click();
+    // The upgrade is paid through the local checkout in a second tab (a checkout leaves the page it starts on);
+    // this open page hears the plan message live and tells the extension.
+    const pay = await browser.newPage();
+    await pay.goto(`${SITE}/billing/plan`);
+    await (await find(pay, "button", "Upgrade to Basic")).click();
+    await pay.waitForSelector("#cardNumber", { timeout: 20_000 });
+    await pay.type("#cardNumber", "4242 4242 4242 4242");
+    await (await find(pay, "button", "Pay and subscribe")).click();
     const log = await poll(
       () => bridgeLog(sitePage),
       (log) => log.some((m) => m.action === "userPlanUpdated"),

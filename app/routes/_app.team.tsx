@@ -134,8 +134,8 @@ function PeopleTable({
             </p>
             <p className="break-all text-slate-600">{p.email}</p>
             <p className="text-slate-600">
-              Joined {p.joinedAt ? formatShortDate(new Date(p.joinedAt), timeZone) : "—"} · {p.clips} clips ·{" "}
-              {p.credits} credits this period
+              Joined {p.joinedAt ? formatShortDate(new Date(p.joinedAt), timeZone) : "—"} · {p.clips}{" "}
+              {p.clips === 1 ? "clip" : "clips"} · {p.credits} credits this period
             </p>
             {actions?.(p)}
           </li>

@@ -49,6 +49,34 @@ export default tseslint.config(
       ],
     },
   },
+  // Data access lives in app/db: elsewhere no query builder and no table objects (types of rows are fine).
+  {
+    files: ["app/**/*.{ts,tsx}", "workers/**/*.ts"],
+    ignores: ["app/db/**", "app/domain/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "drizzle-orm", message: "Queries live in app/db/*.server.ts: add a function there." },
+            {
+              name: "~/db/schema",
+              message: "Tables are app/db's: add a function in app/db/*.server.ts.",
+              allowTypeImports: true,
+            },
+          ],
+          patterns: [
+            { regex: "^drizzle-orm/", message: "Queries live in app/db/*.server.ts: add a function there." },
+            {
+              regex: "^\\.\\.?/(.*/)?db/schema$",
+              message: "Tables are app/db's: add a function in app/db/*.server.ts.",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Sub-folders of the domain (app/domain/ledger) may import the domain's top level, never beyond it.
   {
     files: ["app/domain/*/**/*.{ts,tsx}"],

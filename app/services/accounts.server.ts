@@ -1,22 +1,23 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { getDb, type Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
 import { revokeAccess } from "./access-revocation.server";
-import { users } from "~/db/schema";
+import {
+  confirmUserRow,
+  findUserRowByEmail,
+  insertUserRow,
+  markUserRowVerified,
+  savePasswordHash,
+} from "~/db/accounts.server";
 import { publishAdminEvent } from "./admin-events.server";
 import { ledger } from "./ledger.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password.server";
-import { latestPendingPasswordHash, retireEmailTokens } from "~/db/email-tokens.server";
+import { latestPendingPasswordHash } from "~/db/email-tokens.server";
 import type { User } from "./auth.server";
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
-  return db
-    .select()
-    .from(users)
-    .where(eq(users.email, normalizeEmail(email)))
-    .get();
+  return findUserRowByEmail(db, normalizeEmail(email));
 }
 
 export type NewAccount = {
@@ -32,22 +33,13 @@ export type NewAccount = {
  * credits are the ledger's (`openAccount`): nothing but the ledger writes a balance.
  */
 export async function createUser(db: Db, input: NewAccount): Promise<User> {
-  const now = new Date();
-  const user = await db
-    .insert(users)
-    .values({
-      id: crypto.randomUUID(),
-      email: normalizeEmail(input.email),
-      fullName: input.fullName?.trim() || "New User",
-      passwordHash: input.passwordHash ?? null,
-      googleSub: input.googleSub ?? null,
-      emailVerifiedAt: input.verified ? now : null,
-      updatedAt: now,
-    })
-    .returning()
-    .get();
-  if (!user) throw new Error("user insert returned nothing");
-  return user;
+  return insertUserRow(db, {
+    email: normalizeEmail(input.email),
+    fullName: input.fullName?.trim() || "New User",
+    passwordHash: input.passwordHash ?? null,
+    googleSub: input.googleSub ?? null,
+    emailVerifiedAt: input.verified ? new Date() : null,
+  });
 }
 
 /**
@@ -97,36 +89,16 @@ export async function checkPassword(db: Db, email: string, password: string): Pr
  * Only an unconfirmed account changes; returns whether this call confirmed it.
  */
 export async function confirmEmail(db: Db, userId: string, passwordHash: string | null): Promise<boolean> {
-  const now = new Date();
-  const [confirmed] = await db.batch([
-    db
-      .update(users)
-      .set({ emailVerifiedAt: now, passwordHash, updatedAt: now })
-      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
-      .returning({ id: users.id }),
-    retireEmailTokens(db, userId, "verify", now),
-  ]);
-  return confirmed.length > 0;
+  return confirmUserRow(db, userId, passwordHash);
 }
 
 /** A password reset proves the address too: confirm it, and retire any pending confirmation link. */
 export async function markEmailVerified(db: Db, userId: string): Promise<void> {
-  const now = new Date();
-  await db.batch([
-    db
-      .update(users)
-      .set({ emailVerifiedAt: now, updatedAt: now })
-      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt))),
-    retireEmailTokens(db, userId, "verify", now),
-  ]);
+  await markUserRowVerified(db, userId);
 }
 
 /** Sets a new password and ends every other session and extension token of the user. */
 export async function setPassword(env: AppEnv, userId: string, password: string, keepSessionId?: string) {
-  const db = getDb(env.DB);
-  await db
-    .update(users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await savePasswordHash(getDb(env.DB), userId, await hashPassword(password));
   await revokeAccess(env, userId, keepSessionId, "password changed");
 }

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import { auditLog } from "~/db/schema";
+import { insertAuditRow } from "~/db/audit.server";
 
 export type AuditAction =
   | "auth.signup"
@@ -41,8 +41,7 @@ export async function audit(
   db: Db,
   entry: { action: AuditAction; actorId?: string | null; subjectId?: string | null; ip?: string; details?: object },
 ): Promise<void> {
-  await db.insert(auditLog).values({
-    id: crypto.randomUUID(),
+  await insertAuditRow(db, {
     action: entry.action,
     actorId: entry.actorId ?? null,
     subjectId: entry.subjectId ?? null,

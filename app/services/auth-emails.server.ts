@@ -1,3 +1,4 @@
+import { joinPathAfterSignup } from "~/domain/teams";
 import type { Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
 import { actionEmail, sendEmail } from "./email.server";
@@ -18,8 +19,11 @@ export async function sendVerificationEmail(
   request: Request,
   user: Pick<User, "id" | "email">,
   pending: { passwordHash: string | null; browserHash: string | null },
+  /** Where the confirmed account goes next: a team invitation's path (checked by the domain), else the dashboard. */
+  next: string | null = null,
 ) {
   const token = await issueEmailToken(ctx.db, user.id, "verify", pending);
+  const then = joinPathAfterSignup(next);
   await sendEmail(
     ctx,
     actionEmail({
@@ -27,7 +31,7 @@ export async function sendVerificationEmail(
       subject: "Confirm your ClipCut account",
       intro: "Thanks for signing up for ClipCut. Please confirm your e-mail address to start clipping.",
       action: "Confirm my e-mail",
-      url: `${origin(request)}/verify-email/${token}`,
+      url: `${origin(request)}/verify-email/${token}${then ? `?${new URLSearchParams({ next: then })}` : ""}`,
       outro:
         "The link works once and expires in 24 hours. If you did not sign up, ignore this e-mail: nothing happens until the link is used.",
     }),

@@ -1,7 +1,6 @@
-import { desc } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
-import { emailOutbox } from "~/db/schema";
+import { insertOutboxMessage, latestOutboxRows } from "~/db/outbox.server";
 import type { AppEnv } from "~/load-context";
 
 export interface EmailMessage {
@@ -28,15 +27,7 @@ export async function sendEmail(
   message: EmailMessage,
 ): Promise<void> {
   if (isLocalMode(env)) {
-    await db.insert(emailOutbox).values({
-      id: crypto.randomUUID(),
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: message.html,
-      links: JSON.stringify(message.links),
-      sentAt: new Date(),
-    });
+    await insertOutboxMessage(db, message);
     return;
   }
   if (!env.EMAIL_API_URL || !env.EMAIL_API_KEY || !env.EMAIL_FROM) {
@@ -59,7 +50,7 @@ export async function sendEmail(
 }
 
 export async function readOutbox(db: Db) {
-  const rows = await db.select().from(emailOutbox).orderBy(desc(emailOutbox.sentAt)).limit(200);
+  const rows = await latestOutboxRows(db);
   return rows.map((row) => ({
     to: row.to,
     subject: row.subject,

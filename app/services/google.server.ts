@@ -1,12 +1,10 @@
 import { SIGNIN_ERRORS, type SigninErrorCode } from "~/domain/signin-messages";
 import { createCookieSessionStorage } from "@remix-run/cloudflare";
-import { and, eq, isNull } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
 import { GoogleStrategy } from "remix-auth-google";
 import { z } from "zod";
 import type { Db } from "~/db/client.server";
-import { retireEmailTokens } from "~/db/email-tokens.server";
-import { users } from "~/db/schema";
+import { findUserRowByGoogleSub, linkGoogleIdentity } from "~/db/accounts.server";
 import type { AppEnv } from "~/load-context";
 import { createUser, findUserByEmail, isUniqueViolation } from "./accounts.server";
 import type { User } from "./auth.server";
@@ -88,29 +86,15 @@ export function googleAuthenticator(env: AppEnv, request: Request) {
  * address (account pre-hijacking), and pending confirmation links die with it.
  */
 export async function findOrCreateGoogleUser(db: Db, claims: GoogleClaims): Promise<{ user: User; created: boolean }> {
-  const linked = await db.select().from(users).where(eq(users.googleSub, claims.sub)).get();
+  const linked = await findUserRowByGoogleSub(db, claims.sub);
   if (linked) return { user: linked, created: false };
   const byEmail = await findUserByEmail(db, claims.email);
   if (byEmail) {
     if (byEmail.googleSub !== null) {
       throw new GoogleSignInError("google_other_account");
     }
-    const now = new Date();
-    const [updated] = await db.batch([
-      db
-        .update(users)
-        .set({
-          googleSub: claims.sub,
-          emailVerifiedAt: byEmail.emailVerifiedAt ?? now,
-          passwordHash: byEmail.emailVerifiedAt ? byEmail.passwordHash : null,
-          updatedAt: now,
-        })
-        // Conditional: a concurrent link of another Google identity wins, and this one fails below.
-        .where(and(eq(users.id, byEmail.id), isNull(users.googleSub)))
-        .returning(),
-      retireEmailTokens(db, byEmail.id, "verify", now),
-    ]);
-    const user = updated[0];
+    // A concurrent link of another Google identity wins, and this one fails below.
+    const user = await linkGoogleIdentity(db, byEmail, claims.sub);
     if (!user) return findOrCreateGoogleUser(db, claims);
     return { user, created: false };
   }

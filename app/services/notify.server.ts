@@ -1,5 +1,5 @@
 import { getDb } from "~/db/client.server";
-import { notifyRequests } from "~/db/schema";
+import { insertNotifyRequest } from "~/db/public-forms.server";
 
 /** Products a visitor can ask to hear about. */
 export const NOTIFY_PRODUCTS = ["safari"] as const;
@@ -10,8 +10,5 @@ export type NotifyProduct = (typeof NOTIFY_PRODUCTS)[number];
  * the unique (email, product) index keeps one row and the second insert does nothing.
  */
 export async function addNotifyRequest(d1: D1Database, email: string, product: NotifyProduct): Promise<void> {
-  await getDb(d1)
-    .insert(notifyRequests)
-    .values({ id: crypto.randomUUID(), email: email.trim().toLowerCase(), product })
-    .onConflictDoNothing({ target: [notifyRequests.email, notifyRequests.product] });
+  await insertNotifyRequest(getDb(d1), email.trim().toLowerCase(), product);
 }

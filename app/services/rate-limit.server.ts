@@ -1,4 +1,5 @@
 import { data } from "@remix-run/cloudflare";
+import { countHit, uncountHit } from "~/db/rate-limits.server";
 import { ipLimitKey } from "~/domain/ip-prefix";
 
 export interface RateLimitRule {
@@ -10,10 +11,6 @@ export interface RateLimitRule {
 
 export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/**
- * Fixed-window counter in D1, so every Worker instance sees the same count.
- * One upsert statement: atomic without a read-modify-write race.
- */
 /** The fixed window a moment falls in, and the answer for a subject that is over the limit in it. */
 function windowOf(rule: RateLimitRule, now = Date.now()) {
   const start = Math.floor(now / rule.windowMs) * rule.windowMs;
@@ -24,28 +21,21 @@ function windowOf(rule: RateLimitRule, now = Date.now()) {
   return { start, blocked };
 }
 
-export async function hitRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
-  const { start: windowStart, blocked } = windowOf(rule);
-  const row = await db
-    .prepare(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
-       ON CONFLICT(key) DO UPDATE SET
-         count = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.count + 1 ELSE 1 END,
-         window_start = excluded.window_start
-       RETURNING count`,
-    )
-    .bind(counterKey(rule, subject), windowStart)
-    .first<{ count: number }>();
-  return (row?.count ?? 0) <= rule.limit ? { ok: true } : blocked();
+/** `now` is the caller's clock (tests pass their own). */
+export async function hitRateLimit(
+  db: D1Database,
+  rule: RateLimitRule,
+  subject: string,
+  now = Date.now(),
+): Promise<RateLimitResult> {
+  const { start: windowStart, blocked } = windowOf(rule, now);
+  const count = await countHit(db, counterKey(rule, subject), windowStart);
+  return count <= rule.limit ? { ok: true } : blocked();
 }
 
 /** Gives back one counted attempt in the current window (e.g. a password attempt that turned out right). */
 export async function refundRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<void> {
-  const { start: windowStart } = windowOf(rule);
-  await db
-    .prepare("UPDATE rate_limits SET count = count - 1 WHERE key = ?1 AND window_start = ?2 AND count > 0")
-    .bind(counterKey(rule, subject), windowStart)
-    .run();
+  await uncountHit(db, counterKey(rule, subject), windowOf(rule).start);
 }
 
 /** An IPv6 subject counts by its /64 (app/domain/ip-prefix.ts); e-mails, ids and IPv4 addresses as they are. */

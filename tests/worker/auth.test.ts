@@ -187,14 +187,15 @@ describe("rate limits", () => {
   });
 
   it("opens again when the window has passed", async () => {
-    const rule = { name: "test-window", limit: 2, windowMs: 1000 };
-    // Start at the beginning of a window so the three hits share it.
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-    expect((await hitRateLimit(env.DB, rule, "x")).ok).toBe(true);
-    expect((await hitRateLimit(env.DB, rule, "x")).ok).toBe(true);
-    expect((await hitRateLimit(env.DB, rule, "x")).ok).toBe(false);
-    await new Promise((r) => setTimeout(r, 1050));
-    expect((await hitRateLimit(env.DB, rule, "x")).ok).toBe(true);
+    const rule = { name: "test-window", limit: 2, windowMs: 60_000 };
+    // An injected clock: three hits inside one window, then one in the next window.
+    const windowStart = Math.floor(Date.now() / rule.windowMs) * rule.windowMs;
+    expect((await hitRateLimit(env.DB, rule, "x", windowStart + 1)).ok).toBe(true);
+    expect((await hitRateLimit(env.DB, rule, "x", windowStart + 2)).ok).toBe(true);
+    const blocked = await hitRateLimit(env.DB, rule, "x", windowStart + 30_000);
+    expect(blocked).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect((await hitRateLimit(env.DB, rule, "x", windowStart + rule.windowMs)).ok).toBe(true);
+    expect((await hitRateLimit(env.DB, rule, "y", windowStart + 59_999)).ok).toBe(true);
   });
 });
 

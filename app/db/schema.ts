@@ -149,6 +149,8 @@ export const clips = sqliteTable(
       t.quality,
       t.videoUrl,
     ),
+    // The top sources: grouped in index order by video, covering (no sort of every clip by URL).
+    index("clips_user_sources_idx").on(t.userId, t.videoUrl, t.createdAt, t.cost),
     index("clips_created_at_idx").on(t.createdAt),
     // Covers the admin aggregates (clips and credits per period, totals): they read the index, never the rows.
     index("clips_created_cost_idx").on(t.createdAt, t.cost),

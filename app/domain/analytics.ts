@@ -26,8 +26,8 @@ export function analyticsAllowed(storedPlan: string | null | undefined): boolean
 const DAY = 86_400_000;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const dayLabel = (ms: number) => `${MONTHS[new Date(ms).getUTCMonth()]} ${new Date(ms).getUTCDate()}`;
-const monthLabel = (ms: number) =>
-  `${MONTHS[new Date(ms).getUTCMonth()]} ${String(new Date(ms).getUTCFullYear()).slice(2)}`;
+/** "Nov 2026": a two-digit year ("Nov 26") reads like a day. */
+const monthLabel = (ms: number) => `${MONTHS[new Date(ms).getUTCMonth()]} ${new Date(ms).getUTCFullYear()}`;
 
 function dayBuckets(days: number, now: number): Bucket[] {
   const d = new Date(now);

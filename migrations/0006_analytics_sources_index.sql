@@ -1,0 +1,1 @@
+CREATE INDEX `clips_user_sources_idx` ON `clips` (`user_id`,`video_url`,`created_at`,`cost`);

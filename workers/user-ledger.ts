@@ -26,6 +26,7 @@ import { getDb, type Db } from "../app/db/client.server";
 import { clipCount } from "../app/db/clips.server";
 import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
+import { noticePlanChange } from "../app/services/teams.server";
 import { publishAdminEvent } from "./admin-feed";
 import { LastSeen, setPresence } from "./presence";
 import { credentialStillValid, socketCredential, type SocketCredential } from "./socket-credential";
@@ -195,6 +196,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       }
     }
     this.state = draft;
+    this.noticePlan(base.user.plan, draft.user.plan);
     // Admin pages hear of the group once per topic, not once per operation (one hop to AdminFeed, not 64).
     const topics = new Set(decided.flatMap((d) => d?.adminTopics ?? []));
     for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>);
@@ -218,6 +220,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       return w.answer(fail(500, "internal", SAVE_FAILED_MESSAGE));
     }
     this.state = draft;
+    this.noticePlan(base.user.plan, draft.user.plan);
     await this.finish(w, decision);
     this.publishAdmin(new Set(decision.adminTopics));
   }
@@ -234,6 +237,18 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       console.error(JSON.stringify({ level: "error", msg: "ledger publish failed", error: String(error) }));
     }
     w.answer(decision.result);
+  }
+
+  /** A committed plan change that suspends or restores this owner's Pro team tells its members (whatever made it:
+   *  an admin, a payment, the period's end). */
+  private noticePlan(before: string, after: string): void {
+    if (before === after) return;
+    const userId = this.userId!;
+    this.ctx.waitUntil(
+      noticePlanChange({ env: this.env, db: this.db }, userId, before, after).catch((error: unknown) =>
+        console.error(JSON.stringify({ level: "error", msg: "team notice failed", userId, error: String(error) })),
+      ),
+    );
   }
 
   private publishAdmin(topics: Set<AdminTopic>): void {

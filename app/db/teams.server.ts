@@ -87,6 +87,27 @@ export async function teamMembersOf(db: Db, ownerId: string, since: Date): Promi
     .sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
 }
 
+export interface TeamOfUser {
+  ownerId: string;
+  people: { id: string; fullName: string; email: string; role: "owner" | "member" }[];
+}
+
+/** The team a person belongs to, owner first then by joining date (the admin's view); null when in none. */
+export async function teamOfUser(db: Db, userId: string): Promise<TeamOfUser | null> {
+  const membership = await membershipOf(db, userId);
+  if (!membership) return null;
+  const people = await db
+    .select({ id: teamMembers.memberId, fullName: users.fullName, email: users.email, role: teamMembers.role })
+    .from(teamMembers)
+    .innerJoin(users, eq(users.id, teamMembers.memberId))
+    .where(eq(teamMembers.ownerId, membership.ownerId))
+    .orderBy(asc(teamMembers.joinedAt));
+  return {
+    ownerId: membership.ownerId,
+    people: people.sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1)),
+  };
+}
+
 export function pendingInvitations(db: Db, ownerId: string, now = new Date()) {
   return db
     .select({ id: teamInvitations.id, email: teamInvitations.email, expiresAt: teamInvitations.expiresAt })

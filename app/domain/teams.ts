@@ -27,3 +27,8 @@ export function seatsLeft(members: number, pendingInvitations: number): number {
 }
 
 export const inviteEmailSchema = z.string().trim().toLowerCase().email("Enter a valid e-mail address.").max(254);
+
+/** An invitation link's path. The only place sign-up may send a new account back to after it is confirmed. */
+const JOIN_PATH = /^\/team\/join\/[A-Za-z0-9_-]{16,128}$/;
+export const joinPathAfterSignup = (value: string | null | undefined): string | null =>
+  value && JOIN_PATH.test(value) ? value : null;

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { AuthCard, AuthError, Divider, GoogleButton } from "~/components/auth-ui";
 import { Field } from "~/components/field";
@@ -13,6 +13,7 @@ import { PasswordField } from "~/components/password-field";
 import { getDb } from "~/db/client.server";
 import { MESSAGES } from "~/domain/messages";
 import { PASSWORD_MIN, passwordProblem } from "~/domain/password-policy";
+import { joinPathAfterSignup } from "~/domain/teams";
 import { createUser, findUserByEmail, isUniqueViolation, welcomeAccount } from "~/services/accounts.server";
 import { audit } from "~/services/audit.server";
 import { sendAlreadyRegisteredEmail, sendVerificationEmail } from "~/services/auth-emails.server";
@@ -33,6 +34,8 @@ const signupSchema = z
     email: z.string().trim().toLowerCase().email("Please enter a valid email address.").max(254),
     password: z.string(),
     confirmPassword: z.string(),
+    // An invitation's path to come back to (app/domain/teams.ts decides which values count).
+    next: z.string().max(200).optional(),
   })
   .superRefine((v, ctx) => {
     const problem = passwordProblem(v.password, { email: v.email });
@@ -65,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
     );
   }
-  const { fullName, email, password } = parsed.data;
+  const { fullName, email, password, next } = parsed.data;
   // The password is kept with the confirmation link, not on the account: confirming applies the password of the
   // sign-up whose e-mail was opened, so nobody who signed up with someone else's address keeps a way in.
   const browser = await markSignupBrowser(request);
@@ -77,7 +80,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const mail = await hitRateLimit(env.DB, AUTH_LIMITS.verificationEmailPerAccount, existing.id);
     if (mail.ok) {
       if (existing.emailVerifiedAt) await sendAlreadyRegisteredEmail({ env, db }, request, existing);
-      else await sendVerificationEmail({ env, db }, request, existing, pending);
+      else await sendVerificationEmail({ env, db }, request, existing, pending, next);
     }
     return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409, headers });
   }
@@ -93,7 +96,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ip,
       details: { method: "password" },
     });
-    await sendVerificationEmail({ env, db }, request, user, pending);
+    await sendVerificationEmail({ env, db }, request, user, pending, next);
   } catch (error) {
     if (isUniqueViolation(error))
       return data<Result>({ status: "error", error: MESSAGES.alreadyRegistered }, { status: 409 });
@@ -107,6 +110,9 @@ export default function SignUp() {
   const result = useActionData<typeof action>();
   const submitting = useNavigation().state === "submitting";
   const errors = result?.status === "error" ? (result.fieldErrors ?? {}) : {};
+  // Arriving from a team invitation: come back to it once the account is confirmed.
+  const [params] = useSearchParams();
+  const next = joinPathAfterSignup(params.get("next"));
   return (
     <AuthCard
       title="Create your account"
@@ -125,12 +131,21 @@ export default function SignUp() {
         </p>
       ) : (
         <>
-          <GoogleButton label="Sign up with Google" />
+          <GoogleButton label="Sign up with Google" redirectTo={next ?? undefined} />
           <Divider />
           <Form method="post" className="space-y-4" noValidate>
             <AuthError message={result?.status === "error" ? result.error : null} />
+            {next && <input type="hidden" name="next" value={next} />}
             <Field name="fullName" label="Full name" autoComplete="name" required error={errors.fullName} />
-            <Field name="email" label="Email" type="email" autoComplete="email" required error={errors.email} />
+            <Field
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              required
+              defaultValue={params.get("email") ?? undefined}
+              error={errors.email}
+            />
             <PasswordField name="password" label="Password" autoComplete="new-password" error={errors.password} />
             <PasswordField
               name="confirmPassword"

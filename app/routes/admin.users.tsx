@@ -12,6 +12,7 @@ import { AdminErrorBoundary } from "~/components/admin/error";
 import { DataTable, PageHeader, Pagination, Td } from "~/components/admin/ui";
 import { findUser, listUsers } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
+import { teamOfUser, type TeamOfUser } from "~/db/teams.server";
 import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, parseUserListQuery, type UserListQuery } from "~/domain/admin";
 import { NEW_USER_CREDITS } from "~/domain/credits";
 import { PLAN_IDS } from "~/domain/plans";
@@ -83,11 +84,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const editId = params.get("edit");
   const editing = editId && z.string().uuid().safeParse(editId).success ? await findUser(db, editId) : undefined;
+  // The Pro team the edited user is in, if any: who owns it and who shares its plan and balance.
+  const team = editing ? await teamOfUser(db, editing.id) : null;
   const notice = params.get("notice");
   return {
     query,
     ...list,
     editing: editing ?? null,
+    team,
     adding: params.get("modal") === "add",
     // A fresh key per rendered form: a double submit of the same form changes credits once.
     formKey: crypto.randomUUID(),
@@ -207,14 +211,38 @@ function Select({
   );
 }
 
+/** Who shares this user's Pro team: the owner's plan and balance pay for every member's clips. */
+function TeamSummary({ team, userId }: { team: TeamOfUser; userId: string }) {
+  const owner = team.people.find((p) => p.role === "owner");
+  return (
+    <section aria-labelledby="user-team-title" className="mt-4 rounded-lg border border-slate-200 p-3 text-sm">
+      <h3 id="user-team-title" className="font-medium">
+        {team.ownerId === userId ? "Owns a Pro team" : `Member of ${owner?.fullName ?? "a"}'s Pro team`}
+      </h3>
+      <ul className="mt-2 space-y-1 text-slate-700">
+        {team.people.map((p) => (
+          <li key={p.id} className="flex flex-wrap justify-between gap-x-3">
+            <span>
+              {p.fullName} <span className="text-slate-600">({p.role})</span>
+            </span>
+            <span className="break-all text-slate-600">{p.email}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function UserModal({
   mode,
   user,
+  team = null,
   formKey,
   closeHref,
   error,
 }: {
   mode: "add" | "edit";
+  team?: TeamOfUser | null;
   user: { id: string; fullName: string; email: string; role: string; plan: string; credits: number } | null;
   formKey: string;
   closeHref: string;
@@ -239,6 +267,7 @@ function UserModal({
             {error}
           </p>
         )}
+        {user && team && <TeamSummary team={team} userId={user.id} />}
         <Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value={mode} />
           <input type="hidden" name="key" value={formKey} />
@@ -366,7 +395,7 @@ function ModerationButton({
 }
 
 export default function AdminUsers() {
-  const { query, rows, total, page, pages, editing, adding, formKey, notice } = useLoaderData<typeof loader>();
+  const { query, rows, total, page, pages, editing, team, adding, formKey, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const location = useLocation();
   const closeHref = listHref(query, {});
@@ -560,6 +589,7 @@ export default function AdminUsers() {
         <UserModal
           mode="edit"
           user={editing}
+          team={team}
           formKey={formKey}
           closeHref={closeHref}
           error={actionData?.intent === "edit" ? actionData.error : null}

@@ -34,6 +34,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     invitation: { ownerName: invitation.ownerName, ownerEmail: invitation.ownerEmail, email: invitation.email },
     signedIn: user ? { email: user.email, matches: user.email.toLowerCase() === invitation.email.toLowerCase() } : null,
     signInUrl: `/signin?${new URLSearchParams({ redirectTo: here })}`,
+    signUpUrl: `/signup?${new URLSearchParams({ next: here, email: invitation.email })}`,
   };
 }
 
@@ -78,10 +79,10 @@ export default function JoinTeam() {
           </Link>
           <p className="text-slate-600">
             No account yet?{" "}
-            <Link to="/signup" className="font-medium text-brand-700 underline">
+            <Link to={loaded.signUpUrl} className="font-medium text-brand-700 underline">
               Create one with {invitation.email}
             </Link>
-            , confirm it, then open this link again: it stays valid for 7 days.
+            : confirming your e-mail brings you back here to join. The invitation stays valid for 7 days.
           </p>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { joinPathAfterSignup } from "~/domain/teams";
 import { signinWithNotice } from "~/domain/signin-messages";
 import {
   data,
@@ -77,9 +78,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     // An old link without a password: the address is confirmed, and the owner sets a password by reset or Google.
     throw redirect(signinWithNotice("confirmed_no_password"));
   }
-  throw await createUserSession(context.cloudflare.env, request, used.userId, "/dashboard", [
-    clearSignupBrowser(request),
-  ]);
+  // A sign-up that started from a team invitation goes back to it.
+  const next = joinPathAfterSignup(new URL(request.url).searchParams.get("next")) ?? "/dashboard";
+  throw await createUserSession(context.cloudflare.env, request, used.userId, next, [clearSignupBrowser(request)]);
 }
 
 export default function VerifyEmail() {

@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
 import { SEAT_LIMIT_MESSAGE, TEAM_SEATS, TEAM_SUSPENDED_MESSAGE, WRONG_ACCOUNT_MESSAGE } from "~/domain/teams";
@@ -7,7 +7,7 @@ import { issueApiToken } from "~/services/api-tokens.server";
 import { ledger } from "~/services/ledger.server";
 import { invite, join, leave, removeMember } from "~/services/teams.server";
 import { sha256Hex } from "~/utils/crypto";
-import { countRows, insertUser, outbox } from "./helpers";
+import { countRows, get, insertUser, outbox, post, signIn } from "./helpers";
 
 /** Pro teams: one plan and one balance (the owner's ledger) for up to five people. */
 const db = getDb(env.DB);
@@ -213,6 +213,16 @@ describe("teams: paying", () => {
         reason: "",
       });
     expect(await edit("Advanced")).toMatchObject({ ok: true });
+    // Members are told, whatever changed the plan (the ledger tells them after it commits).
+    await vi.waitFor(async () => {
+      const mail = (await outbox()).find(
+        (m) => m.to === member.email && m.subject === "Your ClipCut team is suspended",
+      );
+      expect(mail).toBeTruthy();
+    });
+    expect(
+      await countRows("SELECT count(*) n FROM audit_log WHERE action = 'team.suspended' AND subject_id = ?", owner.id),
+    ).toBe(1);
     const cost = await ownClip(member.token);
     expect(await creditsOf(member.id)).toBe(20 - cost);
     expect(await creditsOf(owner.id)).toBe(100);
@@ -225,6 +235,14 @@ describe("teams: paying", () => {
     });
     expect(direct).toMatchObject({ ok: false, status: 403, message: TEAM_SUSPENDED_MESSAGE });
     expect(await edit("Pro")).toMatchObject({ ok: true });
+    await vi.waitFor(async () =>
+      expect(
+        await countRows(
+          "SELECT count(*) n FROM audit_log WHERE action = 'team.suspended' AND subject_id = ?",
+          owner.id,
+        ),
+      ).toBe(2),
+    );
     expect((await api(member.token, "/api/v1/clips", clip)).status).toBe(201);
     expect(await creditsOf(owner.id)).toBe(94);
     expect(await creditsOf(member.id)).toBe(20 - cost);
@@ -243,5 +261,69 @@ describe("teams: paying", () => {
     expect(await removeMember(ctx, member.id, owner.id)).toMatchObject({ ok: false });
     expect(await leave(ctx, member.id)).toMatchObject({ ok: true });
     expect(await leave(ctx, owner.id)).toMatchObject({ ok: true });
+  });
+});
+
+describe("teams: the admin's view", () => {
+  it("/admin/users shows the edited user's team: its owner and members", async () => {
+    const { owner, member } = await team();
+    const loner = await person();
+    const adminEmail = `admin-${crypto.randomUUID()}@example.com`;
+    await insertUser({ email: adminEmail, password: "team admin passphrase", role: "admin", plan: "Pro" });
+    const cookie = await signIn(adminEmail, "team admin passphrase");
+    const page = async (id: string) => (await get(`/admin/users?edit=${id}`, { cookie })).text();
+
+    const section = (html: string) => html.slice(html.indexOf('id="user-team-title"'), html.indexOf("</section>"));
+    const memberView = section(await page(member.id));
+    expect(memberView).toContain("Member of Test Person&#x27;s Pro team");
+    expect(memberView.indexOf(owner.email)).toBeGreaterThan(0);
+    expect(memberView.indexOf(owner.email)).toBeLessThan(memberView.indexOf(member.email)); // owner first
+    expect(await page(owner.id)).toContain("Owns a Pro team");
+    const lonerView = await page(loner.id);
+    expect(lonerView).not.toContain("Pro team");
+  });
+});
+
+describe("teams: joining without an account", () => {
+  it("sign-up from an invitation comes back to it once the e-mail is confirmed; other paths are ignored", async () => {
+    const owner = await person("Pro");
+    const email = `new-${crypto.randomUUID()}@example.com`;
+    const token = await invited(owner, email);
+    const joinPath = `/team/join/${token}`;
+    const join = await (await get(joinPath)).text();
+    expect(join).toContain(`/signup?next=${encodeURIComponent(joinPath)}`);
+
+    const signUp = async (address: string, next: string) => {
+      const res = await post("/signup", {
+        fullName: "New Member",
+        email: address,
+        password: "new member passphrase",
+        confirmPassword: "new member passphrase",
+        next,
+      });
+      expect(res.status).toBe(200);
+      const browser = res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("clipcut_signup="))
+        ?.split(";")[0];
+      const mail = (await outbox()).find((m) => m.to === address && m.links[0]?.includes("/verify-email/"));
+      return { browser: browser ?? "", link: new URL(mail?.links[0] ?? "http://localhost/") };
+    };
+
+    const { browser, link } = await signUp(email, joinPath);
+    expect(link.searchParams.get("next")).toBe(joinPath);
+    // The confirmation page's form posts back to the same URL, next included (with or without JavaScript).
+    const page = await (await get(`${link.pathname}${link.search}`, { cookie: browser })).text();
+    expect(page).toMatch(/<form[^>]*action="[^"]*next=%2Fteam%2Fjoin%2F/);
+    const confirmed = await post(`${link.pathname}${link.search}`, {}, { cookie: browser });
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("Location")).toBe(joinPath);
+
+    // Anything but an invitation's path is dropped from the mail: the confirmed account lands on the dashboard.
+    const other = `other-${crypto.randomUUID()}@example.com`;
+    for (const next of ["https://evil.example/team/join/abcdefghijklmnop", "/admin", "//evil.example"]) {
+      const attempt = await signUp(`${next.length}-${other}`, next);
+      expect(attempt.link.search).toBe("");
+    }
   });
 });

@@ -105,6 +105,11 @@ function payForClip(
   };
 }
 
+/** A clip this account made is added to its clip list live; a team member's clip is the member's, not the owner's
+ *  (the owner sees the charge in the credit history). */
+const ownOrMemberClip = (clip: Clip, creatorId: string | null) =>
+  creatorId ? { memberClipAdded: true } : { clipsAdded: [clip] };
+
 /** The first answer of a clip's key, if the key was used before. */
 function replayClip(state: LedgerState, key: string, hash: string, now: number): LedgerResult<ChargeOutcome> | null {
   const previous = previousKey(state, key, hash);
@@ -143,7 +148,7 @@ export function charge(
     return {
       result: success({ clip: paid.clip, credits: creditsOf(state, ctx.now) }),
       writes: paid.writes,
-      clipsAdded: [paid.clip],
+      ...ownOrMemberClip(paid.clip, input.creatorId ?? null),
     };
   });
 }
@@ -239,7 +244,7 @@ export function capture(
     return {
       result: success({ clip: paid.clip, credits: creditsOf(state, ctx.now) }),
       writes: [...paid.writes, { type: "settleHolds", ids: [hold.id], status: "captured", clipId: paid.clip.id }],
-      clipsAdded: [paid.clip],
+      ...ownOrMemberClip(paid.clip, hold.creatorId),
     };
   });
 }

@@ -60,6 +60,9 @@ export interface Draft<T> {
   writes?: Write[];
   clipsAdded?: Clip[];
   clipsRemoved?: string[];
+  /** A team member's clip paid here: the admin clips screen hears it, this account's clip list does not (it is
+   *  the member's clip). */
+  memberClipAdded?: boolean;
   wakeAt?: number | null;
   endAccess?: string;
   /** Profile-level change worth an admin refresh even without a plan change (a ban). */
@@ -92,7 +95,7 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
     if (draft.adminUsers) adminTopics.add("users");
     for (const clip of draft.clipsAdded ?? []) events.push({ type: "clip", data: { clip } });
     for (const clipId of draft.clipsRemoved ?? []) events.push({ type: "clipRemoved", data: { clipId } });
-    if (draft.clipsAdded?.length || draft.clipsRemoved?.length) adminTopics.add("clips");
+    if (draft.clipsAdded?.length || draft.clipsRemoved?.length || draft.memberClipAdded) adminTopics.add("clips");
   }
   return {
     result: draft.result,

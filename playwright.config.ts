@@ -7,11 +7,15 @@ export const FAKE_GOOGLE_URL = `http://127.0.0.1:${Number(process.env.FAKE_GOOGL
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Its own folder: Playwright empties it at start, and npm test writes the other suites' reports beside it.
+  outputDir: "test-results/playwright",
   fullyParallel: false,
-  workers: 1,
+  // Two workers: this 2-core machine idles in one (the browser and wrangler wait on each other).
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
-  expect: { timeout: 5_000 },
+  // npm test runs the browsers beside the workerd and FFmpeg suites on 2 cores: a navigation can take several seconds.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: BASE_URL,
     trace: "retain-on-failure",

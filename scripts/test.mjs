@@ -1,6 +1,7 @@
 // `npm test`: every check and every suite, on a fresh machine too. Ends with one line "N passed, N failed".
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", FORCE_COLOR: "0" };
 const has = (bin) => spawnSync("sh", ["-c", `command -v ${bin}`], { stdio: "ignore" }).status === 0;
@@ -31,15 +32,26 @@ function ensureSystemPackages() {
 }
 
 const results = [];
-function step(label, cmd, args, count) {
-  console.log(`\n▶ ${label}`);
+const LOGS = "test-results/logs";
+
+/** Runs one step with its output in a log file (two lanes run at once), printed whole when the step ends. */
+function step(label, cmd, args, count, stepEnv = {}) {
   const started = Date.now();
-  const result = spawnSync(cmd, args, { stdio: "inherit", env });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const counted = count?.() ?? { passed: result.status === 0 ? 1 : 0, failed: result.status === 0 ? 0 : 1 };
-  if (result.status !== 0 && counted.failed === 0) counted.failed = 1; // a crash with no report still fails
-  results.push({ label, seconds, ...counted });
-  return result.status === 0;
+  const log = join(LOGS, `${label.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.log`);
+  console.log(`▶ ${label} (started; log: ${log})`);
+  return new Promise((resolve) => {
+    const out = openSync(log, "w");
+    const child = spawn(cmd, args, { stdio: ["ignore", out, out], env: { ...env, ...stepEnv } });
+    child.on("close", (code) => {
+      closeSync(out);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const counted = count?.() ?? { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+      if (code !== 0 && counted.failed === 0) counted.failed = 1; // a crash with no report still fails
+      results.push({ label, seconds, ...counted });
+      console.log(`\n━━━ ${label}: exit ${code}, ${seconds} s ━━━\n${readFileSync(log, "utf8")}`);
+      resolve(code === 0);
+    });
+  });
 }
 
 /** Counts from a vitest or Playwright JSON report. */
@@ -63,89 +75,101 @@ function playwrightCounts(file) {
   };
 }
 
-ensureSystemPackages();
-mkdirSync("test-results", { recursive: true });
-let ok = step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"]);
-ok = step("Build", "npx", ["remix", "vite:build"]) && ok;
-ok =
-  step(
-    "Worker, data and domain tests (vitest in workerd)",
-    "npx",
-    [
-      "vitest",
-      "run",
-      "--config",
-      "vitest.config.ts",
-      "--reporter=default",
-      "--reporter=json",
-      "--outputFile=test-results/vitest-worker.json",
-    ],
-    vitestCounts("test-results/vitest-worker.json"),
-  ) && ok;
-if (existsSync("extension/companion/vitest.config.ts")) {
-  ok =
-    step(
-      "Companion tests (vitest in Node, real FFmpeg)",
-      "npx",
-      [
-        "vitest",
-        "run",
-        "--config",
-        "extension/companion/vitest.config.ts",
-        "--reporter=default",
-        "--reporter=json",
-        `--outputFile=${process.cwd()}/test-results/vitest-companion.json`,
-      ],
-      vitestCounts("test-results/vitest-companion.json"),
-    ) && ok;
+const vitest = (config, report) => [
+  "vitest",
+  "run",
+  "--config",
+  config,
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile=${process.cwd()}/test-results/${report}`,
+];
+
+/** Steps one after another; a lane goes on after a failure so every suite reports. */
+async function lane(steps) {
+  let ok = true;
+  for (const run of steps) ok = (await run()) && ok;
+  return ok;
 }
-// Both unpacked builds (Chrome/Edge and Firefox); the e2e spec builds its own for the test ports.
-ok = step("Extension builds (Chrome/Edge and Firefox MV3)", "npm", ["run", "--silent", "extension:build"]) && ok;
-ok =
-  step(
-    "Extension tests (message map, manifests)",
-    "npx",
-    [
-      "vitest",
-      "run",
-      "--config",
-      "extension/vitest.config.ts",
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile=${process.cwd()}/test-results/vitest-extension.json`,
-    ],
-    vitestCounts("test-results/vitest-extension.json"),
-  ) && ok;
-env.PLAYWRIGHT_JSON_OUTPUT_NAME = "test-results/playwright.json";
-env.E2E_SKIP_BUILD = "1";
-ok =
-  step(
-    "End-to-end tests (Playwright, Chromium, wrangler dev)",
-    "npx",
-    ["playwright", "test", "--reporter=list,json"],
-    playwrightCounts("test-results/playwright.json"),
-  ) && ok;
-ok =
-  step(
-    "The Firefox build in Firefox ESR (puppeteer over WebDriver BiDi)",
-    "npx",
-    [
-      "vitest",
-      "run",
-      "--config",
-      "tests/firefox/vitest.config.ts",
-      "--reporter=default",
-      "--reporter=json",
-      "--outputFile=test-results/vitest-firefox.json",
-    ],
-    vitestCounts("test-results/vitest-firefox.json"),
-  ) && ok;
+
+ensureSystemPackages();
+rmSync("test-results", { recursive: true, force: true }); // no report of an earlier run is counted
+mkdirSync(LOGS, { recursive: true });
+const started = Date.now();
+// Two lanes, because this 2-core machine idles in either alone: the workerd and FFmpeg suites mostly use one core,
+// the browsers mostly wait.
+// The first two steps start at once. `check` reads every source file while the extension builds write theirs
+// (extension/.wxt types), so those wait for it; the worker suite imports the Remix build, so it waits for that.
+const checked = step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"]);
+const built = step("Build", "npx", ["remix", "vite:build"]);
+const lanes = await Promise.all([
+  lane([
+    () => checked,
+    () =>
+      step(
+        "Domain tests (vitest in Node: pure rules)",
+        "npx",
+        vitest("vitest.domain.config.ts", "vitest-domain.json"),
+        vitestCounts("test-results/vitest-domain.json"),
+      ),
+    async () =>
+      (await built) &&
+      step(
+        "Worker and data tests (vitest in workerd)",
+        "npx",
+        vitest("vitest.config.ts", "vitest-worker.json"),
+        vitestCounts("test-results/vitest-worker.json"),
+      ),
+    () =>
+      step(
+        "Companion tests (vitest in Node, real FFmpeg)",
+        "npx",
+        vitest("extension/companion/vitest.config.ts", "vitest-companion.json"),
+        vitestCounts("test-results/vitest-companion.json"),
+      ),
+  ]),
+  lane([
+    () => built,
+    async () => {
+      await checked;
+      // Both unpacked builds (Chrome/Edge and Firefox); the e2e spec builds its own for the test ports.
+      return step("Extension builds (Chrome/Edge and Firefox MV3)", "npm", ["run", "--silent", "extension:build"]);
+    },
+    () =>
+      step(
+        "Extension tests (message map, manifests)",
+        "npx",
+        vitest("extension/vitest.config.ts", "vitest-extension.json"),
+        vitestCounts("test-results/vitest-extension.json"),
+      ),
+    () =>
+      step(
+        "End-to-end tests (Playwright, Chromium, wrangler dev)",
+        "npx",
+        ["playwright", "test", "--reporter=list,json"],
+        playwrightCounts("test-results/playwright.json"),
+        { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json", E2E_SKIP_BUILD: "1" },
+      ),
+    () =>
+      step(
+        "The Firefox build in Firefox ESR (puppeteer over WebDriver BiDi)",
+        "npx",
+        vitest("tests/firefox/vitest.config.ts", "vitest-firefox.json"),
+        vitestCounts("test-results/vitest-firefox.json"),
+      ),
+    () =>
+      step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", ["run", "--silent", "deploy:check"]),
+  ]),
+]);
+const ok = lanes.every(Boolean);
+const wall = ((Date.now() - started) / 1000).toFixed(1);
 
 console.log("\nSummary");
 for (const r of results)
   console.log(`  ${r.failed ? "✗" : "✓"} ${r.label}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s)`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`  wall time, both lanes: ${wall} s`);
 const line = `${passed} passed, ${failed} failed`;
 writeFileSync("test-results/summary.txt", `${line}\n`);
 console.log(line);

@@ -5,7 +5,8 @@ export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   test: {
     environment: "node",
-    include: ["src/**/*.test.ts", "test/**/*.test.ts", "../../app/domain/companion.test.ts"],
+    // The companion's domain rules (app/domain/companion.test.ts) run with the domain suite.
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     // Real ffmpeg work: generous timeouts, and files in parallel only as far as 2 cores allow.
     testTimeout: 120_000,

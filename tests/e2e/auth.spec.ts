@@ -6,6 +6,7 @@ import {
   dismissNotice,
   latestLink,
   nextGoogleIdentity,
+  noticeDue,
   signIn,
   signUp,
   uniqueEmail,
@@ -26,8 +27,8 @@ test.describe("accounts", () => {
     await dismissNotice(page);
     await expect(notice).toBeHidden();
     await page.reload();
-    await page.waitForTimeout(800);
-    await expect(page.getByRole("dialog")).toBeHidden(); // the flag is cleared on the server
+    expect(await noticeDue(page), "the flag is cleared on the server").toBe(false);
+    await expect(page.getByRole("dialog")).toBeHidden();
     await expect(page.getByTestId("credit-balance")).toHaveText("100");
   });
 
@@ -166,12 +167,10 @@ test.describe("accounts", () => {
     await expect(page.getByRole("alert")).toHaveText("Google sign-in was cancelled.");
   });
 
-  test("an admin bans a user: their session ends and they are told at sign-in", async ({ browser, page, request }) => {
+  test("an admin bans a user: their session ends and they are told at sign-in", async ({ pageAs, page, request }) => {
     const email = uniqueEmail("ban");
     await signUp(page, request, "Banned Bob", email, "bob's long passphrase");
-    const admin = await browser.newContext();
-    const adminPage = await admin.newPage();
-    await signIn(adminPage, DEMO_ADMIN, DEMO_PASSWORD);
+    const adminPage = await pageAs("admin");
     await adminPage.goto("/admin/users");
     adminPage.once("dialog", (dialog) => {
       expect(dialog.message()).toBe(
@@ -185,7 +184,6 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/signin/);
     await signIn(page, email, "bob's long passphrase");
     await expect(page.getByRole("alert")).toContainText("Your account has been banned");
-    await admin.close();
   });
 
   test("My Account saves the name and changes the password with the spec's messages", async ({

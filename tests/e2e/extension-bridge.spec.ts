@@ -58,12 +58,30 @@ test("after sign-in the extension gets a revocable token; sign-out clears it and
 });
 
 test("without an extension the site asks for no token", async ({ page, request }) => {
+  // The page's clock is ours: the bridge's 1.5 s wait for an answer passes when the test says, not after a sleep.
+  await page.clock.install();
+  await page.addInitScript(() => {
+    const asked: string[] = [];
+    (window as unknown as { __asked: string[] }).__asked = asked;
+    window.addEventListener("message", (event) => {
+      const data = event.data as { source?: string; message?: { action: string } } | null;
+      if (data?.source === "clipcut-page" && data.message) asked.push(data.message.action);
+    });
+    const fetch = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).includes("/api/v1/token")) asked.push("token request");
+      return fetch(input, init);
+    };
+  });
   const tokenRequests: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("/api/v1/token")) tokenRequests.push(r.url());
   });
   await signUp(page, request, "No Extension", uniqueEmail("noext"), "plain passphrase");
   await dismissNotice(page);
-  await page.waitForTimeout(2000); // longer than the bridge's 1.5 s wait for an answer
+  // The site did look for an extension, nobody answered, and the wait for an answer ran out.
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __asked: string[] }).__asked)).toEqual(["ping"]);
+  await page.clock.runFor(2000);
+  expect(await page.evaluate(() => (window as unknown as { __asked: string[] }).__asked)).toEqual(["ping"]);
   expect(tokenRequests).toEqual([]);
 });

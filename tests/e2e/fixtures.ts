@@ -1,5 +1,8 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type Page } from "@playwright/test";
+import { DEMO_ADMIN, DEMO_CREATOR, DEMO_PASSWORD, dismissNotice, signIn } from "./helpers";
 
 /** Fails on any serious or critical accessibility violation of the page as it is now. */
 export async function expectAccessible(page: Page) {
@@ -11,16 +14,86 @@ export async function expectAccessible(page: Page) {
   ).toEqual([]);
 }
 
-export const test = base.extend<{ visit: (path: string, status?: number) => Promise<void> }>({
-  /** Every page.goto in every test runs axe-core on the page it reached. */
+/** One screen per route shape: ids, tokens and numbers in the path are the same screen. */
+export function screenOf(url: string): string {
+  return new URL(url).pathname
+    .split("/")
+    .map((part) => (/\d/.test(part) && part.length >= 6 ? ":id" : /^\d+$/.test(part) ? ":n" : part))
+    .join("/");
+}
+
+/** Screens this worker has scanned: axe runs once per screen, on its first visit (a scan costs 1–3 s). */
+const scanned = new Set<string>();
+
+export type Role = "admin" | "creator";
+const ROLE_ACCOUNTS: Record<Role, string> = { admin: DEMO_ADMIN, creator: DEMO_CREATOR };
+
+/** Signs a demo account in once per worker and keeps the cookies; tests that only need "an admin" start there. */
+async function signInOnce(browser: Browser, baseURL: string, role: Role, workerIndex: number): Promise<string> {
+  const dir = join("test-results", ".auth");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${role}-${workerIndex}.json`);
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, ROLE_ACCOUNTS[role], DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await dismissNotice(page);
+  await context.storageState({ path: file });
+  await context.close();
+  return file;
+}
+
+/** Every page.goto runs axe-core on the screen it reached, the first time this worker reaches that screen. */
+function scanOnFirstVisit(page: Page): Page {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    const screen = screenOf(page.url());
+    if (screen !== "/dev/outbox" && !scanned.has(screen)) {
+      scanned.add(screen);
+      await expectAccessible(page);
+    }
+    return response;
+  };
+  return page;
+}
+
+export const test = base.extend<
+  {
+    /** Starts `page` signed in as a demo account (`test.use({ role: "admin" })`). */
+    role: Role | undefined;
+    visit: (path: string, status?: number) => Promise<void>;
+    /** A page in a new context signed in as a demo account (its session is shared by this worker's tests). */
+    pageAs: (role: Role) => Promise<Page>;
+  },
+  { roleState: (role: Role) => Promise<string> }
+>({
+  roleState: [
+    async ({ browser }, use, workerInfo) => {
+      const baseURL = String(workerInfo.project.use.baseURL);
+      const files = new Map<Role, Promise<string>>();
+      await use((role) => {
+        if (!files.has(role)) files.set(role, signInOnce(browser, baseURL, role, workerInfo.workerIndex));
+        return files.get(role) as Promise<string>;
+      });
+    },
+    { scope: "worker" },
+  ],
+  role: [undefined, { option: true }],
+  storageState: async ({ role, roleState }, use) => {
+    await use(role ? await roleState(role) : undefined);
+  },
   page: async ({ page }, use) => {
-    const goto = page.goto.bind(page);
-    page.goto = async (url, options) => {
-      const response = await goto(url, options);
-      if (new URL(page.url()).pathname !== "/dev/outbox") await expectAccessible(page);
-      return response;
-    };
-    await use(page);
+    await use(scanOnFirstVisit(page));
+  },
+  pageAs: async ({ browser, roleState }, use) => {
+    const contexts: { close(): Promise<void> }[] = [];
+    await use(async (role) => {
+      const context = await browser.newContext({ storageState: await roleState(role) });
+      contexts.push(context);
+      return scanOnFirstVisit(await context.newPage());
+    });
+    for (const context of contexts) await context.close();
   },
   /** A visit that also checks the status code. */
   visit: async ({ page }, use) => {

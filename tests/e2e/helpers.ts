@@ -35,14 +35,30 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
-/** Closes the maintenance notice if it shows up (500 ms after entering the signed-in area), and waits until the
- *  server has cleared the flag and the page has revalidated. */
+/** Waits for the signed-in layout and reads, from the router's own state, whether this session's maintenance notice
+ *  is due: no fixed wait when it is not. */
+export async function noticeDue(page: Page): Promise<boolean> {
+  const handle = await page.waitForFunction(() => {
+    const router = (window as unknown as { __remixRouter?: RemixRouter }).__remixRouter;
+    if (!router || router.state.navigation.state !== "idle") return undefined;
+    const layout = router.state.loaderData["routes/_app"];
+    return layout ? { due: layout.showMaintenanceNotification === true } : undefined;
+  });
+  return ((await handle.jsonValue()) as { due: boolean }).due;
+}
+interface RemixRouter {
+  state: {
+    navigation: { state: string };
+    loaderData: Record<string, { showMaintenanceNotification?: boolean } | undefined>;
+  };
+}
+
+/** Closes the maintenance notice when this session has it due (it shows 500 ms after entering the signed-in area),
+ *  and waits until the server has cleared the flag and the page has revalidated. */
 export async function dismissNotice(page: Page) {
+  if (!(await noticeDue(page))) return;
   const button = page.getByRole("button", { name: "Got it" });
-  if (!(await button.isVisible({ timeout: 3000 }).catch(() => false))) {
-    await button.waitFor({ timeout: 3000 }).catch(() => undefined);
-  }
-  if (!(await button.isVisible())) return;
+  await button.waitFor();
   // The fetcher posts, then Remix revalidates the page's loaders (a streamed GET of .data): wait for both to finish.
   const revalidated = page.waitForResponse((r) => r.request().method() === "GET" && r.url().includes(".data"));
   await Promise.all([page.waitForResponse((r) => r.url().includes("/notice/dismiss")), button.click()]);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { expect, test } from "./fixtures";
-import { DEMO_ADMIN, DEMO_PASSWORD, dismissNotice, signIn as signInPage, signUp, uniqueEmail } from "./helpers";
+import { dismissNotice, signUp, uniqueEmail } from "./helpers";
 
 const clip = (name: string) => ({
   name,
@@ -125,7 +125,7 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
 
 test.describe("one door to the ledger", () => {
   test("an admin's plan change shows on the creator's open dashboard without reload", async ({
-    browser,
+    pageAs,
     page,
     request,
   }) => {
@@ -137,9 +137,7 @@ test.describe("one door to the ledger", () => {
     await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
 
-    const adminContext = await browser.newContext();
-    const admin = await adminContext.newPage();
-    await signInPage(admin, DEMO_ADMIN, DEMO_PASSWORD);
+    const admin = await pageAs("admin");
     await admin.goto(`/admin/users?q=${encodeURIComponent(email)}`);
     await admin.getByRole("link", { name: `Edit ${name}` }).click();
     // The edit form, not the list's filter form (which has a Plan select too).
@@ -150,6 +148,5 @@ test.describe("one door to the ledger", () => {
 
     await expect(page.getByTestId("plan-name")).toHaveText("Advanced");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
-    await adminContext.close();
   });
 });

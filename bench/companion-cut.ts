@@ -183,7 +183,6 @@ async function main() {
     allowedOrigins: allowedOrigins(),
     apiBaseUrl: api.baseUrl,
     concurrency: 1,
-    presets: { list: () => [], save: async () => undefined },
     allowPrivateSources: true,
   });
   const port = await companion.listen(0);

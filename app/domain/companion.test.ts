@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clipJobRequestSchema, outputFileNameSchema, presetSchema, sessionRequestSchema } from "./companion";
+import { clipJobRequestSchema, outputFileNameSchema, sessionRequestSchema } from "./companion";
 
 describe("companion wire schemas", () => {
   it("accepts a job and rejects unknown keys and empty clips", () => {
@@ -15,8 +15,7 @@ describe("companion wire schemas", () => {
       expect(outputFileNameSchema.safeParse(bad).success).toBe(false);
     }
   });
-  it("defaults a preset's strategy and validates sessions", () => {
-    expect(presetSchema.parse({ name: "Shorts", format: "mp4", quality: "720p" }).strategy).toBe("auto");
+  it("validates sessions", () => {
     expect(sessionRequestSchema.safeParse({ apiToken: "short" }).success).toBe(false);
     expect(sessionRequestSchema.safeParse({ apiToken: "long-enough-token", apiBaseUrl: "ftp://x" }).success).toBe(
       false,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { clipFields, withClipRange } from "./clip-request";
-import { FORMATS, QUALITIES } from "./media";
+import { FORMATS } from "./media";
 
 /**
  * Wire shapes of the local companion (the clip engine on 127.0.0.1), shared by the companion and the extension.
@@ -54,12 +54,6 @@ export const sourceSchema = z
     "Source must be an http(s) URL or an absolute file path.",
   );
 
-export const presetNameSchema = z
-  .string()
-  .trim()
-  .min(1, "Preset name is required.")
-  .max(60, "Preset name is too long (60 characters at most).");
-
 /** The one clip request, with the source to read; name, page, format and quality have defaults here. */
 const clipJobFields = {
   source: sourceSchema,
@@ -74,7 +68,6 @@ const clipJobFields = {
   strategy: z.enum(CUT_STRATEGIES).optional(),
   /** Accept a copy cut that starts on the keyframe before startSeconds. */
   allowSnap: z.boolean().optional(),
-  preset: presetNameSchema.optional(),
   fileName: outputFileNameSchema.optional(),
 };
 
@@ -108,17 +101,6 @@ export const sessionRequestSchema = z
   })
   .strict();
 export type SessionRequest = z.infer<typeof sessionRequestSchema>;
-
-export const presetSchema = z
-  .object({
-    name: presetNameSchema,
-    format: z.enum(FORMATS),
-    quality: z.enum(QUALITIES).optional(),
-    strategy: z.enum(CUT_STRATEGIES).default("auto"),
-  })
-  .strict();
-export type Preset = z.infer<typeof presetSchema>;
-export const presetListSchema = z.object({ presets: z.array(presetSchema) });
 
 export const JOB_STATUSES = ["queued", "reserving", "running", "verifying", "done", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

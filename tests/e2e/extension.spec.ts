@@ -17,7 +17,7 @@ import {
   SOURCE_FILE,
   type Companion,
 } from "./extension/harness";
-import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+import { dismissNotice, payForPlan, signUp, uniqueEmail } from "./helpers";
 
 /**
  * The real extension (unpacked build) in Chromium, the real companion cutting with FFmpeg through a stand-in
@@ -273,4 +273,46 @@ test("a stopped companion: the panel and the popup say how to start it", async (
   await expect(popup.getByText("The companion is not running.")).toBeVisible();
   await axe(popup, "main");
   await Promise.all([watch.close(), popup.close()]);
+});
+
+test("presets live in the account: the panel saves one, the API lists it, the panel applies and deletes it", async ({
+  request,
+}) => {
+  const site = await context.newPage();
+  await signUp(site, request, "Preset Creator", uniqueEmail("presets"), "preset passphrase");
+  await dismissNotice(site);
+  await payForPlan(site, "Advanced");
+  // This sign-in hands the extension this account's token (an earlier test's account may have left its own).
+  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
+  await expect.poll(() => storedKey(worker)).not.toBe(apiKey);
+  const auth = { Authorization: `Bearer ${await storedKey(worker)}` };
+  const listed = async () => (await (await request.get("/api/v1/presets", { headers: auth })).json()).presets;
+
+  const watch = await context.newPage();
+  await watch.goto(watchUrl);
+  await openPanel(watch);
+  await setRange(watch, "00:10", "00:25");
+  await watch.getByLabel("Format").selectOption("mkv");
+  await watch.getByLabel("Quality").selectOption("1080p");
+  await watch.getByLabel("New preset name").fill("Shorts 15 s");
+  await watch.getByLabel("Keep the clip length (00:15)").check();
+  await watch.getByRole("button", { name: "Save preset" }).click();
+  const note = watch.getByRole("status").filter({ hasText: "Preset" });
+  await expect(note).toHaveText('Preset "Shorts 15 s" saved to your account.');
+  expect(await listed()).toMatchObject([{ name: "Shorts 15 s", format: "mkv", quality: "1080p", clipSeconds: 15 }]);
+  await axe(watch, "clipcut-panel");
+
+  // Applying it sets the format, the quality and 15 s from the current start.
+  await watch.getByLabel("Format").selectOption("mp4");
+  await watch.getByLabel("Quality").selectOption("720p");
+  await setRange(watch, "00:30", "00:40");
+  await watch.getByLabel("Preset", { exact: true }).selectOption({ label: "Shorts 15 s (MKV 1080p, 00:15)" });
+  await expect(watch.getByLabel("Format")).toHaveValue("mkv");
+  await expect(watch.getByLabel("Quality")).toHaveValue("1080p");
+  await expect(watch.getByLabel("End", { exact: true })).toHaveValue("00:45");
+
+  await watch.getByRole("button", { name: "Delete preset" }).click();
+  await expect(note).toHaveText('Preset "Shorts 15 s" deleted.');
+  expect(await listed()).toEqual([]);
+  await Promise.all([site.close(), watch.close()]);
 });

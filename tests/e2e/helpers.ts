@@ -91,3 +91,13 @@ export async function nextGoogleIdentity(
   const res = await fetch(`${FAKE_GOOGLE_URL}/__control/next`, { method: "POST", body: JSON.stringify(identity) });
   expect(res.ok).toBe(true);
 }
+
+/** Upgrades the signed-in account, paid through the local checkout stand-in (Stripe's events to the same webhook). */
+export async function payForPlan(page: Page, plan: "Basic" | "Advanced" | "Pro") {
+  await page.goto("/billing/plan");
+  await page.getByRole("button", { name: `Upgrade to ${plan}` }).click();
+  await expect(page).toHaveURL(/\/dev\/stripe\/checkout\/cs_test_/);
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay and subscribe" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Successfully changed plan to ${plan}!` })).toBeVisible();
+}

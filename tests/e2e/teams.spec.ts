@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { dismissNotice, latestLink, signUp, uniqueEmail } from "./helpers";
+import { dismissNotice, latestLink, payForPlan, signUp, uniqueEmail } from "./helpers";
 
 /** Screenshots for the closing note, only when asked (SCREENS_DIR), never in the repository. */
 const SCREENS = process.env.SCREENS_DIR;
@@ -14,13 +14,7 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
   const memberEmail = uniqueEmail("member");
   await signUp(page, request, "Olivia Owner", ownerEmail, "owner long passphrase");
   await dismissNotice(page);
-  await page.goto("/billing/plan");
-  // Paid through the local checkout stand-in (Stripe's events to the same webhook).
-  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-  await expect(page).toHaveURL(/\/dev\/stripe\/checkout\/cs_test_/);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay and subscribe" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Successfully changed plan to Pro!" })).toBeVisible();
+  await payForPlan(page, "Pro");
 
   await page.goto("/team"); // axe runs on every goto (fixtures)
   await page.getByLabel("E-mail").fill(memberEmail);

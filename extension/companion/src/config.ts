@@ -3,9 +3,8 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { presetSchema, type Preset } from "../../../app/domain/companion";
 
-/** Where the pairing token and presets live: the user's config directory, readable by the user only. */
+/** Where the pairing token lives: the user's config directory, readable by the user only. */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CLIPCUT_COMPANION_CONFIG_DIR) return env.CLIPCUT_COMPANION_CONFIG_DIR;
   if (process.platform === "win32")
@@ -16,7 +15,6 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 
 const storedSchema = z.object({
   pairingToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
-  presets: z.array(presetSchema).default([]),
   /** The Firefox extension origin bound at pairing (Firefox origins are random per install). */
   firefoxOrigin: z
     .string()
@@ -51,7 +49,7 @@ export async function loadConfig(dir = configDir()): Promise<Config> {
     const parsed = storedSchema.safeParse(JSON.parse(text));
     if (parsed.success) return { ...parsed.data, path, created: false };
   }
-  const fresh: Stored = { pairingToken: newPairingToken(), presets: [], firefoxOrigin: null };
+  const fresh: Stored = { pairingToken: newPairingToken(), firefoxOrigin: null };
   await save(path, fresh);
   return { ...fresh, path, created: true };
 }
@@ -60,18 +58,13 @@ export async function resetPairingToken(dir = configDir()): Promise<{ token: str
   const config = await loadConfig(dir);
   const token = newPairingToken();
   // A new token unbinds Firefox too: the next extension to pair binds again.
-  await save(config.path, { pairingToken: token, presets: config.presets, firefoxOrigin: null });
+  await save(config.path, { pairingToken: token, firefoxOrigin: null });
   return { token, path: config.path };
-}
-
-export async function savePresets(config: Config, presets: Preset[]): Promise<void> {
-  config.presets = presets;
-  await save(config.path, { pairingToken: config.pairingToken, presets, firefoxOrigin: config.firefoxOrigin });
 }
 
 export async function saveFirefoxOrigin(config: Config, origin: string): Promise<void> {
   config.firefoxOrigin = origin;
-  await save(config.path, { pairingToken: config.pairingToken, presets: config.presets, firefoxOrigin: origin });
+  await save(config.path, { pairingToken: config.pairingToken, firefoxOrigin: origin });
 }
 
 export function defaultOutputDir(): string {

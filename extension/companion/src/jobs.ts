@@ -1,15 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { ClipRequest, MeResponse } from "../../../app/domain/api";
-import type {
-  ClipJobRequest,
-  CompanionEvent,
-  CutResult,
-  Job,
-  JobError,
-  Preset,
-  Progress,
-} from "../../../app/domain/companion";
+import type { ClipJobRequest, CompanionEvent, CutResult, Job, JobError, Progress } from "../../../app/domain/companion";
 import { decideQuality, fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
 import { qualityHeight, type Format } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
@@ -31,7 +23,6 @@ export interface JobQueueOptions {
   outputDir: string;
   concurrency: number;
   session: () => Session | null;
-  presets: () => readonly Preset[];
   fetchImpl?: typeof fetch;
   /** Loopback/private sources and local files allowed (--allow-private-sources). */
   allowPrivateSources?: boolean;
@@ -125,25 +116,12 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     return this.entries.get(id)?.job;
   }
 
-  /** Fills in a preset's format/quality/strategy (explicit fields win). */
-  private applyPreset(request: ClipJobRequest): ClipJobRequest {
-    if (!request.preset) return request;
-    const preset = this.options.presets().find((p) => p.name === request.preset);
-    if (!preset) throw new ClipError("preset_not_found", `No preset named "${request.preset}".`, 404);
-    return {
-      ...request,
-      format: request.format ?? preset.format,
-      quality: request.quality ?? preset.quality,
-      strategy: request.strategy ?? preset.strategy,
-    };
-  }
-
   submit(request: ClipJobRequest): Job {
     const now = new Date().toISOString();
     const job: Job = {
       id: randomUUID(),
       status: "queued",
-      request: this.applyPreset(request),
+      request,
       progress: { percent: 0, speed: null, etaSeconds: null },
       result: null,
       error: null,
@@ -223,9 +201,6 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const early = fixed ? trace.span("source", () => this.source(r.source, qualityHeight(fixed), signal)) : null;
       early?.catch(() => undefined); // reported below, after the account check's own error
       const me = await trace.span("me", () => api!.me());
-      if (r.preset && !me.limits.presets) {
-        throw new ClipError("plan_limit", "Presets are not included in your plan.", 403);
-      }
       const { input, info } = await (early ??
         trace.span("source", () => this.source(r.source, qualityHeight(me.limits.maxQuality), signal)));
       // The quality policy is the domain's (clip-quality.ts): never upscale, plan cap, GIF and audio defaults.

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { COMPANION_DEFAULT_PORT } from "../../../app/domain/extension";
-import { cleanStaleParts, defaultOutputDir, loadConfig, saveFirefoxOrigin, savePresets } from "./config";
+import { cleanStaleParts, defaultOutputDir, loadConfig, saveFirefoxOrigin } from "./config";
 import { DEFAULT_API_BASE } from "./api-client";
 import { killAllChildren } from "./ffmpeg";
 import { checkApiBase, envAllowsPrivateSources } from "./net-guard";
@@ -48,7 +48,6 @@ export async function startCompanion(options: ServeOptions) {
     allowPrivateSources,
     ytDlpWarning,
     concurrency: options.concurrency && options.concurrency > 0 ? options.concurrency : 2,
-    presets: { list: () => config.presets, save: (presets) => savePresets(config, presets) },
   });
   const port = await companion.listen(options.port ?? COMPANION_DEFAULT_PORT);
   const lines = [

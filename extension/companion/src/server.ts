@@ -6,11 +6,9 @@ import type { ZodType, ZodTypeDef } from "zod";
 import {
   batchRequestSchema,
   clipJobRequestSchema,
-  presetSchema,
   sessionRequestSchema,
   type CompanionEvent,
   type HealthResponse,
-  type Preset,
 } from "../../../app/domain/companion";
 import { ApiClient, DEFAULT_API_BASE } from "./api-client";
 import { ClipError } from "./errors";
@@ -36,7 +34,6 @@ export interface CompanionServerOptions {
   firefox?: FirefoxBinding;
   apiBaseUrl?: string;
   concurrency?: number;
-  presets: { list: () => readonly Preset[]; save: (presets: Preset[]) => Promise<void> };
   fetchImpl?: typeof fetch;
   /** Loopback/private sources and local files (tests, local demos): --allow-private-sources. */
   allowPrivateSources?: boolean;
@@ -83,7 +80,7 @@ function parse<T>(schema: ZodType<T, ZodTypeDef, unknown>, body: unknown): T {
   return result.data;
 }
 
-/** The companion's HTTP API (see README): health, session, presets, jobs, batch, events (SSE) and WebSocket. */
+/** The companion's HTTP API (see README): health, session, jobs, batch, events (SSE) and WebSocket. */
 export function createCompanionServer(options: CompanionServerOptions): CompanionServer {
   let port = 0;
   let session: Session | null = null;
@@ -93,7 +90,6 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
     outputDir: options.outputDir,
     concurrency: options.concurrency ?? 2,
     session: () => session,
-    presets: options.presets.list,
     fetchImpl: options.fetchImpl,
     allowPrivateSources: options.allowPrivateSources ?? false,
     ytDlpWarning: options.ytDlpWarning ?? null,
@@ -164,22 +160,6 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
       if (method === "DELETE") {
         session = null;
         return send(res, 200, { session: false });
-      }
-    }
-    if (path === "/presets" && method === "GET") return send(res, 200, { presets: options.presets.list() });
-    if ((m = /^\/presets\/([^/]+)$/.exec(path))) {
-      const name = decodeURIComponent(m[1] ?? "");
-      if (method === "PUT") {
-        const preset = parse(presetSchema, { ...((await readJson(req)) as object), name });
-        const next = [...options.presets.list().filter((p) => p.name !== name), preset];
-        await options.presets.save(next);
-        return send(res, 200, { preset });
-      }
-      if (method === "DELETE") {
-        const list = options.presets.list();
-        if (!list.some((p) => p.name === name)) return error(res, 404, "not_found", `No preset named "${name}".`);
-        await options.presets.save(list.filter((p) => p.name !== name));
-        return send(res, 200, { deleted: name });
       }
     }
     if (path === "/jobs") {

@@ -23,7 +23,6 @@ beforeAll(async () => {
     pairingToken: token,
     allowedOrigins: allowedOrigins(),
     firefox: memoryFirefoxBinding(null, (o) => persisted.push(o)),
-    presets: { list: () => [], save: async () => undefined },
   });
   port = await companion.listen(0);
 });

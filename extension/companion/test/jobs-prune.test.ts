@@ -6,7 +6,7 @@ afterEach(() => vi.restoreAllMocks());
 
 function queue() {
   // No session: every job fails at once (session_required), which is all this needs.
-  return new JobQueue({ tools, outputDir: tempDir(), concurrency: 4, session: () => null, presets: () => [] });
+  return new JobQueue({ tools, outputDir: tempDir(), concurrency: 4, session: () => null });
 }
 const submit = (q: JobQueue) => q.submit({ source: "https://example.com/a.mp4", startSeconds: 0, endSeconds: 2 });
 

@@ -101,7 +101,6 @@ describe("a server started without --allow-private-sources", () => {
       pairingToken: token,
       allowedOrigins: allowedOrigins(),
       apiBaseUrl: api.baseUrl,
-      presets: { list: () => [], save: async () => undefined },
     });
     port = await companion.listen(0);
   });

@@ -63,7 +63,6 @@ beforeAll(async () => {
     allowedOrigins: allowedOrigins(),
     apiBaseUrl: api.baseUrl,
     concurrency: 2,
-    presets: { list: () => [], save: async () => undefined },
     allowPrivateSources: true, // the media is on loopback
   });
   companion.queue.on("event", (e) => events.push(e));

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
-import type { Job, Preset } from "../../../app/domain/companion";
+import type { Job } from "../../../app/domain/companion";
 import { INSUFFICIENT_CREDITS_MESSAGE } from "../../../app/domain/credits";
 import { newPairingToken } from "../src/config";
 import { allowedOrigins } from "../src/security";
@@ -24,7 +24,6 @@ let companion: CompanionServer;
 let port: number;
 let outputDir: string;
 let media: RangeServer;
-let presets: Preset[] = [];
 
 const USERS = {
   advanced: { token: "tok-advanced-123", plan: "Advanced", balance: 10_000 },
@@ -56,7 +55,6 @@ beforeAll(async () => {
     allowedOrigins: allowedOrigins(),
     apiBaseUrl: api.baseUrl,
     concurrency: 2,
-    presets: { list: () => presets, save: async (p) => void (presets = p) },
     // The test media is on this computer (files and a loopback server).
     allowPrivateSources: true,
   });
@@ -280,10 +278,10 @@ describe("jobs and credits", () => {
     expect(ps).not.toContain("cancel-me");
   });
 
-  it("runs a batch from two sources with bounded concurrency, and presets", async () => {
+  it("runs a batch from two sources with bounded concurrency; it keeps no presets of its own", async () => {
     await session("advanced");
-    const put = await call(port, token, "PUT", "/presets/Shorts%20GIF", { body: { format: "gif", quality: "240p" } });
-    expect(put.status).toBe(200);
+    // Presets live in the account (GET /api/v1/presets); the extension sends their format and quality.
+    expect((await call(port, token, "GET", "/presets")).status).toBe(404);
     let running = 0;
     let peak = 0;
     const seen = new Map<string, string>();
@@ -298,7 +296,7 @@ describe("jobs and credits", () => {
       body: {
         jobs: [
           { source: SRC, videoUrl: PAGE, startSeconds: 1, endSeconds: 4 },
-          { source: SRC, videoUrl: PAGE, startSeconds: 50, endSeconds: 53, preset: "Shorts GIF" },
+          { source: SRC, videoUrl: PAGE, startSeconds: 50, endSeconds: 53, format: "gif", quality: "240p" },
           { source: media.url("src1080.mp4"), startSeconds: 3, endSeconds: 6 },
           { source: join(dir, "audio.m4a"), videoUrl: PAGE, startSeconds: 10, endSeconds: 20, format: "mp3" },
         ],

@@ -5,7 +5,7 @@ import { CompanionClient } from "../lib/companion-client";
 import { SITE_ORIGINS } from "../lib/config";
 import { readSecrets, writeSecrets } from "../lib/secret-store";
 import { senderOf } from "../lib/sender";
-import { fetchAccount } from "../lib/site-api";
+import { fetchAccount, SiteApi } from "../lib/site-api";
 
 /** runtime.getURL for any path (WXT types it for the build's public files only). */
 const extensionUrl = (path: string) => (browser.runtime as unknown as { getURL(p: string): string }).getURL(path);
@@ -39,6 +39,7 @@ export default defineBackground(() => {
     store,
     companion: (token) => new CompanionClient(token),
     account: fetchAccount,
+    site: (apiKey) => new SiteApi(apiKey),
     version: browser.runtime.getManifest().version,
   });
   const self = { id: browser.runtime.id, base: extensionUrl("/"), siteOrigins: SITE_ORIGINS };

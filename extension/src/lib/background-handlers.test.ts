@@ -7,6 +7,7 @@ import { FAILURE_TEXT } from "./failures";
 import { MESSAGES, type Job, type Result, type Status } from "./messages";
 import { ask } from "./send";
 import { senderOf } from "./sender";
+import { SiteApi } from "./site-api";
 
 const SITE = "http://localhost:8787";
 const TOKEN = "A".repeat(43);
@@ -22,7 +23,47 @@ function memoryStore(initial: Partial<Stored> = {}) {
 /** A loopback server answering like the companion does when the pairing token is wrong. */
 let refusing: Server;
 let refusingUrl = "";
+/** A stand-in of the site's preset API (docs/api.md): "cc_advanced" may keep presets, "cc_free" may not. */
+let siteApi: Server;
+let siteApiUrl = "";
+const saved: { id: string; name: string; format: string; quality: string; clipSeconds: number | null }[] = [];
+const seen: string[] = [];
 beforeAll(async () => {
+  siteApi = createServer((req, res) => {
+    const send = (status: number, body?: unknown) => {
+      res.writeHead(status, { "Content-Type": "application/json" });
+      res.end(body === undefined ? undefined : JSON.stringify(body));
+    };
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
+    if (req.headers.authorization === "Bearer cc_free")
+      return send(403, { error: { code: "plan_limit", message: "Custom presets are part of the Advanced plan." } });
+    if (req.headers.authorization !== "Bearer cc_advanced")
+      return send(401, { error: { code: "unauthorized", message: "Sign in." } });
+    const id = /^\/api\/v1\/presets\/([\w-]+)$/.exec(req.url ?? "")?.[1];
+    if (req.method === "GET" && req.url === "/api/v1/presets")
+      return send(200, { presets: saved.map((p) => ({ ...p, createdAt: "2026-11-24T00:00:00.000Z" })) });
+    if (req.method === "POST" && req.url === "/api/v1/presets") {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const preset = { id: crypto.randomUUID(), clipSeconds: null, ...JSON.parse(body) };
+        saved.push(preset);
+        send(201, { preset: { ...preset, createdAt: "2026-11-24T00:00:00.000Z" } });
+      });
+      return;
+    }
+    if (req.method === "DELETE" && id) {
+      const at = saved.findIndex((p) => p.id === id);
+      if (at < 0) return send(404, { error: { code: "not_found", message: "No such preset." } });
+      saved.splice(at, 1);
+      res.writeHead(204).end();
+      return;
+    }
+    send(404, { error: { code: "not_found", message: "No route." } });
+  });
+  await new Promise<void>((done) => siteApi.listen(0, "127.0.0.1", done));
+  siteApiUrl = `http://127.0.0.1:${(siteApi.address() as AddressInfo).port}`;
+
   refusing = createServer((_req, res) => {
     res.writeHead(401, { "Content-Type": "application/json" });
     res.end(JSON.stringify({ error: { code: "invalid_pairing_token", message: "The pairing token is not valid." } }));
@@ -30,13 +71,17 @@ beforeAll(async () => {
   await new Promise<void>((done) => refusing.listen(0, "127.0.0.1", done));
   refusingUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((done) => refusing.close(() => done())));
+afterAll(async () => {
+  await new Promise<void>((done) => refusing.close(() => done()));
+  await new Promise<void>((done) => siteApi.close(() => done()));
+});
 
 function handlers(store = memoryStore(), companionUrl = "http://127.0.0.1:8839") {
   return createHandlers({
     store,
     companion: (token) => new CompanionClient(token, companionUrl),
     account: async () => null,
+    site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
     version: "0.1.0",
   });
 }
@@ -154,6 +199,7 @@ describe("internal messages", () => {
       store: memoryStore({ apiKey: "cc_secret_token" }),
       companion: (token) => new CompanionClient(token, "http://127.0.0.1:8839"),
       account: async () => ({ user: { id: "u1" } }) as never,
+      site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
       version: "0.1.0",
     });
     for (const [type, from] of [
@@ -195,6 +241,43 @@ describe("internal messages", () => {
     expect((await store.get()).pairingToken).toBeNull();
   });
 
+  it("keeps presets in the account: list, save, delete through the site's API with the account's token", async () => {
+    const h = handlers(memoryStore({ apiKey: "cc_advanced" }));
+    const preset = { name: "Shorts", format: "mp4", quality: "1080p", clipSeconds: 15 };
+    const created = await h.onInternalMessage({ type: "savePreset", preset }, panel);
+    expect(created).toMatchObject({ ok: true, value: { ...preset, id: expect.any(String) } });
+    const id = (created as { value: { id: string } }).value.id;
+    expect(await h.onInternalMessage({ type: "presets" }, panel)).toMatchObject({ ok: true, value: [preset] });
+    expect(await h.onInternalMessage({ type: "deletePreset", id }, panel)).toEqual({ ok: true, value: null });
+    expect(await h.onInternalMessage({ type: "presets" }, panel)).toEqual({ ok: true, value: [] });
+    expect(seen.every((line) => line.endsWith("Bearer cc_advanced"))).toBe(true);
+    // A bad preset never leaves the extension; a deleted one is gone.
+    const before = seen.length;
+    expect(
+      await h.onInternalMessage({ type: "savePreset", preset: { ...preset, format: "exe" } }, panel),
+    ).toMatchObject({ ok: false, failure: { kind: "invalid" } });
+    expect(seen).toHaveLength(before);
+    expect(await h.onInternalMessage({ type: "deletePreset", id }, panel)).toMatchObject({
+      ok: false,
+      failure: { kind: "other", message: "No such preset." },
+    });
+  });
+
+  it("passes on the plan's refusal, and says so when signed out", async () => {
+    expect(await handlers(memoryStore({ apiKey: "cc_free" })).onInternalMessage({ type: "presets" }, panel)).toEqual({
+      ok: false,
+      failure: { kind: "plan_limit", message: "Custom presets are part of the Advanced plan." },
+    });
+    expect(await handlers().onInternalMessage({ type: "presets" }, panel)).toEqual({
+      ok: false,
+      failure: { kind: "signed_out", message: FAILURE_TEXT.signed_out },
+    });
+    // Only the panel asks for presets.
+    expect(
+      await handlers(memoryStore({ apiKey: "cc_advanced" })).onInternalMessage({ type: "presets" }, popup),
+    ).toMatchObject({ ok: false, failure: { kind: "invalid" } });
+  });
+
   it("reports a stopped companion in the status", async () => {
     expect((await handlers().status()).companion).toEqual({ state: "stopped" });
   });
@@ -220,6 +303,7 @@ describe("the typed message map", () => {
         "batch",
         "cancelJob",
         "createJob",
+        "deletePreset",
         "job",
         "jobs",
         "pair",

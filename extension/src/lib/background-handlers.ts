@@ -16,7 +16,7 @@ import {
   type Sender,
   type Status,
 } from "./messages";
-import type { fetchAccount } from "./site-api";
+import type { fetchAccount, SiteApi } from "./site-api";
 
 /**
  * What the background keeps. The API token is revocable and never the session cookie; the background stores it
@@ -37,6 +37,8 @@ export interface Deps {
   store: Store;
   companion: (pairingToken: string | null) => CompanionClient;
   account: typeof fetchAccount;
+  /** The site's API with the extension's token. */
+  site: (apiKey: string) => SiteApi;
   version: string;
 }
 
@@ -51,7 +53,9 @@ type Handlers = { [K in MessageType]: (message: ParsedMessage<K>, from: From) =>
 const refused = (message: string): ExtensionReply => ({ success: false, message });
 
 /** The background's message map, written against injected parts so that a unit test can drive it. */
-export function createHandlers({ store, companion, account, version }: Deps) {
+const SIGNED_OUT = { ok: false, failure: { kind: "signed_out", message: FAILURE_TEXT.signed_out } } as const;
+
+export function createHandlers({ store, companion, account, site, version }: Deps) {
   /** Hands the API token to the companion (kept in its memory only) so that it can reserve credits. */
   async function pushSession(client: CompanionClient, apiKey: string) {
     return client.setSession(apiKey, SITE_ORIGIN);
@@ -72,7 +76,7 @@ export function createHandlers({ store, companion, account, version }: Deps) {
   /** Sends clips to the companion after checking that the user is signed in, paired and the session is set. */
   async function startJobs(jobs: ClipJob[]): Promise<Result<Job[]>> {
     const { apiKey, pairingToken } = await store.get();
-    if (!apiKey) return { ok: false, failure: { kind: "signed_out", message: FAILURE_TEXT.signed_out } };
+    if (!apiKey) return SIGNED_OUT;
     if (!pairingToken) return { ok: false, failure: { kind: "unpaired", message: FAILURE_TEXT.unpaired } };
     const client = companion(pairingToken);
     const health = await client.health();
@@ -148,6 +152,11 @@ export function createHandlers({ store, companion, account, version }: Deps) {
   }
 
   const paired = async () => companion((await store.get()).pairingToken);
+  /** A call to the site's API as the signed-in account; signed out, it says so. */
+  const asAccount = async <T>(call: (api: SiteApi) => Promise<Result<T>>): Promise<Result<T>> => {
+    const { apiKey } = await store.get();
+    return apiKey ? call(site(apiKey)) : SIGNED_OUT;
+  };
 
   /** One handler per message of the map (messages.ts): a missing or unknown one fails to compile. */
   const handlers: Handlers = {
@@ -187,8 +196,9 @@ export function createHandlers({ store, companion, account, version }: Deps) {
     job: async (message) => (await paired()).job(message.id),
     jobs: async () => (await paired()).jobs(),
     cancelJob: async (message) => (await paired()).cancel(message.id),
-    presets: async () => (await paired()).presets(),
-    savePreset: async (message) => (await paired()).savePreset(message.preset),
+    presets: () => asAccount((api) => api.presets()),
+    savePreset: (message) => asAccount((api) => api.savePreset(message.preset)),
+    deletePreset: (message) => asAccount((api) => api.deletePreset(message.id)),
   };
 
   /** Messages from our own popup, clip panel and bridge, each allowed only from the senders the map names. */

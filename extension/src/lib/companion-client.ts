@@ -1,16 +1,14 @@
 import { z, type ZodType, type ZodTypeDef } from "zod";
-import { apiErrorSchema } from "../../../app/domain/api";
 import {
   healthResponseSchema,
   jobSchema,
-  presetListSchema,
   type ClipJobRequest,
   type HealthResponse,
   type Job,
-  type Preset,
 } from "../../../app/domain/companion";
 import { COMPANION_URL } from "./config";
-import { FAILURE_TEXT, failureFromStatus } from "./failures";
+import { FAILURE_TEXT } from "./failures";
+import { callJson } from "./json-call";
 import type { Result } from "./messages";
 
 /** The local companion on 127.0.0.1, called from the background only (its Origin is the extension's). */
@@ -52,50 +50,20 @@ export class CompanionClient {
     return this.call("POST", `/jobs/${id}/cancel`, {}, z.object({ job: jobSchema }), (r) => r.job);
   }
 
-  presets(): Promise<Result<Preset[]>> {
-    return this.call("GET", "/presets", undefined, presetListSchema, (r) => r.presets);
-  }
-
-  savePreset(preset: Preset): Promise<Result<unknown>> {
-    return this.call("PUT", `/presets/${encodeURIComponent(preset.name)}`, preset, z.unknown());
-  }
-
-  private async call<S, T = S>(
+  private call<S, T = S>(
     method: string,
     path: string,
     body: unknown,
     schema: ZodType<S, ZodTypeDef, unknown>,
-    pick: (value: S) => T = (value) => value as unknown as T,
+    pick?: (value: S) => T,
   ): Promise<Result<T>> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: {
-          ...(this.pairingToken ? { Authorization: `Bearer ${this.pairingToken}` } : {}),
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch {
-      return { ok: false, failure: { kind: "stopped", message: FAILURE_TEXT.stopped } };
-    }
-    const json: unknown = await res.json().catch(() => null);
-    if (!res.ok) {
-      const error = apiErrorSchema.safeParse(json);
-      const { code, message } = error.success ? error.data.error : { code: "", message: "" };
-      return { ok: false, failure: failureFromStatus(res.status, code, message) };
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success)
-      return {
-        ok: false,
-        failure: {
-          kind: "other",
-          message: "The companion sent an answer this extension does not understand. Update both.",
-        },
-      };
-    return { ok: true, value: pick(parsed.data) };
+    const call = {
+      method,
+      bearer: this.pairingToken,
+      body,
+      unreachable: { kind: "stopped", message: FAILURE_TEXT.stopped },
+      misunderstood: "The companion sent an answer this extension does not understand. Update both.",
+    } as const;
+    return callJson(`${this.baseUrl}${path}`, call, schema, pick);
   }
 }

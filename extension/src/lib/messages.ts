@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { meResponseSchema } from "../../../app/domain/api";
+import { meResponseSchema, presetRequestSchema, type Preset } from "../../../app/domain/api";
 import { clipFields, withClipRange } from "../../../app/domain/clip-request";
-import { presetSchema, type Job, type Preset } from "../../../app/domain/companion";
+import type { Job } from "../../../app/domain/companion";
 import type { ExtensionReply } from "../../../app/domain/extension";
 
 /** A clip the panel asks for: the one clip request of the site (http(s) page URL, 0.1 s to 24 h). */
@@ -67,8 +67,10 @@ export const MESSAGES = {
   job: define<Result<Job>>()(fields({ id: z.string().uuid() }), ["panel", "popup"]),
   jobs: define<Result<Job[]>>()(fields({}), ["popup"]),
   cancelJob: define<Result<Job>>()(fields({ id: z.string().uuid() }), ["popup", "panel"]),
+  /** The account's custom presets, through the site's API (the companion keeps none). */
   presets: define<Result<Preset[]>>()(fields({}), ["panel"]),
-  savePreset: define<Result<unknown>>()(fields({ preset: presetSchema }), ["panel"]),
+  savePreset: define<Result<Preset>>()(fields({ preset: presetRequestSchema }), ["panel"]),
+  deletePreset: define<Result<null>>()(fields({ id: z.string().uuid() }), ["panel"]),
   /** Firefox: a site message relayed by the bridge on our origin; the reply goes back to the page as is. */
   site: define<ExtensionReply>()(fields({ message: z.unknown() }), ["bridge"]),
 };

@@ -1,15 +1,23 @@
 import { useEffect, useState } from "react";
-import type { Preset } from "../../../../app/domain/companion";
+import type { Preset } from "../../../../app/domain/api";
 import { FORMAT_LABELS, type Format, type Quality } from "../../../../app/domain/media";
 import { formatTimecode } from "../../../../app/domain/time";
 import type { Account, ClipJob } from "../../lib/messages";
 import { ask } from "../../lib/send";
 
-/** Advanced and Pro: several ranges of this video as one batch, and saved format + quality presets. */
+/** How a preset reads in the list: "Shorts (MP4 1080p, 00:15)". */
+const describePreset = (p: Preset) =>
+  `${p.name} (${FORMAT_LABELS[p.format]} ${p.quality}${p.clipSeconds ? `, ${formatTimecode(p.clipSeconds)}` : ""})`;
+
+/**
+ * Advanced and Pro: several ranges of this video as one batch, and the account's presets (format, quality and an
+ * optional clip length), kept on the site and shared with /account.
+ */
 export function BatchAndPresets({
   limits,
   format,
   quality,
+  length,
   current,
   disabled,
   onApplyPreset,
@@ -18,28 +26,49 @@ export function BatchAndPresets({
   limits: Account["limits"];
   format: Format;
   quality: Quality;
+  /** The current range's length in seconds, offered as the preset's clip length. */
+  length: number;
   current: () => ClipJob;
   disabled: boolean;
-  onApplyPreset: (format: Format, quality: Quality | undefined) => void;
+  onApplyPreset: (preset: Preset) => void;
   onSubmit: (jobs: ClipJob[]) => Promise<void>;
 }) {
   const [batch, setBatch] = useState<ClipJob[]>([]);
   const [presets, setPresets] = useState<Preset[]>([]);
+  const [chosen, setChosen] = useState("");
   const [presetName, setPresetName] = useState("");
+  const [keepLength, setKeepLength] = useState(false);
   const [note, setNote] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
 
   useEffect(() => {
     if (!limits.presets) return;
-    void ask({ type: "presets" }).then((r) => r.ok && setPresets(r.value));
+    void ask({ type: "presets" }).then((r) =>
+      r.ok ? setPresets(r.value) : setNote(`Your presets could not be loaded: ${r.failure.message}`),
+    );
   }, [limits.presets]);
 
   async function savePreset() {
-    const preset: Preset = { name: presetName.trim(), format, quality, strategy: "auto" };
-    const saved = await ask({ type: "savePreset", preset });
+    setSaving(true);
+    const name = presetName.trim();
+    const clipSeconds = keepLength && length > 0 ? Math.round(length * 1000) / 1000 : null;
+    const saved = await ask({ type: "savePreset", preset: { name, format, quality, clipSeconds } });
+    setSaving(false);
     if (!saved.ok) return setNote(saved.failure.message);
-    setPresets((list) => [...list.filter((p) => p.name !== preset.name), preset]);
+    setPresets((list) => [...list, saved.value]);
+    setChosen(saved.value.id);
     setPresetName("");
-    setNote(`Preset "${preset.name}" saved.`);
+    setNote(`Preset "${saved.value.name}" saved to your account.`);
+  }
+
+  async function deletePreset() {
+    const preset = presets.find((p) => p.id === chosen);
+    if (!preset) return;
+    const deleted = await ask({ type: "deletePreset", id: preset.id });
+    if (!deleted.ok) return setNote(deleted.failure.message);
+    setPresets((list) => list.filter((p) => p.id !== preset.id));
+    setChosen("");
+    setNote(`Preset "${preset.name}" deleted.`);
   }
 
   return (
@@ -49,23 +78,31 @@ export function BatchAndPresets({
           <label htmlFor="clipcut-preset" className="label">
             Preset
           </label>
-          <select
-            id="clipcut-preset"
-            className="input"
-            defaultValue=""
-            onChange={(e) => {
-              const preset = presets.find((p) => p.name === e.target.value);
-              if (preset) onApplyPreset(preset.format, preset.quality);
-            }}
-          >
-            <option value="">Choose a preset…</option>
-            {presets.map((p) => (
-              <option key={p.name} value={p.name}>
-                {p.name} ({FORMAT_LABELS[p.format]}
-                {p.quality ? ` ${p.quality}` : ""})
-              </option>
-            ))}
-          </select>
+          <div className="flex gap-2">
+            <select
+              id="clipcut-preset"
+              className="input"
+              value={chosen}
+              onChange={(e) => {
+                setChosen(e.target.value);
+                const preset = presets.find((p) => p.id === e.target.value);
+                if (preset) {
+                  onApplyPreset(preset);
+                  setNote(`Preset "${preset.name}" applied.`);
+                }
+              }}
+            >
+              <option value="">{presets.length ? "Choose a preset…" : "No presets yet"}</option>
+              {presets.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {describePreset(p)}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="btn-ghost shrink-0" disabled={!chosen} onClick={() => void deletePreset()}>
+              Delete preset
+            </button>
+          </div>
           <label htmlFor="clipcut-preset-name" className="label">
             New preset name
           </label>
@@ -80,12 +117,16 @@ export function BatchAndPresets({
             <button
               type="button"
               className="btn-secondary shrink-0"
-              disabled={!presetName.trim()}
+              disabled={!presetName.trim() || saving}
               onClick={() => void savePreset()}
             >
               Save preset
             </button>
           </div>
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" checked={keepLength} onChange={(e) => setKeepLength(e.target.checked)} />
+            Keep the clip length ({formatTimecode(length)})
+          </label>
           {note && (
             <p role="status" className="text-sm text-slate-600">
               {note}

@@ -253,9 +253,14 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
           limits={limits}
           format={format}
           quality={quality}
-          onApplyPreset={(f, q) => {
-            setFormat(f);
-            if (q) setQuality(q);
+          length={length}
+          onApplyPreset={(preset) => {
+            setFormat(preset.format);
+            setQuality(preset.quality);
+            // A preset's clip length runs from the current start, within the video.
+            const seconds = preset.clipSeconds;
+            if (seconds)
+              setRange((r) => ({ start: r.start, end: Math.min(r.start + seconds, state.duration || Infinity) }));
           }}
           current={() => job(range, name)}
           disabled={!ready || busy}

@@ -134,7 +134,8 @@ async function find(page: Page, selector: string, text?: string, ms = 15_000): P
       if (panel) roots.push(panel);
       for (const root of roots)
         for (const el of root.querySelectorAll(selector))
-          if (text === undefined || el.textContent?.trim() === text) return el;
+          // Only what a user could click: the small-screen menu repeats some controls, hidden at this size.
+          if ((text === undefined || el.textContent?.trim() === text) && el.checkVisibility()) return el;
       return null;
     },
     { timeout: ms, polling: 100 },
@@ -278,7 +279,7 @@ describe("the Firefox build in Firefox", () => {
   });
 
   // WIP: passed in one run, then failed in the next on the reload of the popup tab (BiDi "XrayWrapper" protocol
-  // error); skipped until made steady. The sign-out check below needs the pairing (it reads the companion session).
+  // error); skipped until made steady (the companion's side of sign-out is covered by the Chromium journey).
   it.skip("pairs with the companion in the popup (the companion binds this install's moz-extension origin)", async () => {
     await welcome.evaluate(() => location.reload());
     await (await find(welcome, "#pairing-token")).type(companion.token);
@@ -347,8 +348,9 @@ describe("the Firefox build in Firefox", () => {
     await watch.close();
   });
 
-  it.skip("signing out clears the token (clearApiKey) and the companion's session", async () => {
-    expect((await companionGet("/health")).session).toBe(true);
+  it("signing out clears the token (clearApiKey), and the API refuses it", async () => {
+    // A desktop window: the sidebar (with Sign Out) shows without opening the small-screen menu.
+    await sitePage.setViewport({ width: 1280, height: 900 });
     await (await find(sitePage, "button", "Sign Out")).click();
     await poll(
       async () => sitePage.url(),
@@ -356,11 +358,12 @@ describe("the Firefox build in Firefox", () => {
       "the sign-in page",
     );
     expect(await poll(storedKey, (key) => key === null, "the token to be cleared")).toBeNull();
-    await poll(
-      async () => (await companionGet("/health")).session,
-      (session) => session === false,
-      "the companion session to end",
+    const log = await poll(
+      () => bridgeLog(sitePage),
+      (log) => log.some((m) => m.action === "clearApiKey"),
+      "clearApiKey",
     );
+    expect(log.find((m) => m.action === "clearApiKey")?.reply).toEqual({ success: true, message: "Signed out." });
     const after = await fetch(`${SITE}/api/v1/me`, { headers: { Authorization: `Bearer ${apiKey}` } });
     expect(after.status).toBe(401);
   });

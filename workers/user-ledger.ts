@@ -1,4 +1,5 @@
 import type { Credits } from "~/domain/api";
+import { teamActive } from "~/domain/teams";
 import {
   BUSY_MESSAGE,
   cloneState,
@@ -26,7 +27,7 @@ import { getDb, type Db } from "../app/db/client.server";
 import { clipCount } from "../app/db/clips.server";
 import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
-import { noticePlanChange } from "../app/services/teams.server";
+import { noticePlanChange, relayTeamCredits } from "../app/services/teams.server";
 import { publishAdminEvent } from "./admin-feed";
 import { LastSeen, setPresence } from "./presence";
 import { credentialStillValid, socketCredential, type SocketCredential } from "./socket-credential";
@@ -229,6 +230,8 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   private async finish(w: Waiting, decision: Decision<unknown>): Promise<void> {
     try {
       for (const event of decision.events) this.publish(event);
+      const credits = decision.events.filter((event) => event.type === "credits").at(-1);
+      if (credits?.type === "credits") this.relayToTeam(credits.data);
       if (decision.endAccess) this.endAccess(decision.endAccess);
       else if (w.name === "setBanned") this.tokens.forget();
       if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
@@ -251,12 +254,25 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     );
   }
 
+  /** A Pro owner's balance is the team's: members' open pages and extensions hear it (through their ledgers). */
+  private relayToTeam(credits: Credits): void {
+    if (!teamActive(this.state!.user.plan) || this.state!.user.banned) return;
+    const userId = this.userId!;
+    this.ctx.waitUntil(
+      relayTeamCredits({ env: this.env, db: this.db }, userId, credits).catch((error: unknown) =>
+        console.error(JSON.stringify({ level: "error", msg: "team relay failed", userId, error: String(error) })),
+      ),
+    );
+  }
+
   private publishAdmin(topics: Set<AdminTopic>): void {
     for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
   }
 
   /** Every change message goes out here: the next seq, one serialisation, every socket. */
-  private publish(event: LedgerEvent | { type: "settings"; data: SettingsData }): void {
+  private publish(
+    event: LedgerEvent | { type: "settings"; data: SettingsData } | { type: "teamCredits"; data: Credits },
+  ): void {
     this.seq += 1;
     if (this.seq > this.seqReserved) {
       // Storage holds a bound, not each seq: a write per message made every answer wait for it (the output gate).
@@ -313,6 +329,13 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   pushSettings(data: SettingsData): number {
     const sockets = this.ctx.getWebSockets().length;
     if (sockets > 0) this.publish({ type: "settings", data });
+    return sockets;
+  }
+
+  /** This member's team balance changed (relayed by the owner's ledger): pass it to their open pages and extension. */
+  pushTeamCredits(credits: Credits): number {
+    const sockets = this.ctx.getWebSockets().length;
+    if (sockets > 0) this.publish({ type: "teamCredits", data: credits });
     return sockets;
   }
 

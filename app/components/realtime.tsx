@@ -10,6 +10,8 @@ export interface LiveState {
   plan: string;
   pendingPlan: string | null;
   connection: "connecting" | "live" | "reconnecting";
+  /** A team member's shared balance (the Pro owner's) when it changed since the page loaded; null until then. */
+  teamCredits: Credits | null;
   /** Clips created since the page loaded, newest first, straight from the messages (no reload). */
   newClips: Clip[];
   /** The extension id in use: the stored one, replaced live when an admin changes it. */
@@ -46,11 +48,16 @@ export function RealtimeProvider({
   extensionId,
   children,
 }: {
-  initial: Omit<LiveState, "connection" | "newClips">;
+  initial: Omit<LiveState, "connection" | "newClips" | "teamCredits">;
   extensionId: string;
   children: ReactNode;
 }) {
-  const [state, setState] = useState<LiveState>({ ...initial, connection: "connecting", newClips: [] });
+  const [state, setState] = useState<LiveState>({
+    ...initial,
+    connection: "connecting",
+    newClips: [],
+    teamCredits: null,
+  });
   // The admin may change the extension id while the page is open: a "settings" message switches to the new one.
   const [liveExtensionId, setLiveExtensionId] = useState(extensionId);
   const extensionIdRef = useRef(liveExtensionId);
@@ -65,7 +72,13 @@ export function RealtimeProvider({
 
   // Fresh loader data (after a navigation or revalidation) is the newest truth too.
   useEffect(() => {
-    setState((s) => ({ ...s, credits: initial.credits, plan: initial.plan, pendingPlan: initial.pendingPlan }));
+    setState((s) => ({
+      ...s,
+      credits: initial.credits,
+      plan: initial.plan,
+      pendingPlan: initial.pendingPlan,
+      teamCredits: null,
+    }));
   }, [initial.credits, initial.plan, initial.pendingPlan]);
 
   useEffect(() => {
@@ -98,6 +111,7 @@ export function RealtimeProvider({
           }));
         }
         if (message.type === "credits") setState((s) => ({ ...s, credits: message.data }));
+        if (message.type === "teamCredits") setState((s) => ({ ...s, teamCredits: message.data }));
         if (message.type === "plan") {
           setState((s) => ({ ...s, plan: message.data.plan, pendingPlan: message.data.pendingPlan }));
           void sendToExtension(extensionIdRef.current, { action: "userPlanUpdated", plan: message.data.plan });

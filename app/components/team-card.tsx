@@ -1,4 +1,5 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
+import { useLive } from "~/components/realtime";
 import type { loader as appLoader } from "~/routes/_app";
 
 /**
@@ -7,13 +8,18 @@ import type { loader as appLoader } from "~/routes/_app";
  */
 export function TeamCard() {
   const team = useRouteLoaderData<typeof appLoader>("routes/_app")?.team;
+  // The shared balance moves when anyone on the team clips: the member's socket hears it (teamCredits).
+  const { teamCredits } = useLive();
   if (!team) return null;
+  const credits = teamCredits ?? team.credits;
   return (
     <section className="card" aria-labelledby="team-card-title" data-testid="team-card">
       <h2 id="team-card-title" className="text-sm font-medium text-slate-600">
         {team.ownerName}&apos;s team ({team.plan})
       </h2>
-      <p className="mt-2 text-2xl font-bold">{team.credits.balance.toLocaleString("en-US")} shared credits</p>
+      <p className="mt-2 text-2xl font-bold" data-testid="team-credits">
+        {credits.balance.toLocaleString("en-US")} shared credits
+      </p>
       <p className="mt-1 text-sm text-slate-600">
         You used {team.usage.credits.toLocaleString("en-US")} credits for {team.usage.clips} clip
         {team.usage.clips === 1 ? "" : "s"} this period. Your clips are paid from the team&apos;s balance.

@@ -38,6 +38,8 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
     data: z.object({ credits: creditsSchema, plan: planState, clipCount: z.number().int() }),
   }),
   z.object({ v: z.literal(1), type: z.literal("credits"), seq: z.number().int(), data: creditsSchema }),
+  // A team member's shared balance (the Pro owner's) changed: relayed by the member's own ledger.
+  z.object({ v: z.literal(1), type: z.literal("teamCredits"), seq: z.number().int(), data: creditsSchema }),
   z.object({ v: z.literal(1), type: z.literal("plan"), seq: z.number().int(), data: planState }),
   z.object({ v: z.literal(1), type: z.literal("clip"), seq: z.number().int(), data: z.object({ clip: clipSchema }) }),
   // A clip of the user was deleted (by an admin, with or without a refund): lists drop it.

@@ -45,6 +45,7 @@ interface LedgerStub {
   disconnect(reason: string): Promise<number>;
   closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number>;
   pushSettings(data: SettingsData): Promise<number>;
+  pushTeamCredits(credits: Credits): Promise<number>;
   sweep(input: { userId: string }): Promise<void>;
   fetch(request: Request): Promise<Response>;
 }
@@ -64,6 +65,8 @@ export type LedgerClient = Operations & {
   /** Sessions or tokens ended: close the sockets opened with them (4001). */
   closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number | LedgerFailure>;
   pushSettings(data: SettingsData): Promise<number | LedgerFailure>;
+  /** The team's shared balance, for this member's open pages and extension. */
+  pushTeamCredits(credits: Credits): Promise<number | LedgerFailure>;
   sweep(): Promise<void | LedgerFailure>;
   /** A WebSocket upgrade, already authenticated by the Worker. */
   fetch(request: Request): Promise<Response>;
@@ -88,6 +91,7 @@ export function ledger(env: AppEnv, userId: string): LedgerClient {
     disconnect: (reason) => guarded(() => stub.disconnect(reason)),
     closeRevoked: (input) => guarded(() => stub.closeRevoked(input)),
     pushSettings: (data) => guarded(() => stub.pushSettings(data)),
+    pushTeamCredits: (credits) => guarded(() => stub.pushTeamCredits(credits)),
     sweep: () => guarded(() => stub.sweep({ userId })),
     fetch: (request) => stub.fetch(request),
   };

@@ -27,6 +27,7 @@ import type { AppEnv } from "~/load-context";
 import { randomToken, sha256Hex } from "~/utils/crypto";
 import { audit } from "./audit.server";
 import { billingAccount } from "./billing-account.server";
+import { ledger } from "./ledger.server";
 import { actionEmail, sendEmail } from "./email.server";
 
 type Ctx = { env: AppEnv; db: Db; origin: string; ip?: string };
@@ -198,6 +199,15 @@ export async function noticePlanChange(ctx: Omit<Ctx, "origin">, ownerId: string
       html: "<p>The owner of your ClipCut team is no longer on the Pro plan, so the team is suspended. Your clips are paid from your own account until the owner is on Pro again.</p><p>— The ClipCut team</p>",
       links: [],
     });
+}
+
+/**
+ * A Pro owner's balance is the team's: each member's open pages and extension hear it, through the member's own
+ * ledger (their sockets live there). Called by the owner's ledger after a commit that moved credits.
+ */
+export async function relayTeamCredits(ctx: Pick<Ctx, "env" | "db">, ownerId: string, credits: Credits) {
+  const members = await memberEmails(ctx.db, ownerId);
+  await Promise.all(members.map((member) => ledger(ctx.env, member.id).pushTeamCredits(credits)));
 }
 
 export interface TeamSummary {

@@ -39,6 +39,10 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
   await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
   const before = Number((await page.getByTestId("credit-balance").innerText()).replace(/,/g, ""));
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+  // So is the member's: its team card shows the same shared balance.
+  await member.goto("/dashboard");
+  await expect(member.locator('[data-connection="live"]').first()).toBeAttached();
+  await expect(member.getByTestId("team-credits")).toHaveText(`${before.toLocaleString("en-US")} shared credits`);
 
   const token = ((await (await member.request.post("/api/v1/token")).json()) as { token: string }).token;
   const res = await request.post("/api/v1/clips", {
@@ -57,6 +61,10 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
   expect(credits.balance).toBe(before - clip.cost);
   await expect(page.getByTestId("credit-balance")).toHaveText((before - clip.cost).toLocaleString("en-US"));
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+  // The member's open dashboard hears it too (relayed by their own ledger), without a reload.
+  await expect(member.getByTestId("team-credits")).toHaveText(
+    `${(before - clip.cost).toLocaleString("en-US")} shared credits`,
+  );
 
   // The member's account shows the team's plan and balance and their own usage.
   const me = await request.get("/api/v1/me", { headers: { Authorization: `Bearer ${token}` } });

@@ -56,6 +56,21 @@ async function person(plan = "Free", credits = 50) {
 const creditsOf = async (id: string) =>
   (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(id).first<{ credits: number }>())!.credits;
 
+/** The extension's socket (/api/v1/realtime with the member's token), recording every message. */
+async function extensionSocket(token: string) {
+  const res = await exports.default.fetch(
+    new Request("http://localhost/api/v1/realtime", {
+      headers: { Upgrade: "websocket", Authorization: `Bearer ${token}` },
+    }),
+  );
+  expect(res.status).toBe(101);
+  const ws = res.webSocket!;
+  const messages: { type: string; data: { balance: number } }[] = [];
+  ws.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data))));
+  ws.accept();
+  return { ws, messages };
+}
+
 /** Invites through the service and returns the token from the e-mail's link. */
 async function invited(owner: Awaited<ReturnType<typeof person>>, email: string): Promise<string> {
   const sent = await invite(ctx, owner, email);
@@ -169,6 +184,24 @@ describe("teams: paying", () => {
     expect(me.user.plan).toBe("Pro");
     expect(me.credits.balance).toBe(94);
     expect(me.team).toMatchObject({ ownPlan: "Free", usage: { clips: 1, credits: 6 } });
+  });
+
+  it("the shared balance reaches every member's open socket live, whoever on the team clips", async () => {
+    const { owner, member } = await team(100, 7);
+    const second = await person("Free", 3);
+    expect(await join(ctx, second, await invited(owner, second.email))).toMatchObject({ ok: true });
+    const sockets = await Promise.all([member, second].map((m) => extensionSocket(m.token)));
+    const shared = (balance: number) =>
+      sockets.every((s) => s.messages.some((m) => m.type === "teamCredits" && m.data.balance === balance));
+    // The owner clips (6 credits), then a member does: each balance reaches both members.
+    expect((await api(owner.token, "/api/v1/clips", clip)).status).toBe(201);
+    await vi.waitFor(() => expect(shared(94)).toBe(true), { timeout: 5_000 });
+    expect((await api(member.token, "/api/v1/clips", clip)).status).toBe(201);
+    await vi.waitFor(() => expect(shared(88)).toBe(true), { timeout: 5_000 });
+    // Their own balances did not move, and nothing claimed they had.
+    expect(sockets.flatMap((s) => s.messages).filter((m) => m.type === "credits")).toEqual([]);
+    expect([await creditsOf(member.id), await creditsOf(second.id)]).toEqual([7, 3]);
+    for (const s of sockets) s.ws.close();
   });
 
   it("a member removed while a hold is open settles it once, against the team", async () => {

@@ -71,7 +71,7 @@ function AccountSection({ status }: { status: Status }) {
     [status.account],
   );
   const apiKey = useRealtimeToken(status.signedIn);
-  const live = useLiveAccount(apiKey, initial);
+  const live = useLiveAccount(apiKey, initial, status.account?.team != null);
   if (!status.account || !live)
     return (
       <section aria-labelledby="account-heading" className="space-y-2">

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { TeamFigures } from "~/components/analytics/team-figures";
 import { SeriesChart } from "~/components/charts/chart";
 import { VideoSourceLink } from "~/components/video-source-link";
 import { creatorAnalytics } from "~/db/analytics.server";
@@ -20,6 +21,7 @@ import {
 import { FORMAT_LABELS, QUALITY_LABELS, type Format, type Quality } from "~/domain/media";
 import { PLAN_LIST } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
+import { teamFiguresForOwner } from "~/services/teams.server";
 
 // Which plans include the dashboard, named on the upgrade page (from the plan definitions, never a copy).
 const INCLUDED_IN = PLAN_LIST.filter((p) => p.analytics).map((p) => p.name);
@@ -31,7 +33,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const range = analyticsRangeSchema.parse(new URL(request.url).searchParams.get("range") ?? undefined);
   const now = Date.now();
   const window = analyticsWindow(range, now);
-  const figures = await creatorAnalytics(getDb(context.cloudflare.env.DB), user.id, window);
+  const db = getDb(context.cloudflare.env.DB);
+  // A Pro team owner also sees each person's figures from the team's balance.
+  const [figures, team] = await Promise.all([
+    creatorAnalytics(db, user.id, window),
+    teamFiguresForOwner(db, user.id, new Date(window.from ?? 0)),
+  ]);
   const series = fillBuckets(analyticsBuckets(range, now, figures.earliest), figures.days);
   return {
     allowed: true as const,
@@ -49,6 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       Credits: q.credits,
     })),
     sources: figures.sources,
+    team: team?.map(({ id, fullName, email, role, clips, credits }) => ({ id, fullName, email, role, clips, credits })),
   };
 }
 
@@ -113,7 +121,7 @@ function Upsell({ includedIn }: { includedIn: string[] }) {
 export default function AnalyticsPage() {
   const data = useLoaderData<typeof loader>();
   if (!data.allowed) return <Upsell includedIn={data.includedIn} />;
-  const { range, totals, series, formats, qualities, sources } = data;
+  const { range, totals, series, formats, qualities, sources, team } = data;
   const label = ANALYTICS_RANGE_LABELS[range].toLowerCase();
   return (
     <div className="space-y-6">
@@ -196,6 +204,7 @@ export default function AnalyticsPage() {
           )}
         </section>
       </div>
+      {team && <TeamFigures people={team} label={label} />}
       <section className="card overflow-hidden p-0" aria-labelledby="sources">
         <h2 id="sources" className="px-6 pt-6 text-lg font-semibold">
           Top source videos

@@ -210,6 +210,17 @@ export async function relayTeamCredits(ctx: Pick<Ctx, "env" | "db">, ownerId: st
   await Promise.all(members.map((member) => ledger(ctx.env, member.id).pushTeamCredits(credits)));
 }
 
+/**
+ * A Pro team owner's people, owner first, with the clips and credits each used from the team's balance since
+ * `since` (their Analytics). Null for anyone else, and for a team of one.
+ */
+export async function teamFiguresForOwner(db: Db, userId: string, since: Date) {
+  const membership = await membershipOf(db, userId);
+  if (membership?.role !== "owner") return null;
+  const people = await teamMembersOf(db, userId, since);
+  return people.length > 1 ? people : null;
+}
+
 export interface TeamSummary {
   ownerId: string;
   ownerName: string;

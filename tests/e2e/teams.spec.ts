@@ -76,10 +76,17 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
 
   await page.goto("/team");
   await expect(page.getByRole("cell", { name: "Milo Member" })).toBeVisible();
+  // The owner's Analytics has each person's figures from the team's balance.
+  await page.goto("/analytics");
+  const memberRow = page.getByTestId("team-figures").getByRole("row", { name: /Milo Member/ });
+  await expect(memberRow).toContainText(`1${clip.cost}`);
   if (SCREENS) {
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: `${SCREENS}/team-owner-${width}.png`, fullPage: true });
+      await page.goto("/analytics");
+      await page.screenshot({ path: `${SCREENS}/analytics-owner-${width}.png`, fullPage: true });
+      await page.goto("/team");
       await member.setViewportSize({ width, height: 900 });
       await member.goto("/team");
       await member.screenshot({ path: `${SCREENS}/team-member-${width}.png`, fullPage: true });

@@ -297,6 +297,46 @@ describe("teams: paying", () => {
   });
 });
 
+describe("teams: the owner's Analytics", () => {
+  it("shows each person's clips and credits from the team's balance, equal to a direct SQL count; members see none", async () => {
+    const password = "team analytics passphrase";
+    const ownerEmail = `owner-${crypto.randomUUID()}@example.com`;
+    const ownerId = await insertUser({ email: ownerEmail, password, plan: "Pro", credits: 100 });
+    const owner = { id: ownerId, email: ownerEmail, fullName: "Test Person", plan: "Pro" };
+    const member = await person("Free", 7);
+    expect(await join(ctx, member, await invited(owner, member.email))).toMatchObject({ ok: true });
+    const ownerToken = await issueApiToken(db, ownerId, "s");
+    for (const token of [ownerToken, member.token, member.token])
+      expect((await api(token, "/api/v1/clips", clip)).status).toBe(201);
+
+    const html = await (await get("/analytics?range=30d", { cookie: await signIn(ownerEmail, password) })).text();
+    const table = html.slice(
+      html.indexOf('data-testid="team-figures"'),
+      html.indexOf("</table>", html.indexOf('data-testid="team-figures"')),
+    );
+    const expected = await env.DB.prepare(
+      "SELECT c.user_id AS id, count(*) AS clips, sum(c.cost) AS credits FROM clips c JOIN credit_ledger l ON l.clip_id = c.id WHERE l.user_id = ? GROUP BY c.user_id",
+    )
+      .bind(ownerId)
+      .all<{ id: string; clips: number; credits: number }>();
+    expect(expected.results).toHaveLength(2);
+    for (const [id, email] of [
+      [ownerId, ownerEmail],
+      [member.id, member.email],
+    ] as const) {
+      const row = expected.results.find((r) => r.id === id)!;
+      const cells = table.slice(table.indexOf(email)).match(/<td[^>]*>([\d,]+)<\/td><td[^>]*>([\d,]+)<\/td>/);
+      expect(cells?.slice(1, 3)).toEqual([String(row.clips), String(row.credits)]);
+    }
+    // A member's own dashboard (their plan is the team's) has no team table.
+    await env.DB.prepare("UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE id = ?) WHERE id = ?")
+      .bind(ownerId, member.id)
+      .run();
+    const memberHtml = await (await get("/analytics", { cookie: await signIn(member.email, password) })).text();
+    expect(memberHtml).not.toContain('data-testid="team-figures"');
+  });
+});
+
 describe("teams: the admin's view", () => {
   it("/admin/users shows the edited user's team: its owner and members", async () => {
     const { owner, member } = await team();

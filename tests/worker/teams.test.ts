@@ -303,9 +303,11 @@ describe("teams: the owner's Analytics", () => {
     const ownerEmail = `owner-${crypto.randomUUID()}@example.com`;
     const ownerId = await insertUser({ email: ownerEmail, password, plan: "Pro", credits: 100 });
     const owner = { id: ownerId, email: ownerEmail, fullName: "Test Person", plan: "Pro" };
-    const member = await person("Free", 7);
-    expect(await join(ctx, member, await invited(owner, member.email))).toMatchObject({ ok: true });
     const ownerToken = await issueApiToken(db, ownerId, "s");
+    const member = await person("Free", 7);
+    expect(await join(ctx, member, await invited({ ...owner, token: ownerToken }, member.email))).toMatchObject({
+      ok: true,
+    });
     for (const token of [ownerToken, member.token, member.token])
       expect((await api(token, "/api/v1/clips", clip)).status).toBe(201);
 

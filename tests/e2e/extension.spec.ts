@@ -278,6 +278,8 @@ test("a stopped companion: the panel and the popup say how to start it", async (
 test("presets live in the account: the panel saves one, the API lists it, the panel applies and deletes it", async ({
   request,
 }) => {
+  // A new Advanced account: an earlier test left its creator signed in in this browser.
+  await context.clearCookies();
   const site = await context.newPage();
   await signUp(site, request, "Preset Creator", uniqueEmail("presets"), "preset passphrase");
   await dismissNotice(site);

@@ -124,7 +124,7 @@ function sameToken(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/** The pairing token: "Authorization: Bearer <token>", or ?token= for EventSource/WebSocket which cannot set headers. */
+/** The pairing token: "Authorization: Bearer <token>", or ?token= on the WebSocket, which cannot set headers. */
 export function checkToken(req: IncomingMessage, expected: string, allowQuery: boolean): Refusal | null {
   const header = req.headers.authorization;
   let given = header?.startsWith("Bearer ") ? header.slice(7).trim() : undefined;

@@ -80,7 +80,7 @@ function parse<T>(schema: ZodType<T, ZodTypeDef, unknown>, body: unknown): T {
   return result.data;
 }
 
-/** The companion's HTTP API (see README): health, session, jobs, batch, events (SSE) and WebSocket. */
+/** The companion's HTTP API (see README): health, session, jobs, batch, and the WebSocket of job events (the one push channel). */
 export function createCompanionServer(options: CompanionServerOptions): CompanionServer {
   let port = 0;
   let session: Session | null = null;
@@ -100,10 +100,7 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
     allowedOrigins: options.allowedOrigins,
     firefox: options.firefox ?? memoryFirefoxBinding(),
   };
-  const sseClients = new Set<ServerResponse>();
   const broadcast = (event: CompanionEvent) => {
-    const data = `data: ${JSON.stringify(event)}\n\n`;
-    for (const res of sseClients) res.write(data);
     const text = JSON.stringify(event);
     for (const ws of wss.clients) if (ws.readyState === ws.OPEN) ws.send(text);
   };
@@ -189,14 +186,6 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
       if ((method === "POST" && m[2]) || (method === "DELETE" && !m[2]))
         return send(res, 200, { job: queue.cancel(id) });
     }
-    if (path === "/events" && method === "GET") {
-      res.writeHead(200, { "Content-Type": "text/event-stream", Connection: "keep-alive" });
-      res.write(`: clipcut-companion\n\n`);
-      for (const job of queue.list()) res.write(`data: ${JSON.stringify({ type: "job", job })}\n\n`);
-      sseClients.add(res);
-      req.on("close", () => sseClients.delete(res));
-      return;
-    }
     return error(res, 404, "not_found", `No route for ${method} ${path}.`);
   }
 
@@ -216,8 +205,8 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
       });
       return void res.end();
     }
-    const path = (req.url ?? "/").split("?")[0];
-    const refusal = checkRequest(req, security, path === "/events");
+    // The token rides in the query only on the WebSocket (browsers cannot set its headers).
+    const refusal = checkRequest(req, security, false);
     if (refusal) return error(res, refusal.status, refusal.code, refusal.message);
     route(req, res).catch((err: unknown) => {
       if (res.headersSent) return void res.end();
@@ -257,7 +246,6 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
       }),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of sseClients) res.end();
         for (const ws of wss.clients) ws.terminate();
         for (const job of queue.list()) queue.cancel(job.id);
         server.closeAllConnections();

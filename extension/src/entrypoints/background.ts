@@ -2,7 +2,8 @@ import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
 import { createHandlers, type Store, type Stored } from "../lib/background-handlers";
 import { CompanionClient } from "../lib/companion-client";
-import { SITE_ORIGINS } from "../lib/config";
+import { COMPANION_URL, SITE_ORIGINS } from "../lib/config";
+import { createJobFeed, JOBS_PORT } from "../lib/job-feed";
 import { readSecrets, writeSecrets } from "../lib/secret-store";
 import { senderOf } from "../lib/sender";
 import { fetchAccount, SiteApi } from "../lib/site-api";
@@ -58,6 +59,17 @@ export default defineBackground(() => {
         sendResponse({ success: false, message: "The extension could not handle this message." }),
       );
     return true;
+  });
+
+  // Job progress for the panel and the popup: pushed from the companion's WebSocket, on a port each opens.
+  const feed = createJobFeed({
+    pairingToken: async () => (await store.get()).pairingToken,
+    url: (token) => `${COMPANION_URL.replace(/^http/, "ws")}/ws?token=${encodeURIComponent(token)}`,
+  });
+  browser.runtime.onConnect.addListener((port) => {
+    const from = port.sender ? senderOf(port.sender, self) : null;
+    if (port.name !== JOBS_PORT || (from !== "panel" && from !== "popup")) return port.disconnect();
+    feed.connect(port);
   });
 
   // Our popup, the clip panel, and on Firefox the bridge content script on our website.

@@ -2,11 +2,11 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
 import type { Failure, Job, Status } from "../../lib/messages";
+import { applyJobEvent } from "../../lib/job-feed";
 import { ask } from "../../lib/send";
+import { useJobFeed } from "../../lib/use-job-feed";
 import { SiteAccess } from "./site-access";
 import { useLiveAccount } from "../../lib/use-live-credits";
-
-const JOBS_POLL_MS = 1000;
 
 /** The toolbar popup: account and live credits, the companion's state and pairing, recent jobs. */
 export function Popup() {
@@ -193,19 +193,21 @@ function CompanionSection({ status, onChange }: { status: Status; onChange: () =
 
 function JobsSection() {
   const [jobs, setJobs] = useState<Job[]>([]);
-  useEffect(() => {
-    let stop = false;
-    async function poll() {
-      const result = await ask({ type: "jobs" });
-      if (stop) return;
-      if (result.ok) setJobs(result.value.slice(-5).reverse());
-      setTimeout(poll, JOBS_POLL_MS);
-    }
-    void poll();
-    return () => {
-      stop = true;
-    };
+  // The list once on opening and whenever the feed restarts; in between the companion pushes every change.
+  const load = useCallback(() => {
+    void ask({ type: "jobs" }).then((result) => result.ok && setJobs(result.value.slice(-5).reverse()));
   }, []);
+  useEffect(load, [load]);
+  useJobFeed(
+    true,
+    (event) =>
+      setJobs((list) =>
+        event.type === "job" && !list.some((job) => job.id === event.job.id)
+          ? [event.job, ...list].slice(0, 5)
+          : applyJobEvent(list, event),
+      ),
+    load,
+  );
 
   return (
     <section aria-labelledby="jobs-heading" className="space-y-2">

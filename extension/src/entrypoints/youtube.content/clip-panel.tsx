@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ClipRangeEditor } from "../../../../app/components/clip-range/clip-range-editor";
 import type { ClipRange } from "../../../../app/domain/clip-range";
 import { clipCost } from "../../../../app/domain/credits";
@@ -17,12 +17,12 @@ import { formatTimecode } from "../../../../app/domain/time";
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
 import type { Account, ClipJob, Failure, Job, Status } from "../../lib/messages";
+import { applyJobEvent } from "../../lib/job-feed";
 import { ask } from "../../lib/send";
+import { useJobFeed } from "../../lib/use-job-feed";
 import { TITLE } from "../../lib/youtube-page";
 import { BatchAndPresets } from "./batch-presets";
 import { usePageVideo } from "./use-page-video";
-
-const POLL_MS = 300;
 
 /** The plan that first unlocks a format or quality, named on locked options. */
 const unlockFormat = (format: Format) => PLAN_LIST.find((p) => p.formats.includes(format))?.name;
@@ -71,23 +71,25 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
     if (state.duration > 0) setRange((r) => (r.end === 0 ? { start: 0, end: state.duration } : r));
   }, [state.duration]);
 
-  // Follow the submitted jobs until they finish; stop when the page changes.
-  const running = jobs.some(isActive);
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(async () => {
-      const next = await Promise.all(
-        jobs.map(async (job) => {
+  // Follow the submitted jobs until they finish: the companion pushes each change (no polling). When that feed
+  // stops, read each running job once: a stopped companion then shows as a failure, not as a frozen bar.
+  const running = jobs.some(isActive) && !signal.aborted;
+  const jobsRef = useRef(jobs);
+  jobsRef.current = jobs;
+  useJobFeed(
+    running,
+    (event) => setJobs((list) => applyJobEvent(list, event)),
+    () =>
+      void Promise.all(
+        jobsRef.current.map(async (job) => {
           if (!isActive(job)) return job;
           const fresh = await ask({ type: "job", id: job.id });
-          return fresh.ok ? fresh.value : job;
+          if (fresh.ok) return fresh.value;
+          if (fresh.failure.kind === "stopped") setFailure(fresh.failure);
+          return job;
         }),
-      );
-      if (!signal.aborted) setJobs(next);
-    }, POLL_MS);
-    signal.addEventListener("abort", () => clearInterval(timer), { once: true });
-    return () => clearInterval(timer);
-  }, [running, jobs, signal]);
+      ).then((next) => !signal.aborted && setJobs(next)),
+  );
 
   const account: Account | null = status?.account ?? null;
   const plan = effectivePlan(account?.user.plan);

@@ -11,8 +11,12 @@
  *   npx tsx bench/companion-cut.ts            (first run generates the sources: a few minutes)
  *   BENCH_ONLY=dash,vp9 npx tsx bench/companion-cut.ts
  *   BENCH_ONE=1 BENCH_SKIP_FULL=1 CLIPCUT_TRACE=1 npx tsx bench/companion-cut.ts   (per-phase timings, no re-encodes)
+ *   BENCH_INSTALLED=0 …                        (no rows for the installed package)
+ * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
+ * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "../app/domain/companion";
@@ -37,6 +41,29 @@ const ONE = process.env.BENCH_ONE === "1";
 const SKIP_FULL = process.env.BENCH_SKIP_FULL === "1";
 const FPS = 30;
 const FAKE_YTDLP = new URL("../extension/companion/test/fake-yt-dlp.mjs", import.meta.url).pathname;
+const INSTALLED = process.env.BENCH_INSTALLED !== "0";
+
+/** Packs the companion and installs the tarball into a temporary prefix: the binary a creator runs. */
+function installCompanion(work: string): string {
+  const packDir = join(work, "pack");
+  mkdirSync(packDir);
+  const pack = new URL("../extension/companion/scripts/pack.mjs", import.meta.url).pathname;
+  execFileSync("node", [pack, "--out-dir", packDir], { stdio: "ignore" });
+  const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"));
+  if (!tarball) throw new Error("companion:pack wrote no tarball");
+  const prefix = join(work, "installed");
+  execFileSync("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", join(packDir, tarball)], {
+    stdio: "ignore",
+  });
+  return join(prefix, "node_modules", ".bin", "clipcut-companion");
+}
+
+/** Cold start of the installed CLI (`--version`): the median of five runs, in ms. */
+async function coldStartMs(bin: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) times.push((await timeCommand(bin, ["--version"])).seconds * 1000);
+  return times.sort((a, b) => a - b)[2]!;
+}
 
 interface Row {
   source: string;
@@ -187,6 +214,10 @@ async function main() {
   });
   const port = await companion.listen(0);
   await call(port, token, "PUT", "/session", { body: { apiToken: "tok-bench-12345" } });
+  const installed = INSTALLED ? installCompanion(work) : null;
+  const coldStart = installed ? await coldStartMs(installed) : null;
+  // The installed CLI resolves page URLs with the same stand-in yt-dlp (it inherits this environment).
+  process.env.CLIPCUT_YTDLP = FAKE_YTDLP;
 
   const measure = async (
     sourceName: string,
@@ -245,6 +276,12 @@ async function main() {
       output: r?.output ?? "",
       note: r ? `${r.strategy}${r.snapped ? `, snapped to ${r.startSeconds}s` : ""}` : (job.error?.message ?? ""),
     };
+  };
+  /** The installed package's `cut`, a process of its own per clip (start-up included). */
+  const viaInstalled = async (bin: string, source: string, at: number, strategy: string, out: string) => {
+    const args = ["cut", source, "--start", String(at), "--end", String(at + CLIP), "--strategy", strategy];
+    const r = await timeCommand(bin, [...args, "--out", out, "--allow-private-sources"]);
+    return { ok: r.ok, output: out, note: r.ok ? strategy : r.stderr.slice(-200) };
   };
   /** Plain ffmpeg: the same inputs, input-seeked, with either stream copy or a full re-encode. */
   const plain = async (inputs: string[], at: number, out: string, codec: string[]) => {
@@ -360,6 +397,11 @@ async function main() {
           }),
         );
       }
+      if (installed)
+        for (const strategy of ["copy", "smart"])
+          await measure(c.name, `installed CLI ${strategy}`, at, c.reference, () =>
+            viaInstalled(installed, c.source, at, strategy, join(work, `cli-${strategy}-${c.key}-${at}.${c.ext}`)),
+          );
     }
   }
   ws.close();
@@ -373,6 +415,9 @@ async function main() {
     `progressive/DASH: ${SOURCE_SECONDS} s 1080p30 H.264 ~4 Mb/s, 2 s GOP, B-frames + AAC. VP9: ${VP9_SECONDS} s 1440p30 ~9 Mb/s, 5 s GOP + Opus.`,
     "Full re-encode: libx264 veryfast CRF 16 (the smart cut's H.264 end settings) / libvpx-vp9 realtime cpu-used 7 CRF 18 (FFmpeg's default single libvpx thread; the earlier tables' reference).",
     "VP9 'smart's end settings': libvpx-vp9 realtime cpu-used 8 CRF 18, -threads 2 -row-mt 1 -tile-columns 2, exactly what the smart cut encodes its head with.",
+    coldStart === null
+      ? "Installed package: not measured (BENCH_INSTALLED=0)."
+      : `Installed package (companion:pack tarball, npm install into a temp prefix): \`clipcut-companion --version\` cold start ${coldStart.toFixed(0)} ms (median of 5).`,
     "",
     "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Note |",
     "|---|---|---|---|---|---|---|---|---|---|",

@@ -99,6 +99,10 @@ export function fillBuckets(buckets: Bucket[], days: readonly DayFigures[]) {
 /** Spec §9: above 30 buckets the clips series is drawn as an area; other series stay as they are. */
 export const clipsSeriesAsArea = (buckets: number) => buckets > AREA_CHART_ABOVE_BUCKETS;
 
+/** The series of a chart drawn as areas: the clips series alone, above 30 buckets; none in stacked bars (calendars). */
+export const areaSeries = (clipsSeries: string, buckets: number, stacked = false): string[] =>
+  !stacked && clipsSeriesAsArea(buckets) ? [clipsSeries] : [];
+
 /** "m:ss" for an average clip length, "h:mm:ss" above an hour. */
 export function formatDuration(seconds: number): string {
   const s = Math.round(seconds);

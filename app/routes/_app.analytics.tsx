@@ -210,16 +210,16 @@ export default function AnalyticsPage() {
           Top source videos
         </h2>
         <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Top source videos">
-          <table className="w-full min-w-[480px] text-left text-sm">
+          <table className="w-full text-left text-sm">
             <thead className="bg-slate-50">
               <tr>
-                <th scope="col" className="px-6 py-3 font-semibold">
+                <th scope="col" className="px-4 py-3 sm:px-6 font-semibold">
                   Video
                 </th>
-                <th scope="col" className="px-6 py-3 text-right font-semibold">
+                <th scope="col" className="px-4 py-3 sm:px-6 text-right font-semibold">
                   Clips
                 </th>
-                <th scope="col" className="px-6 py-3 text-right font-semibold">
+                <th scope="col" className="px-4 py-3 sm:px-6 text-right font-semibold">
                   Credits
                 </th>
               </tr>
@@ -234,11 +234,11 @@ export default function AnalyticsPage() {
               ) : (
                 sources.map((s) => (
                   <tr key={s.videoUrl}>
-                    <td className="max-w-md px-6 py-3">
+                    <td className="max-w-md px-4 py-3 sm:px-6">
                       <VideoSourceLink url={s.videoUrl} />
                     </td>
-                    <td className="px-6 py-3 text-right tabular-nums">{n(s.clips)}</td>
-                    <td className="px-6 py-3 text-right tabular-nums">{n(s.credits)}</td>
+                    <td className="px-4 py-3 sm:px-6 text-right tabular-nums">{n(s.clips)}</td>
+                    <td className="px-4 py-3 sm:px-6 text-right tabular-nums">{n(s.credits)}</td>
                   </tr>
                 ))
               )}

@@ -29,6 +29,28 @@ test.describe("admin back-office", () => {
     });
   }
 
+  test("the charts answer the mouse and the keyboard: growth tooltip, plan donut tooltip and readout", async ({
+    page,
+  }) => {
+    await page.goto("/admin");
+    // Growth Overview: the mouse over a bucket shows Tremor's tooltip with both series.
+    const growth = page.getByTestId("growth-chart");
+    await growth.locator(".recharts-surface").hover();
+    await expect(growth.locator(".recharts-tooltip-wrapper")).toContainText("Clips Created");
+    await expect(growth.locator(".recharts-tooltip-wrapper")).toContainText("New Users");
+    // The plan donut is no longer inert: a sector shows its plan under the mouse.
+    const donut = page.getByRole("figure", { name: "Plan distribution" });
+    // (On the ring just right of its top, where the first sector starts: a sector's own centre may be the hole.)
+    const ring = donut.locator(".recharts-surface");
+    const box = (await ring.boundingBox())!;
+    await ring.hover({ position: { x: box.width / 2 + 6, y: 12 } });
+    await expect(donut.locator(".recharts-tooltip-wrapper")).toContainText(/Free|Basic|Advanced|Pro/);
+    // The keyboard reads each plan: focus the donut, then Home.
+    await donut.getByRole("group").focus();
+    await page.keyboard.press("Home");
+    await expect(donut.getByRole("status")).toContainText(/\d+ users \([\d.]+%\)/);
+  });
+
   test("the ledger reconciles; the sidebar collapse survives a reload", async ({ page }) => {
     await page.goto("/admin/ledger");
     await expect(page.getByText("All balances reconcile")).toBeVisible();

@@ -1,16 +1,25 @@
-import { DrawnChart, formatNumber, SeriesChart, type Row } from "~/components/charts/chart";
-import { AREA_CHART_ABOVE_BUCKETS } from "~/domain/admin";
+import {
+  CHART_FOCUS,
+  DrawnChart,
+  formatNumber,
+  READOUT_BOX,
+  SeriesChart,
+  useKeyboardReadout,
+  type Row,
+} from "~/components/charts/chart";
+import { areaSeries } from "~/domain/analytics";
 
 const GROWTH = ["New Users", "Clips Created"];
 
 /**
- * New users and clips per bucket: bars, or areas when there are more than 30 buckets. Calendars' daily
- * activity (`stack`) stays stacked bars, also in 31-day months.
+ * New users and clips per bucket, as bars; above 30 buckets the clips series alone becomes an area (spec). Calendars'
+ * daily activity (`stack`) stays stacked bars, also in 31-day months.
  */
 export function GrowthChart({ data, caption, stack = false }: { data: Row[]; caption: string; stack?: boolean }) {
   return (
     <SeriesChart
-      kind={!stack && data.length > AREA_CHART_ABOVE_BUCKETS ? "area" : "bar"}
+      kind="bar"
+      areaCategories={areaSeries("Clips Created", data.length, stack)}
       data={data}
       index="label"
       categories={GROWTH}
@@ -23,22 +32,43 @@ export function GrowthChart({ data, caption, stack = false }: { data: Row[]; cap
 }
 
 export function PlanDonut({ data }: { data: { plan: string; count: number; percent: number }[] }) {
+  const { active, handlers } = useKeyboardReadout(data.length);
+  const shown = active === null ? undefined : data[active];
   return (
     <figure aria-label="Plan distribution">
-      {/* The list below carries every number, so the donut is decoration: hidden from assistive technology and
-          inert (its sectors would otherwise take focus inside a hidden element, and carry no text of their own). */}
-      <div aria-hidden="true" {...{ inert: "" }}>
-        <DrawnChart
-          kind="donut"
-          chart={{
-            data,
-            index: "plan",
-            category: "count",
-            colors: ["slate", "blue", "violet", "amber"],
-            valueFormatter: formatNumber,
-            className: "h-48",
-          }}
-        />
+      {/* The mouse gets Tremor's tooltip; the keyboard moves a readout over the plans. The drawing itself is hidden
+          from assistive technology: the list below and the readout carry every number. */}
+      <div
+        role="group"
+        tabIndex={0}
+        aria-label="Plan distribution. Use the left and right arrow keys to read each plan."
+        aria-describedby="plan-donut-readout"
+        {...handlers}
+        className={CHART_FOCUS}
+      >
+        <div aria-hidden="true">
+          <DrawnChart
+            kind="donut"
+            chart={{
+              data,
+              index: "plan",
+              category: "count",
+              colors: ["slate", "blue", "violet", "amber"],
+              valueFormatter: formatNumber,
+              className: "h-48",
+            }}
+          />
+        </div>
+        <div id="plan-donut-readout" role="status" className={shown ? READOUT_BOX : "sr-only"}>
+          {shown && (
+            <>
+              <p className="font-semibold">{shown.plan}</p>
+              <p className="tabular-nums">
+                {formatNumber(shown.count)} users ({shown.percent}%)
+              </p>
+            </>
+          )}
+        </div>
       </div>
       <ul className="mt-4 grid grid-cols-2 gap-2 text-sm">
         {data.map((d, i) => (

@@ -6,8 +6,22 @@ import { lazy, Suspense, useEffect, useState, type KeyboardEvent } from "react";
  * Every chart has its exact numbers in a screen-reader table; the drawn chart answers the mouse (Tremor's tooltip),
  * the keyboard (arrow keys move a readout over the buckets) and has a legend of toggle buttons.
  */
+/** Some series as bars, some as areas, in one chart (drawn with recharts, which Tremor is built on). */
+export interface MixedChartProps {
+  data: Row[];
+  index: string;
+  bars: string[];
+  areas: string[];
+  /** Each category's Tremor colour name. */
+  colors: Record<string, string>;
+  valueFormatter: (n: number) => string;
+  className?: string;
+  yAxisWidth: number;
+}
+
 export type DrawnChartProps =
   | { kind: "area"; chart: AreaChartProps }
+  | { kind: "mixed"; chart: MixedChartProps }
   | { kind: "bar"; chart: BarChartProps }
   | { kind: "line"; chart: LineChartProps }
   | { kind: "donut"; chart: DonutChartProps };
@@ -71,62 +85,15 @@ export function ChartTable({
   );
 }
 
-const SWATCH: Record<string, string> = {
-  blue: "bg-blue-500",
-  violet: "bg-violet-500",
-  emerald: "bg-emerald-500",
-  amber: "bg-amber-500",
-  slate: "bg-slate-500",
-  rose: "bg-rose-500",
-};
-
-export interface SeriesChartProps {
-  kind: "bar" | "area" | "line";
-  data: Row[];
-  index: string;
-  categories: string[];
-  colors: string[];
-  caption: string;
-  className?: string;
-  stack?: boolean;
-  yAxisWidth?: number;
-  testId?: string;
-}
-
 /**
- * A bar, area or line chart with a legend that hides and shows series (buttons, aria-pressed) and a keyboard
- * readout: focus the chart and use ←/→ (Home/End) to read each bucket, as the mouse tooltip shows it.
+ * The keyboard's tooltip: focus a chart and use ←/→ (Home/End) to move over its buckets, Escape to close. The
+ * readout it drives shows what the mouse tooltip shows.
  */
-export function SeriesChart({
-  kind,
-  data,
-  index,
-  categories,
-  colors,
-  caption,
-  className = "h-72",
-  stack = false,
-  yAxisWidth = 48,
-  testId,
-}: SeriesChartProps) {
-  const [hidden, setHidden] = useState<string[]>([]);
+export function useKeyboardReadout(count: number) {
   const [active, setActive] = useState<number | null>(null);
-  const shown = categories.filter((c) => !hidden.includes(c));
-  const shownColors = categories.flatMap((c, i) => (hidden.includes(c) ? [] : [colors[i] ?? "blue"]));
-  const chart = {
-    data,
-    index,
-    categories: shown,
-    colors: shownColors,
-    valueFormatter: formatNumber,
-    className,
-    allowDecimals: false,
-    yAxisWidth,
-    showLegend: false,
-  };
   const onKeyDown = (event: KeyboardEvent) => {
-    if (data.length === 0) return;
-    const last = data.length - 1;
+    if (count === 0) return;
+    const last = count - 1;
     const current = active ?? last;
     const next =
       event.key === "ArrowLeft"
@@ -144,6 +111,80 @@ export function SeriesChart({
     event.preventDefault();
     setActive(next);
   };
+  return {
+    active,
+    handlers: {
+      onKeyDown,
+      onFocus: () => setActive((a) => a ?? (count ? count - 1 : null)),
+      onBlur: () => setActive(null),
+    },
+  };
+}
+
+/** The focus ring of a chart's keyboard group. */
+export const CHART_FOCUS =
+  "relative rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+
+/** The readout box the keyboard moves (and screen readers hear, as a status). */
+export const READOUT_BOX =
+  "absolute right-2 top-0 z-10 rounded-md border border-slate-200 bg-white px-3 py-2 text-sm shadow";
+
+const SWATCH: Record<string, string> = {
+  blue: "bg-blue-500",
+  violet: "bg-violet-500",
+  emerald: "bg-emerald-500",
+  amber: "bg-amber-500",
+  slate: "bg-slate-500",
+  rose: "bg-rose-500",
+};
+
+export interface SeriesChartProps {
+  kind: "bar" | "area" | "line";
+  /** With kind "bar": these categories are drawn as areas in the same chart (the spec's clips above 30 buckets). */
+  areaCategories?: string[];
+  data: Row[];
+  index: string;
+  categories: string[];
+  colors: string[];
+  caption: string;
+  className?: string;
+  stack?: boolean;
+  yAxisWidth?: number;
+  testId?: string;
+}
+
+/**
+ * A bar, area or line chart with a legend that hides and shows series (buttons, aria-pressed) and a keyboard
+ * readout: focus the chart and use ←/→ (Home/End) to read each bucket, as the mouse tooltip shows it.
+ */
+export function SeriesChart({
+  kind,
+  areaCategories = [],
+  data,
+  index,
+  categories,
+  colors,
+  caption,
+  className = "h-72",
+  stack = false,
+  yAxisWidth = 48,
+  testId,
+}: SeriesChartProps) {
+  const [hidden, setHidden] = useState<string[]>([]);
+  const { active, handlers } = useKeyboardReadout(data.length);
+  const shown = categories.filter((c) => !hidden.includes(c));
+  const shownColors = categories.flatMap((c, i) => (hidden.includes(c) ? [] : [colors[i] ?? "blue"]));
+  const chart = {
+    data,
+    index,
+    categories: shown,
+    colors: shownColors,
+    valueFormatter: formatNumber,
+    className,
+    allowDecimals: false,
+    yAxisWidth,
+    showLegend: false,
+  };
   const activeRow = active === null ? undefined : data[active];
   return (
     <figure aria-label={caption} data-testid={testId}>
@@ -152,14 +193,26 @@ export function SeriesChart({
         tabIndex={0}
         aria-label={`${caption}. Use the left and right arrow keys to read each ${index}.`}
         aria-describedby={testId ? `${testId}-readout` : undefined}
-        onKeyDown={onKeyDown}
-        onFocus={() => setActive((a) => a ?? (data.length ? data.length - 1 : null))}
-        onBlur={() => setActive(null)}
-        className="relative rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        {...handlers}
+        className={CHART_FOCUS}
       >
         {/* The drawn SVG repeats the table's numbers; the group's readout and the table speak for it. */}
         <div aria-hidden="true">
-          {kind === "bar" ? (
+          {kind === "bar" && shown.some((c) => areaCategories.includes(c)) ? (
+            <DrawnChart
+              kind="mixed"
+              chart={{
+                data,
+                index,
+                bars: shown.filter((c) => !areaCategories.includes(c)),
+                areas: shown.filter((c) => areaCategories.includes(c)),
+                colors: Object.fromEntries(categories.map((c, i) => [c, colors[i] ?? "blue"])),
+                valueFormatter: formatNumber,
+                className,
+                yAxisWidth,
+              }}
+            />
+          ) : kind === "bar" ? (
             <DrawnChart kind="bar" chart={{ ...chart, stack }} />
           ) : kind === "area" ? (
             <DrawnChart kind="area" chart={{ ...chart, stack }} />
@@ -170,11 +223,7 @@ export function SeriesChart({
         <div
           id={testId ? `${testId}-readout` : undefined}
           role="status"
-          className={
-            activeRow
-              ? "absolute right-2 top-0 z-10 rounded-md border border-slate-200 bg-white px-3 py-2 text-sm shadow"
-              : "sr-only"
-          }
+          className={activeRow ? READOUT_BOX : "sr-only"}
         >
           {activeRow && (
             <>

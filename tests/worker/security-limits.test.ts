@@ -31,7 +31,7 @@ async function page(cookie: string, extra: Record<string, string> = {}): Promise
   return { ws, closed, messages };
 }
 
-const settle = (socket: Socket, ms = 1500) =>
+const settle = (socket: Socket, ms = 5000) =>
   Promise.race([socket.closed, new Promise<"open">((resolve) => setTimeout(() => resolve("open"), ms))]);
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

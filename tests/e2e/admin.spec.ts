@@ -105,18 +105,21 @@ test.describe("admin back-office", () => {
     expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
     if (total > 10) {
       await page.getByRole("link", { name: "Next page" }).click();
-      await expect(showing).toHaveText(`Showing 11 to ${Math.min(20, total)} of ${total} results`);
+      // Other workers' tests sign up Free users meanwhile: the total may have grown.
+      await expect(showing).toHaveText(/^Showing 11 to (1\d|20) of \d+ results$/);
       await page.getByRole("link", { name: "First page" }).click();
     }
-    await expect(showing).toHaveText(`Showing 1 to ${Math.min(10, total)} of ${total} results`);
+    await expect(showing).toHaveText(/^Showing 1 to ([1-9]|10) of \d+ results$/);
     const tableEmails = await page.getByTestId("user-row").locator("td:nth-child(2)").allTextContents();
     const href = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href");
     const res = await page.request.get(href ?? "");
     expect(res.headers()["content-disposition"]).toContain("users_export.csv");
     const rows = parseCsv(await res.text());
     expect(rows[0]).toEqual(["ID", "Full Name", "Email", "Role", "Plan", "Credits", "Status"]);
-    expect(rows.length - 1).toBe(total);
-    expect(rows.slice(1, 1 + tableEmails.length).map((r) => r[2])).toEqual(tableEmails);
+    // Every filtered user, in the table's order (sign-ups made meanwhile by other workers may join the export).
+    expect(rows.length - 1).toBeGreaterThanOrEqual(total);
+    const csvEmails = rows.slice(1).map((r) => r[2]);
+    expect(csvEmails.filter((e) => tableEmails.includes(e ?? ""))).toEqual(tableEmails);
     expect(rows.slice(1).every((r) => r[4] === "Free")).toBe(true);
   });
 

@@ -103,6 +103,8 @@ test.describe("accounts", () => {
     request,
     visit,
   }) => {
+    // Several password hashings (sign-up, sign-in, the reset) and two browsers: over a minute on a loaded run.
+    test.setTimeout(120_000);
     const email = uniqueEmail("reset");
     await signUp(page, request, "Reset Tester", email, "first good passphrase");
     const other = await browser.newContext();

@@ -278,15 +278,15 @@ test("a stopped companion: the panel and the popup say how to start it", async (
 test("presets live in the account: the panel saves one, the API lists it, the panel applies and deletes it", async ({
   request,
 }) => {
-  // A new Advanced account: an earlier test left its creator signed in in this browser.
-  await context.clearCookies();
+  // The creator the earlier tests signed in (a new one when this test runs alone: the suite's sign-ups share one
+  // address's limit of 20 an hour), upgraded to Advanced.
   const site = await context.newPage();
-  await signUp(site, request, "Preset Creator", uniqueEmail("presets"), "preset passphrase");
-  await dismissNotice(site);
+  if (!apiKey) {
+    await signUp(site, request, "Preset Creator", uniqueEmail("presets"), "preset passphrase");
+    await dismissNotice(site);
+  }
   await payForPlan(site, "Advanced");
-  // This sign-in hands the extension this account's token (an earlier test's account may have left its own).
   await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
-  await expect.poll(() => storedKey(worker)).not.toBe(apiKey);
   const auth = { Authorization: `Bearer ${await storedKey(worker)}` };
   const listed = async () => (await (await request.get("/api/v1/presets", { headers: auth })).json()).presets;
 

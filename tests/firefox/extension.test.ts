@@ -291,10 +291,9 @@ describe("the Firefox build in Firefox", () => {
     );
   });
 
-  // WIP: under puppeteer's BiDi request interception the panel's "Clip" button never shows on the stand-in watch
-  // page yet (not diagnosed: the page, the loopback media or the content script's injection). The Chromium journey
-  // covers the cut; this one is to be finished.
-  it.skip("the panel on a watch page cuts 00:10–00:25 through the companion", async () => {
+  // The stand-in watch page comes through puppeteer's request interception over BiDi; the YouTube content script
+  // is injected there like on the real site (its patterns are https://www.youtube.com/*).
+  it("the panel on a watch page cuts 00:10–00:25 through the companion", async () => {
     const watch = await browser.newPage();
     await watch.setRequestInterception(true);
     watch.on("request", (request) => {
@@ -308,6 +307,12 @@ describe("the Firefox build in Firefox", () => {
         contentType: "text/html; charset=utf-8",
         body: standInWatchPage(VIDEO_ID, media.url("source-720p.mp4")),
       });
+    });
+    // Uncaught errors in the page, the content script's included (a panel that throws shows no "Clip" at all).
+    const errors: string[] = [];
+    watch.on("pageerror", (error) => {
+      console.warn("[watch page error]", error);
+      errors.push(String(error));
     });
     await watch.goto(`https://www.youtube.com/watch?v=${VIDEO_ID}`, { waitUntil: "domcontentloaded" });
     await (await find(watch, "button", "Clip")).click();
@@ -349,6 +354,7 @@ describe("the Firefox build in Firefox", () => {
     expect(Math.abs(Number(probe.stdout.toString().trim()) - 15)).toBeLessThanOrEqual(1 / 25 + 0.025);
     const { jobs } = (await companionGet("/jobs")) as { jobs: unknown[] };
     expect(jobs).toHaveLength(1);
+    expect(errors).toEqual([]);
     await watch.close();
   });
 

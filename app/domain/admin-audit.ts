@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { isoDaySchema } from "./admin";
+import { listFields, listQuery } from "./list-query";
 
 /** Audit log filters as they live in the URL; bad values are dropped, not refused. */
-export const auditQuerySchema = z.object({
+export const auditList = listQuery({
   actor: z.string().trim().max(254).optional().catch(undefined),
   action: z
     .string()
@@ -13,11 +14,6 @@ export const auditQuerySchema = z.object({
     .catch(undefined),
   from: isoDaySchema.optional().catch(undefined),
   to: isoDaySchema.optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  page: listFields.page,
 });
-export type AuditListQuery = z.infer<typeof auditQuerySchema>;
-
-export function parseAuditQuery(params: URLSearchParams): AuditListQuery {
-  const raw = Object.fromEntries([...params].filter(([, v]) => v !== ""));
-  return auditQuerySchema.parse(raw);
-}
+export type AuditListQuery = ReturnType<typeof auditList.parse>;

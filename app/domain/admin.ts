@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listFields, listQuery } from "./list-query";
 import { PLAN_IDS } from "./plans";
 
 /** Admin back-office rules: page sizes, list queries, ranges, calendar. */
@@ -22,29 +23,29 @@ export const ADMIN_MESSAGES = {
   extensionLoadFailed: "Failed to load extension ID.",
 } as const;
 
-const emptyToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
-const optionalInt = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1_000_000_000).optional());
+const optionalInt = z.coerce.number().int().min(0).max(1_000_000_000).optional().catch(undefined);
 
 export const USER_SORTS = ["full_name", "email", "credits"] as const;
 export type UserSort = (typeof USER_SORTS)[number];
 
 /** The Users list as it lives in the URL. Unknown or bad values fall back to defaults (a shared link never 400s). */
-export const userListQuerySchema = z.object({
-  q: z.preprocess(emptyToUndefined, z.string().trim().max(200).optional()).catch(undefined),
-  status: z.preprocess(emptyToUndefined, z.enum(["online", "offline", "Banned"]).optional()).catch(undefined),
-  plan: z.preprocess(emptyToUndefined, z.enum(PLAN_IDS).optional()).catch(undefined),
-  role: z.preprocess(emptyToUndefined, z.enum(["user", "admin"]).optional()).catch(undefined),
-  min: optionalInt.catch(undefined),
-  max: optionalInt.catch(undefined),
+export const userList = listQuery({
+  q: listFields.q,
+  status: z.enum(["online", "offline", "Banned"]).optional().catch(undefined),
+  plan: z.enum(PLAN_IDS).optional().catch(undefined),
+  role: z.enum(["user", "admin"]).optional().catch(undefined),
+  min: optionalInt,
+  max: optionalInt,
   sort: z.enum(USER_SORTS).catch("full_name"),
-  dir: z.enum(["asc", "desc"]).catch("asc"),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  dir: listFields.dir,
+  page: listFields.page,
 });
-export type UserListQuery = z.infer<typeof userListQuerySchema>;
+export type UserListQuery = ReturnType<typeof userList.parse>;
 
-export function parseUserListQuery(params: URLSearchParams): UserListQuery {
-  return userListQuerySchema.parse(Object.fromEntries(params));
-}
+/** Clip Management: a search and a page. */
+export const clipList = listQuery({ q: listFields.q, page: listFields.page });
+/** The display-only screens: a search only. */
+export const searchOnly = listQuery({ q: listFields.q });
 
 /** Up to 3 page numbers around the current one, clamped to 1..pages. */
 export function pageWindow(page: number, pages: number): number[] {

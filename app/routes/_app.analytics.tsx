@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { ListTable, Td } from "~/components/list";
 import { TeamFigures } from "~/components/analytics/team-figures";
 import { SeriesChart } from "~/components/charts/chart";
 import { VideoSourceLink } from "~/components/video-source-link";
@@ -209,41 +210,25 @@ export default function AnalyticsPage() {
         <h2 id="sources" className="px-6 pt-6 text-lg font-semibold">
           Top source videos
         </h2>
-        <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Top source videos">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50">
-              <tr>
-                <th scope="col" className="px-4 py-3 sm:px-6 font-semibold">
-                  Video
-                </th>
-                <th scope="col" className="px-4 py-3 sm:px-6 text-right font-semibold">
-                  Clips
-                </th>
-                <th scope="col" className="px-4 py-3 sm:px-6 text-right font-semibold">
-                  Credits
-                </th>
+        <div className="mt-4">
+          <ListTable
+            caption="Top source videos"
+            columns={["Video", { label: "Clips", align: "right" }, { label: "Credits", align: "right" }]}
+            isEmpty={sources.length === 0}
+            empty="No clips in this range."
+            minWidth={false}
+            framed={false}
+          >
+            {sources.map((s) => (
+              <tr key={s.videoUrl}>
+                <td className="max-w-md px-4 py-3">
+                  <VideoSourceLink url={s.videoUrl} />
+                </td>
+                <Td className="text-right tabular-nums">{n(s.clips)}</Td>
+                <Td className="text-right tabular-nums">{n(s.credits)}</Td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {sources.length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="px-6 py-8 text-center text-slate-600">
-                    No clips in this range.
-                  </td>
-                </tr>
-              ) : (
-                sources.map((s) => (
-                  <tr key={s.videoUrl}>
-                    <td className="max-w-md px-4 py-3 sm:px-6">
-                      <VideoSourceLink url={s.videoUrl} />
-                    </td>
-                    <td className="px-4 py-3 sm:px-6 text-right tabular-nums">{n(s.clips)}</td>
-                    <td className="px-4 py-3 sm:px-6 text-right tabular-nums">{n(s.credits)}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
+            ))}
+          </ListTable>
         </div>
       </section>
     </div>

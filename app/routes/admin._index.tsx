@@ -5,7 +5,8 @@ import { StatusBadge } from "~/components/admin/badge";
 import { GrowthChart, PlanDonut } from "~/components/admin/charts";
 import { AdminErrorBoundary } from "~/components/admin/error";
 import { RangeTabs } from "~/components/admin/range-tabs";
-import { DataTable, formatDate, PageHeader, Panel, StatCard, StatGrid, Td } from "~/components/admin/ui";
+import { ListTable, Td } from "~/components/list";
+import { formatDate, PageHeader, Panel, StatCard, StatGrid } from "~/components/admin/ui";
 import { growthSeries, overviewTotals, planDistribution, recentSignups } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { formatRevenue } from "~/domain/plans";
@@ -64,9 +65,9 @@ export default function AdminOverview() {
       </div>
       <div className="mt-6">
         <Panel title="Recent User Signups">
-          <DataTable
+          <ListTable
             caption="Recent user signups"
-            headers={["Name", "Email", "Plan", "Status", "Joined On"]}
+            columns={["Name", "Email", "Plan", "Status", "Joined On"]}
             isEmpty={signups.length === 0}
             empty="No users found."
           >
@@ -83,7 +84,7 @@ export default function AdminOverview() {
                 <Td>{formatDate(u.createdAt)}</Td>
               </tr>
             ))}
-          </DataTable>
+          </ListTable>
         </Panel>
       </div>
     </div>

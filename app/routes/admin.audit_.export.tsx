@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { auditForExport } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
-import { parseAuditQuery } from "~/domain/admin-audit";
+import { auditList } from "~/domain/admin-audit";
 import { csvResponse, mapChunks } from "~/services/admin-csv.server";
 import { requireAdmin } from "~/services/auth.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const query = parseAuditQuery(new URL(request.url).searchParams);
+  const query = auditList.parse(new URL(request.url).searchParams);
   return csvResponse(
     "audit_log.csv",
     ["Time", "Action", "Actor ID", "Actor Email", "Subject ID", "Details", "IP"],

@@ -5,7 +5,8 @@ import { GrowthChart } from "~/components/admin/charts";
 import { CreateClipButton } from "~/components/admin/create-clip-modal";
 import { StatusBadge } from "~/components/admin/badge";
 import { AdminErrorBoundary } from "~/components/admin/error";
-import { DataTable, formatDate, formatTime, PageHeader, Panel, StatCard, StatGrid, Td } from "~/components/admin/ui";
+import { ListTable, Td } from "~/components/list";
+import { formatDate, formatTime, PageHeader, Panel, StatCard, StatGrid } from "~/components/admin/ui";
 import { clipsOnDay, dayStats, monthActivity } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { calendarCells, isoDay, isoDaySchema, MONTH_NAMES } from "~/domain/admin";
@@ -191,9 +192,9 @@ export default function AdminCalendars() {
               Loading clips...
             </p>
           ) : (
-            <DataTable
+            <ListTable
               caption="Clips for the selected day"
-              headers={["Clip Name", "Created By", "Time", "Status", "Credits Used"]}
+              columns={["Clip Name", "Created By", "Time", "Status", "Credits Used"]}
               isEmpty={data.clips.length === 0}
               empty="No clips were created on this day."
             >
@@ -208,7 +209,7 @@ export default function AdminCalendars() {
                   <Td className="tabular-nums">{c.cost}</Td>
                 </tr>
               ))}
-            </DataTable>
+            </ListTable>
           )}
         </Panel>
       </div>

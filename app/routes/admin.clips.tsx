@@ -1,23 +1,30 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
 import { CreateClipButton } from "~/components/admin/create-clip-modal";
 import { AdminErrorBoundary } from "~/components/admin/error";
-import { DataTable, formatDate, PageHeader, Pagination, Td } from "~/components/admin/ui";
+import { ListTable, Pagination, SearchForm, Td } from "~/components/list";
+import { formatDate, PageHeader } from "~/components/admin/ui";
 import { clipRefunded, findClip, listClips } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
-import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE } from "~/domain/admin";
+import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, clipList } from "~/domain/admin";
 import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
 import { busyHeaders, ledger } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
 
-const listSchema = z.object({
-  q: z.string().trim().max(200).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(100_000).catch(1),
-});
+const refundedSchema = z.coerce.number().int().min(0).max(1_000_000).catch(0);
+const deletedNotice = (refunded: number) =>
+  refunded ? `Clip deleted. ${refunded} credits were refunded.` : "Clip deleted.";
+
 const deleteSchema = z.object({
   intent: z.literal("delete"),
   clipId: z.string().min(1).max(64),
@@ -36,10 +43,12 @@ function httpLink(url: string): string | null {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const { q, page } = listSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const list = await listClips(getDb(context.cloudflare.env.DB), q || undefined, page);
+  const params = new URL(request.url).searchParams;
+  const query = clipList.parse(params);
+  const list = await listClips(getDb(context.cloudflare.env.DB), query.q || undefined, query.page);
   return {
-    q: q ?? "",
+    query,
+    notice: params.get("notice") === "deleted" ? deletedNotice(refundedSchema.parse(params.get("refunded"))) : null,
     ...list,
     rows: list.rows.map((c) => ({
       ...c,
@@ -56,11 +65,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const parsed = deleteSchema.safeParse(await readForm(request));
-  if (!parsed.success) return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 400 });
+  if (!parsed.success) return data({ error: ADMIN_MESSAGES.deleteClipFailed }, { status: 400 });
   const env = context.cloudflare.env;
   const db = getDb(env.DB);
   const clip = await findClip(db, parsed.data.clipId);
-  if (!clip) return data({ error: ADMIN_MESSAGES.deleteClipFailed, notice: null }, { status: 404 });
+  if (!clip) return data({ error: ADMIN_MESSAGES.deleteClipFailed }, { status: 404 });
   const ip = clientIp(request);
   const refund = Boolean(parsed.data.refund) && clip.cost > 0 && !(await clipRefunded(db, clip.id));
   const owner = ledger(env, clip.userId);
@@ -75,7 +84,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     : await owner.deleteClip({ clipId: clip.id });
   if (!result.ok)
     return data(
-      { error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}`, notice: null },
+      { error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}` },
       { status: result.status, headers: busyHeaders(result) },
     );
   const refunded = refund ? clip.cost : 0;
@@ -94,10 +103,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ip,
     details: { clipId: clip.id, name: clip.name, refunded },
   });
-  return {
-    error: null,
-    notice: refunded ? `Clip deleted. ${refunded} credits were refunded.` : "Clip deleted.",
-  };
+  // Back to the same list with the notice in the URL: an answer held only in the action's data vanished when the live
+  // feed refreshed the list a second later.
+  const back = new URL(request.url).searchParams;
+  back.set("notice", "deleted");
+  back.set("refunded", String(refunded));
+  return redirect(`/admin/clips?${back}`);
 }
 
 function DeleteClip({ clip }: { clip: { id: string; name: string; cost: number } }) {
@@ -132,16 +143,15 @@ function DeleteClip({ clip }: { clip: { id: string; name: string; cost: number }
 }
 
 export default function AdminClips() {
-  const { q, rows, total, page, pages } = useLoaderData<typeof loader>();
+  const { query, notice, rows, total, page, pages } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const href = (p: number) =>
-    `/admin/clips?${new URLSearchParams({ ...(q ? { q } : {}), ...(p > 1 ? { page: String(p) } : {}) })}`;
+  const href = (p: number) => clipList.href("/admin/clips", query, { page: p });
   return (
     <div>
       <PageHeader title="Clip Management" crumb="Clips" actions={<CreateClipButton />} />
-      {result?.notice && (
+      {notice && (
         <p role="status" className="alert-success mb-4">
-          {result.notice}
+          {notice}
         </p>
       )}
       {result?.error && (
@@ -149,25 +159,15 @@ export default function AdminClips() {
           {result.error}
         </p>
       )}
-      <Form method="get" role="search" className="mb-4 flex gap-2">
-        <label htmlFor="clip-search" className="sr-only">
-          Search clips
-        </label>
-        <input
-          id="clip-search"
-          name="q"
-          type="search"
-          defaultValue={q}
-          placeholder="Search by clip name, user name, or email..."
-          className="input max-w-md"
-        />
-        <button type="submit" className="btn-secondary">
-          Search
-        </button>
-      </Form>
-      <DataTable
+      <SearchForm
+        id="clip-search"
+        label="Search clips"
+        placeholder="Search by clip name, user name, or email..."
+        value={query.q}
+      />
+      <ListTable
         caption="Clips"
-        headers={["Clip Name", "Created By", "Date", "Cost", "Actions"]}
+        columns={["Clip Name", "Created By", "Date", "Cost", "Actions"]}
         isEmpty={rows.length === 0}
         empty="No clips found."
       >
@@ -200,7 +200,7 @@ export default function AdminClips() {
             </Td>
           </tr>
         ))}
-      </DataTable>
+      </ListTable>
       <Pagination page={page} pages={pages} total={total} pageSize={ADMIN_PAGE_SIZE} href={href} />
       <p className="mt-2 text-xs text-slate-600">
         Clips you create are charged to your own balance.{" "}

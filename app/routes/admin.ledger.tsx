@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/error";
-import { DataTable, formatDateTime, PageHeader, Panel, Td } from "~/components/admin/ui";
+import { ListTable, Td } from "~/components/list";
+import { formatDateTime, PageHeader, Panel } from "~/components/admin/ui";
 import { ledgerHealth } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { requireAdmin } from "~/services/auth.server";
@@ -34,9 +35,9 @@ export default function AdminLedger() {
       </p>
       <div className="space-y-6">
         <Panel title="Balances that differ from the ledger">
-          <DataTable
+          <ListTable
             caption="Balances that differ from the ledger"
-            headers={["User", "Email", "Credits", "Ledger sum", "Difference"]}
+            columns={["User", "Email", "Credits", "Ledger sum", "Difference"]}
             isEmpty={mismatched.length === 0}
             empty="None."
           >
@@ -53,12 +54,12 @@ export default function AdminLedger() {
                 <Td className="tabular-nums">{m.credits - m.ledgerSum}</Td>
               </tr>
             ))}
-          </DataTable>
+          </ListTable>
         </Panel>
         <Panel title="Holds past expiry">
-          <DataTable
+          <ListTable
             caption="Holds past expiry"
-            headers={["Hold", "User", "Amount", "Expired at"]}
+            columns={["Hold", "User", "Amount", "Expired at"]}
             isEmpty={staleHolds.length === 0}
             empty="None."
           >
@@ -70,7 +71,7 @@ export default function AdminLedger() {
                 <Td>{formatDateTime(h.expiresAt)}</Td>
               </tr>
             ))}
-          </DataTable>
+          </ListTable>
         </Panel>
       </div>
     </div>

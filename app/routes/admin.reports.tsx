@@ -3,7 +3,8 @@ import { useLoaderData, useNavigation } from "@remix-run/react";
 import { StatusBadge } from "~/components/admin/badge";
 import { CreditUsageChart } from "~/components/admin/charts";
 import { AdminErrorBoundary } from "~/components/admin/error";
-import { DataTable, formatDate, PageHeader, Panel, StatCard, StatGrid, Td } from "~/components/admin/ui";
+import { ListTable, Td } from "~/components/list";
+import { formatDate, PageHeader, Panel, StatCard, StatGrid } from "~/components/admin/ui";
 import { creditUsageByMonth, overviewTotals, recentTransactions } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { formatRevenue } from "~/domain/plans";
@@ -66,9 +67,9 @@ export default function AdminReports() {
               Loading...
             </p>
           ) : (
-            <DataTable
+            <ListTable
               caption="Recent transactions"
-              headers={["Clip Name", "User", "Credits Used", "Date", "Status"]}
+              columns={["Clip Name", "User", "Credits Used", "Date", "Status"]}
               isEmpty={transactions.length === 0}
               empty="No transactions found."
             >
@@ -83,7 +84,7 @@ export default function AdminReports() {
                   </Td>
                 </tr>
               ))}
-            </DataTable>
+            </ListTable>
           )}
         </Panel>
       </div>

@@ -2,7 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AdminErrorBoundary } from "~/components/admin/error";
-import { DataTable, formatDateTime, PageHeader, Td } from "~/components/admin/ui";
+import { ListTable, Td } from "~/components/list";
+import { formatDateTime, PageHeader } from "~/components/admin/ui";
 import { findUser } from "~/db/admin.server";
 import { paymentsOf } from "~/db/billing.server";
 import { getDb } from "~/db/client.server";
@@ -98,9 +99,9 @@ export default function AdminUserPayments() {
           {result.message}
         </p>
       )}
-      <DataTable
+      <ListTable
         caption="Payments"
-        headers={["Invoice", "Paid", "Amount", "Status", "Refund"]}
+        columns={["Invoice", "Paid", "Amount", "Status", "Refund"]}
         isEmpty={payments.length === 0}
         empty="No payments."
       >
@@ -134,7 +135,7 @@ export default function AdminUserPayments() {
             </Td>
           </tr>
         ))}
-      </DataTable>
+      </ListTable>
     </div>
   );
 }

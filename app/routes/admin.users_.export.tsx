@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { usersForExport } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
-import { parseUserListQuery } from "~/domain/admin";
+import { userList } from "~/domain/admin";
 import { csvResponse, mapChunks } from "~/services/admin-csv.server";
 import { requireAdmin } from "~/services/auth.server";
 
 /** users_export.csv: the current search and filters, in list order. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const query = parseUserListQuery(new URL(request.url).searchParams);
+  const query = userList.parse(new URL(request.url).searchParams);
   const db = getDb(context.cloudflare.env.DB);
   return csvResponse(
     "users_export.csv",

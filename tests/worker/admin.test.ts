@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { dayStats, growthSeries, listUsers, monthActivity, overviewTotals, planDistribution } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
-import { parseUserListQuery } from "~/domain/admin";
+import { userList } from "~/domain/admin";
 import { CLIP_TOO_SHORT_MESSAGE } from "~/domain/clip-request";
 import { csvCell, csvRow, parseCsv } from "~/domain/csv";
 import { INVALID_VIDEO_URL } from "~/domain/video-link";
-import { countRows, get, insertUser, post, signIn } from "./helpers";
+import { countRows, get, insertUser, post, signIn, expectNotice } from "./helpers";
 
 const PASSWORD = "admin tests passphrase";
 const db = getDb(env.DB);
@@ -104,6 +104,10 @@ describe("admin guard", () => {
       expect([200, 302], path).toContain(res.status);
       await res.arrayBuffer();
     }
+    // The display-only screens share one route: a name it does not know is a 404, not an empty screen.
+    const unknown = await get("/admin/refunds", { cookie });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain("Page not found.");
   });
 });
 
@@ -180,7 +184,7 @@ describe("admin aggregates", () => {
         plan: i % 2 ? "Basic" : "Free",
       });
     }
-    const q = (s: string) => parseUserListQuery(new URLSearchParams(s));
+    const q = (s: string) => userList.parse(new URLSearchParams(s));
     const all = await listUsers(db, q("q=LIST&sort=credits&dir=desc"));
     expect(all.total).toBe(23);
     expect(all.pages).toBe(3);
@@ -356,8 +360,14 @@ describe("admin credit changes keep the ledger invariant", () => {
     expect(await js.json()).toMatchObject({ ok: false, error: INVALID_VIDEO_URL });
     expect(js.status).toBe(400);
 
-    const del = await post("/admin/clips", { intent: "delete", clipId, refund: "on" }, { cookie });
-    expect(del.status).toBe(200);
+    const del = await post("/admin/clips?q=clip", { intent: "delete", clipId, refund: "on" }, { cookie });
+    expectNotice(del, "deleted");
+    // The list it came from, and the notice its page shows (it survives a refresh by the live feed).
+    const back = del.headers.get("Location") ?? "";
+    expect(back).toMatch(/^\/admin\/clips\?q=clip&/);
+    const cost = Number(new URL(back, "http://x").searchParams.get("refunded"));
+    expect(cost).toBeGreaterThan(0);
+    expect(await (await get(back, { cookie })).text()).toContain(`Clip deleted. ${cost} credits were refunded.`);
     expect(await countRows("SELECT count(*) n FROM clips WHERE id = ?", clipId)).toBe(0);
     expect(await countRows("SELECT credits AS n FROM users WHERE id = ?", adminId)).toBe(500);
     // The clip's charge row stays; the refund is a new row.

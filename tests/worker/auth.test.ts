@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hitRateLimit } from "~/services/rate-limit.server";
-import { countRows, get, insertUser, outbox, post, sessionCookieOf, signIn, stableBody } from "./helpers";
+import { countRows, get, insertUser, outbox, post, sessionCookieOf, signIn, stableBody, expectNotice } from "./helpers";
 
 const PASSWORD = "a long enough passphrase";
 
@@ -281,7 +281,7 @@ describe("guards, ban and extension tokens", () => {
 
     await insertUser({ email: "admin2@example.com", password: PASSWORD, role: "admin" });
     const admin = await signIn("admin2@example.com", PASSWORD);
-    expect((await post("/admin/users", { intent: "ban", userId }, { cookie: admin })).status).toBe(200);
+    expectNotice(await post("/admin/users", { intent: "ban", userId }, { cookie: admin }), "banned");
     expect((await get("/dashboard", { cookie })).status).toBe(302);
     expect(await countRows("SELECT count(*) n FROM api_tokens WHERE user_id = ? AND revoked_at IS NULL", userId)).toBe(
       0,

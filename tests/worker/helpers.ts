@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import { hashPassword } from "~/services/password.server";
 
 export const ORIGIN = "http://localhost";
@@ -32,6 +33,12 @@ export function post(
   return exports.default.fetch(
     new Request(`${base}${path}`, { method: "POST", body: new URLSearchParams(fields), headers, redirect: "manual" }),
   );
+}
+
+/** An admin form that succeeded: back to its list with the notice in the URL (not to /dashboard or /signin). */
+export function expectNotice(response: Response, notice: string) {
+  expect(response.status, "an admin action's answer").toBe(302);
+  expect(new URL(response.headers.get("Location") ?? "", ORIGIN).searchParams.get("notice")).toBe(notice);
 }
 
 /** "name=value" of the session cookie a response sets. */

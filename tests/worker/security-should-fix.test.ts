@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { writeRole } from "~/db/user-access.server";
 import { SIGNIN_ERRORS, SIGNIN_NOTICES } from "~/domain/signin-messages";
-import { countRows, get, insertUser, post, signIn } from "./helpers";
+import { countRows, get, insertUser, post, signIn, expectNotice } from "./helpers";
 
 const db = getDb(env.DB);
 
@@ -91,9 +91,7 @@ describe("admins acting on admins", () => {
     expect(await roleOf(victim.id)).toMatchObject({ role: "admin", status: "offline" });
     expect(await countRows("SELECT count(*) n FROM sessions WHERE user_id = ?", victim.id)).toBe(1);
     const owner = await admin("owner@example.com");
-    expect((await post("/admin/users", { intent: "ban", userId: victim.id }, { cookie: owner.cookie })).status).toBe(
-      200,
-    );
+    expectNotice(await post("/admin/users", { intent: "ban", userId: victim.id }, { cookie: owner.cookie }), "banned");
     expect(await roleOf(victim.id)).toMatchObject({ status: "Banned" });
   });
 

@@ -3,7 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { setUserRole, signOutEverywhere } from "~/services/user-moderation.server";
-import { insertUser, post, signIn } from "./helpers";
+import { insertUser, post, signIn, expectNotice } from "./helpers";
 
 const PASSWORD = "sockets passphrase 1";
 const db = getDb(env.DB);
@@ -76,7 +76,7 @@ describe("item 4: a ban cannot be undone by presence, and ends live sockets", ()
     const page = await openSocket("/realtime", await signIn("open@example.com", PASSWORD));
     await insertUser({ email: "banner@example.com", password: PASSWORD, role: "admin" });
     const admin = await signIn("banner@example.com", PASSWORD);
-    expect((await post("/admin/users", { intent: "ban", userId }, { cookie: admin })).status).toBe(200);
+    expectNotice(await post("/admin/users", { intent: "ban", userId }, { cookie: admin }), "banned");
     expect(await settle(page.closed)).not.toBe("open");
     expect(await status(userId)).toBe("Banned");
   });

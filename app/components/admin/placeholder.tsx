@@ -1,6 +1,6 @@
-import { Form } from "@remix-run/react";
 import { PLACEHOLDERS, type PlaceholderName, type PlaceholderScreen } from "~/domain/admin-placeholders";
-import { DataTable, PageHeader, StatCard, StatGrid } from "./ui";
+import { ListTable, Pagination, SearchForm } from "~/components/list";
+import { PageHeader, StatCard, StatGrid } from "./ui";
 
 /** A display-only screen: cards, an empty table, its search (back to page 1) and a header-only CSV. */
 export function PlaceholderPage({
@@ -9,7 +9,7 @@ export function PlaceholderPage({
   values = {},
 }: {
   name: PlaceholderName;
-  q: string;
+  q: string | undefined;
   /** Cards with a real figure (Earnings' Total Revenue), by label. */
   values?: Record<string, string>;
 }) {
@@ -38,29 +38,12 @@ export function PlaceholderPage({
         ))}
       </StatGrid>
       {screen.search && (
-        <Form method="get" role="search" className="mb-4 flex gap-2">
-          <label htmlFor={`${name}-search`} className="sr-only">
-            {screen.search}
-          </label>
-          <input
-            id={`${name}-search`}
-            name="q"
-            type="search"
-            defaultValue={q}
-            placeholder={screen.search}
-            className="input max-w-sm"
-          />
-          <button type="submit" className="btn-secondary">
-            Search
-          </button>
-        </Form>
+        <SearchForm id={`${name}-search`} label={screen.search} placeholder={screen.search} value={q} />
       )}
-      <DataTable caption={screen.title} headers={screen.headers} isEmpty empty={screen.empty}>
+      <ListTable caption={screen.title} columns={screen.headers} isEmpty empty={screen.empty}>
         {null}
-      </DataTable>
-      <p className="mt-4 text-sm text-slate-600" data-testid="showing">
-        Showing 0 to 0 of 0 results
-      </p>
+      </ListTable>
+      <Pagination page={1} pages={0} total={0} pageSize={1} href={() => `/admin/${name}`} />
     </div>
   );
 }

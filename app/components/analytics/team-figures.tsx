@@ -1,3 +1,5 @@
+import { ListTable, Td } from "~/components/list";
+
 /** A Pro team owner's Analytics: what each person on the team clipped from the shared balance in the range. */
 export interface TeamFigure {
   id: string;
@@ -17,37 +19,30 @@ export function TeamFigures({ people, label }: { people: TeamFigure[]; label: st
         Your team
       </h2>
       <p className="px-6 pt-1 text-sm text-slate-600">Clips and credits from the team&apos;s balance, {label}.</p>
-      <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-label="Your team's figures">
-        <table className="w-full text-left text-sm" data-testid="team-figures">
-          <thead className="bg-slate-50">
-            <tr>
-              <th scope="col" className="px-6 py-3 font-semibold">
-                Member
+      <div className="mt-4">
+        <ListTable
+          caption="Your team's figures"
+          columns={["Member", { label: "Clips", align: "right" }, { label: "Credits", align: "right" }]}
+          isEmpty={people.length === 0}
+          empty="Nobody on the team yet."
+          minWidth={false}
+          framed={false}
+          testId="team-figures"
+        >
+          {people.map((p) => (
+            <tr key={p.id}>
+              <th scope="row" className="px-4 py-3 font-normal">
+                <span className="block font-medium">
+                  {p.fullName}
+                  {p.role === "owner" ? " (you)" : ""}
+                </span>
+                <span className="block break-all text-slate-600">{p.email}</span>
               </th>
-              <th scope="col" className="px-6 py-3 text-right font-semibold">
-                Clips
-              </th>
-              <th scope="col" className="px-6 py-3 text-right font-semibold">
-                Credits
-              </th>
+              <Td className="text-right tabular-nums">{n(p.clips)}</Td>
+              <Td className="text-right tabular-nums">{n(p.credits)}</Td>
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {people.map((p) => (
-              <tr key={p.id}>
-                <th scope="row" className="px-6 py-3 font-normal">
-                  <span className="block font-medium">
-                    {p.fullName}
-                    {p.role === "owner" ? " (you)" : ""}
-                  </span>
-                  <span className="block break-all text-slate-600">{p.email}</span>
-                </th>
-                <td className="px-6 py-3 text-right tabular-nums">{n(p.clips)}</td>
-                <td className="px-6 py-3 text-right tabular-nums">{n(p.credits)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       </div>
     </section>
   );

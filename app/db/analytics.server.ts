@@ -21,33 +21,46 @@ function inWindow(userId: string, w: AnalyticsWindow): SQL | undefined {
 
 const credits = sql<number>`coalesce(sum(${clips.cost}), 0)`;
 
-/** Every figure of the dashboard in one round trip (one D1 batch). */
+interface Share {
+  key: string;
+  clips: number;
+  credits: number;
+}
+
+/** Shares by one key, most clips first (ties by name): the formats and qualities charts. */
+function sharesBy(
+  mix: { format: string; quality: string; clips: number; credits: number }[],
+  key: "format" | "quality",
+): Share[] {
+  const by = new Map<string, Share>();
+  for (const row of mix) {
+    const share = by.get(row[key]) ?? { key: row[key], clips: 0, credits: 0 };
+    share.clips += row.clips;
+    share.credits += row.credits;
+    by.set(row[key], share);
+  }
+  return [...by.values()].sort((a, b) => b.clips - a.clips || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** Every figure of the dashboard in one round trip (one D1 batch): three passes over the index, not five. */
 export async function creatorAnalytics(db: Db, userId: string, w: AnalyticsWindow) {
   const where = inWindow(userId, w);
   // UTC day number: integer division groups about twice as fast as strftime over 50,000 index entries.
   const day = sql<number>`${clips.createdAt} / 86400000`;
-  const [totals, days, formats, qualities, sources, first] = await db.batch([
+  const [mix, days, sources, first] = await db.batch([
+    // Totals, formats and qualities all come from one pass grouped by (format, quality): at most 4 × 6 rows.
     db
       .select({
+        format: clips.format,
+        quality: clips.quality,
         clips: count(),
         credits,
         seconds: sql<number>`coalesce(sum(${clips.endTimeSeconds} - ${clips.startTimeSeconds}), 0)`,
       })
       .from(clips)
-      .where(where),
+      .where(where)
+      .groupBy(clips.format, clips.quality),
     db.select({ day, clips: count(), credits }).from(clips).where(where).groupBy(day).orderBy(day),
-    db
-      .select({ key: clips.format, clips: count(), credits })
-      .from(clips)
-      .where(where)
-      .groupBy(clips.format)
-      .orderBy(desc(count()), clips.format),
-    db
-      .select({ key: clips.quality, clips: count(), credits })
-      .from(clips)
-      .where(where)
-      .groupBy(clips.quality)
-      .orderBy(desc(count()), clips.quality),
     db
       .select({ videoUrl: clips.videoUrl, clips: count(), credits })
       .from(clips)
@@ -60,17 +73,19 @@ export async function creatorAnalytics(db: Db, userId: string, w: AnalyticsWindo
       .from(clips)
       .where(eq(clips.userId, userId)),
   ]);
-  const t = totals[0] ?? { clips: 0, credits: 0, seconds: 0 };
+  const t = mix.reduce(
+    (sum, row) => ({
+      clips: sum.clips + row.clips,
+      credits: sum.credits + row.credits,
+      seconds: sum.seconds + row.seconds,
+    }),
+    { clips: 0, credits: 0, seconds: 0 },
+  );
   return {
-    totals: {
-      clips: t.clips,
-      credits: t.credits,
-      seconds: t.seconds,
-      averageSeconds: t.clips > 0 ? t.seconds / t.clips : 0,
-    },
+    totals: { ...t, averageSeconds: t.clips > 0 ? t.seconds / t.clips : 0 },
     days: days as DayFigures[],
-    formats,
-    qualities,
+    formats: sharesBy(mix, "format"),
+    qualities: sharesBy(mix, "quality"),
     sources,
     earliest: first[0]?.t ?? null,
   };

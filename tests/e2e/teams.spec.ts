@@ -29,6 +29,7 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
   const link = await latestLink(request, memberEmail, "/team/join/");
   await member.goto(link);
   await expect(member.getByText("Olivia Owner")).toBeVisible();
+  if (SCREENS) await member.screenshot({ path: `${SCREENS}/team-join-1280.png`, fullPage: true });
   await member.getByRole("button", { name: "Join team" }).click();
   await expect(member).toHaveURL(/\/team$/);
   await expect(member.getByRole("heading", { name: "Olivia Owner's team" })).toBeVisible();
@@ -83,10 +84,10 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
   if (SCREENS) {
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
+      await page.goto("/team");
       await page.screenshot({ path: `${SCREENS}/team-owner-${width}.png`, fullPage: true });
       await page.goto("/analytics");
       await page.screenshot({ path: `${SCREENS}/analytics-owner-${width}.png`, fullPage: true });
-      await page.goto("/team");
       await member.setViewportSize({ width, height: 900 });
       await member.goto("/team");
       await member.screenshot({ path: `${SCREENS}/team-member-${width}.png`, fullPage: true });

@@ -9,6 +9,11 @@ import { chromeSitePatterns, firefoxSitePatterns, readBuildConfig } from "./buil
 const MANIFEST_KEY =
   "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAsK1WDMqaDeznQCTictIOAPhPCtgBzAzCq3cc2f2+Hdxq3rKf13k5/6ztGMyHFE9k7TrFE3/ZEvNP230fVMwddpOiGQjVMM+qpdPz5nbiALxntTAchWQUIKNcvZfbZzY7tEiRR1mEAyfPa3u4DHPXHIbx6ZOuQL3L95vG7N5jtOsR74PpHHpxt5gHVwSnXO7+4ya5dkUlSSTHWrYijDYEkM19eNR2cWA0nJwdEpHe+cJqHOKVd/PjeKYmZmrdNSCA7QSRWq3pbLOOiycsxi69v0wMQew66W4Ydee/a+cQmeViClDpFv351lXXSE03Ku9WLiMGlri/rtVsTI9wu1TfXwIDAQAB";
 
+// Vite compiles JSX for React's development runtime when NODE_ENV says "test" but bundles the production runtime: a
+// build run under a test runner shipped a content script that threw "jsxDEV is not a function". Builds are production
+// builds unless a developer asks for development.
+if (process.env.NODE_ENV !== "development") process.env.NODE_ENV = "production";
+
 const config = readBuildConfig();
 const sitePatterns = (browser: string) =>
   browser === "firefox" ? firefoxSitePatterns(config.siteOrigins) : chromeSitePatterns(config.siteOrigins);

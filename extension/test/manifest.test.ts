@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +77,20 @@ describe("the local builds' manifests", () => {
     const youtube = m.content_scripts?.find((s) => s.js.some((f) => f.includes("youtube")));
     expect(youtube?.matches).toContain("https://www.youtube.com/*");
     expect(m.host_permissions).toEqual(["http://localhost/*"]);
+  });
+});
+
+describe("the builds' code", () => {
+  it("is React's production build even when the shell says NODE_ENV=test (as vitest, which ran these builds, does)", () => {
+    expect(process.env.NODE_ENV).toBe("test");
+    for (const browser of ["chrome", "firefox"]) {
+      const dir = join(out, `${browser}-mv3`);
+      const scripts = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".js"));
+      expect(scripts.length).toBeGreaterThan(2);
+      // Development JSX calls jsxDEV, which the bundled production runtime lacks: the panel would throw and never show.
+      for (const file of scripts)
+        expect(readFileSync(join(dir, String(file)), "utf8"), String(file)).not.toContain("jsxDEV");
+    }
   });
 });
 

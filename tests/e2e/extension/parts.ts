@@ -29,10 +29,6 @@ export function buildExtension(browser: "chrome" | "firefox" = "chrome") {
     cwd: ROOT,
     env: {
       ...process.env,
-      // A production build, as `npm run extension:build` makes: under vitest NODE_ENV is "test", and Vite then
-      // compiles the content script's JSX for React's development runtime while bundling the production one
-      // (whose jsxDEV is undefined), so the panel threw "jsxDEV is not a function" and never rendered.
-      NODE_ENV: "production",
       CLIPCUT_SITE_ORIGINS: `http://localhost:${SITE_PORT},http://127.0.0.1:${SITE_PORT}`,
       CLIPCUT_COMPANION_PORT: String(COMPANION_PORT),
       CLIPCUT_EXTENSION_OUT: "dist/e2e",

@@ -316,5 +316,15 @@ test("presets live in the account: the panel saves one, the API lists it, the pa
   await watch.getByRole("button", { name: "Delete preset" }).click();
   await expect(note).toHaveText('Preset "Shorts 15 s" deleted.');
   expect(await listed()).toEqual([]);
+
+  // The batch follows the account's limit from /api/v1/me (Advanced: 10 clips in flight) and says so.
+  const add = watch.getByRole("button", { name: "Add this range to the batch" });
+  await expect(add).toHaveAccessibleDescription("Up to 10 clips at once on your plan.");
+  for (let i = 0; i < 10; i++) await add.click();
+  await expect(add).toBeDisabled();
+  await expect(add).toHaveAccessibleDescription("The batch is full: your plan cuts up to 10 clips at once.");
+  await expect(watch.getByRole("button", { name: "Create 10 clips" })).toBeEnabled();
+  await watch.getByRole("button", { name: "Remove range 10" }).click();
+  await expect(add).toBeEnabled();
   await Promise.all([site.close(), watch.close()]);
 });

@@ -34,6 +34,7 @@ export function BatchAndPresets({
   onSubmit: (jobs: ClipJob[]) => Promise<void>;
 }) {
   const [batch, setBatch] = useState<ClipJob[]>([]);
+  const full = batch.length >= limits.maxOpenHolds;
   const [presets, setPresets] = useState<Preset[]>([]);
   const [chosen, setChosen] = useState("");
   const [presetName, setPresetName] = useState("");
@@ -140,11 +141,18 @@ export function BatchAndPresets({
           <button
             type="button"
             className="btn-secondary w-full"
-            disabled={disabled}
-            onClick={() => setBatch((b) => [...b, current()])}
+            disabled={disabled || full}
+            aria-describedby="clipcut-batch-rule"
+            onClick={() => setBatch((b) => (b.length < limits.maxOpenHolds ? [...b, current()] : b))}
           >
             Add this range to the batch
           </button>
+          {/* The account's own rule (/api/v1/me): the server refuses a hold beyond it. */}
+          <p id="clipcut-batch-rule" className={`text-xs ${full ? "text-amber-800" : "text-slate-600"}`}>
+            {full
+              ? `The batch is full: your plan cuts up to ${limits.maxOpenHolds} clips at once.`
+              : `Up to ${limits.maxOpenHolds} clips at once on your plan.`}
+          </p>
           {batch.length > 0 && (
             <>
               <ul className="space-y-1 text-sm">

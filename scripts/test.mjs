@@ -137,16 +137,6 @@ const lanes = await Promise.all([
         vitest("vitest.config.ts", "vitest-worker.json"),
         vitestCounts("test-results/vitest-worker.json"),
       ),
-    async () =>
-      (await extensionBuilt) &&
-      step(
-        "Extension tests (message map, manifests)",
-        "npx",
-        vitest("extension/vitest.config.ts", "vitest-extension.json"),
-        vitestCounts("test-results/vitest-extension.json"),
-      ),
-    () =>
-      step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", ["run", "--silent", "deploy:check"]),
     async () => {
       await e2e; // FFmpeg beside Chromium starves the browsers (see above); it runs whatever the e2e result.
       return step(
@@ -168,6 +158,16 @@ const lanes = await Promise.all([
         vitest("tests/firefox/vitest.config.ts", "vitest-firefox.json"),
         vitestCounts("test-results/vitest-firefox.json"),
       ),
+    // Light steps last, so that the FFmpeg suite starts as soon as the browsers are done.
+    () =>
+      step(
+        "Extension tests (message map, manifests)",
+        "npx",
+        vitest("extension/vitest.config.ts", "vitest-extension.json"),
+        vitestCounts("test-results/vitest-extension.json"),
+      ),
+    () =>
+      step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", ["run", "--silent", "deploy:check"]),
   ]),
 ]);
 const ok = lanes.every(Boolean);

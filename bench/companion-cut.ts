@@ -12,12 +12,13 @@
  *   BENCH_ONLY=dash,vp9 npx tsx bench/companion-cut.ts
  *   BENCH_ONE=1 BENCH_SKIP_FULL=1 CLIPCUT_TRACE=1 npx tsx bench/companion-cut.ts   (per-phase timings, no re-encodes)
  *   BENCH_INSTALLED=0 …                        (no rows for the installed package)
+ *   BENCH_AT=10.5,150.5 …                      (clip starts for the progressive and DASH sources)
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "../app/domain/companion";
 import { newPairingToken } from "../extension/companion/src/config";
@@ -37,6 +38,8 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,vp9").split(",
 const CLIP = 20;
 /** BENCH_ONE=1: one position per source (the full re-encodes dominate the run time on 2 cores). */
 const ONE = process.env.BENCH_ONE === "1";
+/** BENCH_AT=10.5,150.5: the clip starts for the H.264 sources (progressive and DASH) instead of the defaults. */
+const AT = process.env.BENCH_AT ? process.env.BENCH_AT.split(",").map(Number) : null;
 /** BENCH_SKIP_FULL=1: no full re-encode rows (for profiling the ClipCut rows; CLIPCUT_TRACE=1 prints phases). */
 const SKIP_FULL = process.env.BENCH_SKIP_FULL === "1";
 const FPS = 30;
@@ -75,6 +78,8 @@ interface Row {
   bytes: number;
   accuracy: Accuracy | null;
   note: string;
+  /** The machine's 1/5/15-minute load averages when the row finished (the machine is shared). */
+  load: string;
 }
 const rows: Row[] = [];
 
@@ -99,7 +104,7 @@ function format(r: Row): string {
   const err = a
     ? `${a.startErrorFrames >= 0 ? "+" : ""}${a.startErrorFrames} fr (${((a.startErrorFrames / FPS) * 1000).toFixed(0)} ms)`
     : "–";
-  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${r.cpu === null ? "–" : r.cpu.toFixed(2)} | ${mb(r.bytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.note} |`;
+  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${r.cpu === null ? "–" : r.cpu.toFixed(2)} | ${mb(r.bytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.load} | ${r.note} |`;
 }
 
 async function makeVp9Bench(path: string, seconds: number) {
@@ -234,6 +239,9 @@ async function main() {
     const cpuAfter = childCpuSeconds();
     const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
     const bytes = server.bytesSent();
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
     const accuracy = ok ? await measureAccuracy(output, reference, at, FPS).catch(() => null) : null;
     const row = {
       source: sourceName,
@@ -243,6 +251,7 @@ async function main() {
       cpu,
       bytes,
       accuracy,
+      load,
       note: ok ? (note ?? "") : "failed",
     };
     rows.push(row);
@@ -326,7 +335,7 @@ async function main() {
     {
       key: "progressive",
       name: "progressive 1080p H.264",
-      positions: ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4],
+      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
       reference: join(mediaDir, h264),
       inputs: [server.url(h264)],
       source: server.url(h264),
@@ -337,7 +346,7 @@ async function main() {
     {
       key: "dash",
       name: "DASH 1080p H.264 + AAC",
-      positions: ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4],
+      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
       reference: join(mediaDir, dashVideo),
       inputs: [server.url(dashVideo), server.url(dashAudio)],
       source: dashPage,
@@ -419,8 +428,8 @@ async function main() {
       ? "Installed package: not measured (BENCH_INSTALLED=0)."
       : `Installed package (companion:pack tarball, npm install into a temp prefix): \`clipcut-companion --version\` cold start ${coldStart.toFixed(0)} ms (median of 5).`,
     "",
-    "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Note |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Load 1/5/15 min | Note |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(format),
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

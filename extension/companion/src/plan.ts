@@ -1,6 +1,6 @@
 import type { AppliedStrategy } from "../../../app/domain/companion";
 import { qualityHeight } from "../../../app/domain/media";
-import { targetHeight, watermarkFilter } from "./encode";
+import { audioCodecArgs, targetHeight, watermarkFilter } from "./encode";
 import { toSeconds, toTicks } from "./keyframes";
 import type { CutRequest } from "./request";
 import type { CopiedPackets } from "./verify";
@@ -21,6 +21,11 @@ export interface Step {
   mediaSeconds: number;
   origin: number;
   weight: number;
+  /**
+   * Runs at the same time as the step before it (the smart cut's head, tail and audio encodes are independent and
+   * each leaves a core idle part of the time); the next step that is not concurrent waits for all of them.
+   */
+  concurrent?: boolean;
 }
 
 export const sec = (ticks: number) => toSeconds(ticks).toFixed(6);
@@ -35,8 +40,13 @@ export interface Plan {
   snapped: boolean;
   expectVideo: boolean;
   expectAudio: boolean;
-  /** A stream copy's packets, known from the listing: checked against the container's table (checkCopiedOutput). */
+  /**
+   * The packets the plan writes, known without reading the output back (from the stage listing and the frames the
+   * plan encodes): checked against the container's own table (checkCopiedOutput) instead of an ffprobe pass.
+   */
   known?: CopiedPackets;
+  /** The framecrc listing of the audio packets an earlier step encoded: their count is the audio `known` expects. */
+  audioListing?: string;
 }
 
 export function videoScaleFilters(req: CutRequest): string[] {
@@ -91,4 +101,42 @@ export function reencodeStep(o: {
     origin: o.origin,
     weight: o.costPerSecond * o.seconds,
   };
+}
+
+/**
+ * The clip's audio, encoded on its own (at the same time as the video encodes) into MPEG-TS, which keeps the
+ * absolute clock and the encoder's priming offset, so the final mux only copies it. The tee muxer also lists the
+ * packets it wrote, so the final check knows how many audio packets the clip must hold.
+ */
+export function audioStep(
+  req: CutRequest,
+  stage: string,
+  startPts: number,
+  endPts: number,
+  output: string,
+  listing: string,
+): Step {
+  return {
+    args: [
+      "-copyts",
+      "-i",
+      stage,
+      "-map",
+      "0:a:0",
+      "-af",
+      audioTrim(startPts, endPts, false),
+      ...audioCodecArgs(req.format),
+      "-f",
+      "tee",
+      `[f=mpegts:max_delay=0]${teeEscape(output)}|[f=framecrc]${teeEscape(listing)}`,
+    ],
+    mediaSeconds: toSeconds(endPts - startPts),
+    origin: toSeconds(startPts),
+    weight: 0.1 * toSeconds(endPts - startPts),
+  };
+}
+
+/** A path inside a tee muxer's output list: its special characters escaped with a backslash. */
+function teeEscape(path: string): string {
+  return path.replace(/[\\|'[\]:=]/g, (c) => `\\${c}`);
 }

@@ -4,14 +4,10 @@ import { parseArgs } from "node:util";
 import { CUT_STRATEGIES, type CutStrategy } from "../../../app/domain/companion";
 import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { parseTimecode } from "../../../app/domain/time";
-import { cutClip } from "./cut";
 import { ClipError } from "./errors";
-import { clipBaseName, sanitizeName } from "./output";
-import { probeMedia } from "./probe";
-import { resolveSource } from "./source";
-import { envAllowsPrivateSources } from "./net-guard";
 import { checkTools, MissingToolError, toolPaths } from "./tools";
-import { ytDlpAgeWarning } from "./ytdlp";
+// The clip engine (cut, probe, sources, yt-dlp) is imported by the command that needs it: --version, --help and
+// serve start without loading it.
 import { VERSION } from "./version";
 
 const HELP = `clipcut-companion ${VERSION} — ClipCut's local clip engine (FFmpeg)
@@ -96,6 +92,16 @@ async function cutCommand(args: string[]) {
   const quality: Quality | null = oneOf(values.quality, QUALITIES, "--quality") ?? null;
   const strategy: CutStrategy = oneOf(values.strategy, CUT_STRATEGIES, "--strategy") ?? "auto";
 
+  const [{ cutClip }, { clipBaseName, sanitizeName }, { probeMedia }, { resolveSource }, net, { ytDlpAgeWarning }] =
+    await Promise.all([
+      import("./cut"),
+      import("./output"),
+      import("./probe"),
+      import("./source"),
+      import("./net-guard"),
+      import("./ytdlp"),
+    ]);
+  const envAllowsPrivateSources = net.envAllowsPrivateSources;
   const tools = toolPaths();
   const versions = await checkTools(tools);
   const ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);

@@ -103,20 +103,30 @@ async function cutCommand(args: string[]) {
     ]);
   const envAllowsPrivateSources = net.envAllowsPrivateSources;
   const tools = toolPaths();
-  const versions = await checkTools(tools);
-  const ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
   const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
-  if (isUrl && ytDlpWarning && !/\.(mp4|m4v|mov|mkv|webm|m4a|mp3|wav)(\?|$)/i.test(source)) {
-    process.stderr.write(`Warning: ${ytDlpWarning}\n`);
+  const isPage = isUrl && !/\.(mp4|m4v|mov|mkv|webm|m4a|mp3|wav)(\?|$)/i.test(source);
+  // The tools check (three version runs) only matters before the source is read for a page URL, whose yt-dlp
+  // warning goes with it; a file or media URL is resolved and probed meanwhile, and a missing tool still wins.
+  const checking = checkTools(tools);
+  let ytDlpWarning: string | null = null;
+  if (isPage) {
+    ytDlpWarning = ytDlpAgeWarning((await checking).ytDlp);
+    if (ytDlpWarning) process.stderr.write(`Warning: ${ytDlpWarning}\n`);
   }
-  const input = await resolveSource(tools, isUrl ? source : resolve(source), {
-    height: quality ? qualityHeight(quality) : null,
-    // The terminal user owns this computer: local files are always fine; private addresses only on request.
-    allowLocalFiles: true,
-    allowPrivate: values["allow-private-sources"] || envAllowsPrivateSources(),
-    ytDlpWarning,
-  });
-  const info = await probeMedia(tools.ffprobe, input);
+  const reading = (async () => {
+    const input = await resolveSource(tools, isUrl ? source : resolve(source), {
+      height: quality ? qualityHeight(quality) : null,
+      // The terminal user owns this computer: local files are always fine; private addresses only on request.
+      allowLocalFiles: true,
+      allowPrivate: values["allow-private-sources"] || envAllowsPrivateSources(),
+      ytDlpWarning,
+    });
+    return { input, info: await probeMedia(tools.ffprobe, input) };
+  })();
+  const [checked, read] = await Promise.allSettled([checking, reading]);
+  if (checked.status === "rejected") throw checked.reason;
+  if (read.status === "rejected") throw read.reason;
+  const { input, info } = read.value;
   let outputDir = process.cwd();
   let baseName = clipBaseName(input.title, start, end);
   if (values.out) {

@@ -125,7 +125,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
           : strategy.kind === "smart"
             ? stageFormat === "mpegts"
               ? smartPlanH264(req, stage, work, slot.partPath, frames, staged)
-              : smartPlanVp9(req, stage, work, slot.partPath, frames)
+              : smartPlanVp9(req, stage, work, slot.partPath, frames, staged)
             : reencodePlan(req, stage, slot.partPath, frames);
       plan.reason = strategy.reason;
     }

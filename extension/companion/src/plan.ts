@@ -125,7 +125,7 @@ export function audioStep(
       "0:a:0",
       "-af",
       audioTrim(startPts, endPts, false),
-      ...audioCodecArgs(req.format),
+      ...audioCodecArgs(req.format, req.info.audio?.bitRate),
       "-f",
       "tee",
       `[f=mpegts:max_delay=0]${teeEscape(output)}|[f=framecrc]${teeEscape(listing)}`,

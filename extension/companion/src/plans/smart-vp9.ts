@@ -3,6 +3,7 @@ import { audioCodecArgs, containerArgs, matchingVp9Args } from "../encode";
 import { ClipError } from "../errors";
 import { toSeconds, type CutFrames } from "../keyframes";
 import { audioTrim, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
+import type { StagedPackets } from "../listing";
 import type { CutRequest } from "../request";
 
 /**
@@ -11,11 +12,18 @@ import type { CutRequest } from "../request";
  * (no parameter sets to match beyond profile, bit depth, chroma and size), and the encoder makes no hidden alt-ref
  * frames, so copied GOPs decode after a re-encoded one without a seam. Audio is re-encoded for the clip.
  */
-export function smartPlanVp9(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
+export function smartPlanVp9(
+  req: CutRequest,
+  stage: string,
+  work: string,
+  out: string,
+  frames: CutFrames,
+  staged: StagedPackets,
+): Plan {
   const video = req.info.video;
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
   const { startPts, endPts, frameTicks, keyAfterStart } = frames;
-  const encode = matchingVp9Args(video);
+  const encode = matchingVp9Args(video, stagedVideoRate(staged, frames.frameTicks));
   const parts: { file: string; ticks: number; inpoint?: number; outpoint?: number }[] = [];
   const steps: Step[] = [];
   const mkv = ["-f", "matroska"];
@@ -71,7 +79,15 @@ export function smartPlanVp9(req: CutRequest, stage: string, work: string, out: 
       "0:v:0",
       "-c:v",
       "copy",
-      ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, true), ...audioCodecArgs(req.format)] : []),
+      ...(hasAudio
+        ? [
+            "-map",
+            "1:a:0",
+            "-af",
+            audioTrim(startPts, endPts, true),
+            ...audioCodecArgs(req.format, req.info.audio?.bitRate),
+          ]
+        : []),
       ...containerArgs(req.format),
       out,
     ],
@@ -80,4 +96,13 @@ export function smartPlanVp9(req: CutRequest, stage: string, work: string, out: 
     weight: 0.3 * toSeconds(endPts - startPts),
   });
   return smartResult(steps, startPts, endPts, hasAudio);
+}
+
+/** The source's video bit rate over the stage (bits per second), from the staging listing's packet sizes. */
+export function stagedVideoRate(staged: StagedPackets, frameTicks: number): number {
+  const video = staged.video;
+  if (video.length === 0) return 0;
+  const pts = video.map((p) => p.pts);
+  const seconds = toSeconds(Math.max(...pts) - Math.min(...pts) + frameTicks);
+  return (video.reduce((sum, p) => sum + p.size, 0) * 8) / seconds;
 }

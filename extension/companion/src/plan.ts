@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { AppliedStrategy } from "../../../app/domain/companion";
 import { qualityHeight } from "../../../app/domain/media";
 import { audioCodecArgs, targetHeight, watermarkFilter } from "./encode";
@@ -104,35 +105,49 @@ export function reencodeStep(o: {
 }
 
 /**
- * The clip's audio, encoded on its own (at the same time as the video encodes) into MPEG-TS, which keeps the
- * absolute clock and the encoder's priming offset, so the final mux only copies it. The tee muxer also lists the
- * packets it wrote, so the final check knows how many audio packets the clip must hold.
+ * The clip's audio, encoded on its own (at the same time as the video encodes), so the final mux only copies it.
+ * AAC goes into MPEG-TS on the absolute clock: TS keeps the encoder's priming offset in the timestamps (the decoded
+ * samples are identical to encoding in the final mux; Matroska would lose the priming). Opus goes into Matroska on
+ * the clip's zero clock: its pre-skip travels in the header (MPEG-TS would lose it). `inputArgs` is how the final
+ * mux reads it back onto the clip's clock.
+ * The tee muxer also lists the packets it wrote, so the final check knows how many audio packets the clip holds.
  */
 export function audioStep(
   req: CutRequest,
   stage: string,
   startPts: number,
   endPts: number,
-  output: string,
-  listing: string,
-): Step {
+  work: string,
+  clipClock: "absolute" | "zero",
+): { step: Step; listing: string; inputArgs: string[] } {
+  const matroska = req.format === "webm";
+  const output = join(work, matroska ? "audio.mka" : "audio.ts");
+  const listing = join(work, "audio.crc");
+  const container = matroska ? "[f=matroska]" : "[f=mpegts:max_delay=0]";
+  // On the absolute clock the file says when each packet plays in the stage; a clip on a zero clock shifts it back.
+  const shift = !matroska && clipClock === "zero" ? ["-itsoffset", `-${sec(startPts)}`] : [];
   return {
-    args: [
-      "-copyts",
-      "-i",
-      stage,
-      "-map",
-      "0:a:0",
-      "-af",
-      audioTrim(startPts, endPts, false),
-      ...audioCodecArgs(req.format, req.info.audio?.bitRate),
-      "-f",
-      "tee",
-      `[f=mpegts:max_delay=0]${teeEscape(output)}|[f=framecrc]${teeEscape(listing)}`,
-    ],
-    mediaSeconds: toSeconds(endPts - startPts),
-    origin: toSeconds(startPts),
-    weight: 0.1 * toSeconds(endPts - startPts),
+    step: {
+      args: [
+        "-copyts",
+        "-i",
+        stage,
+        "-map",
+        "0:a:0",
+        "-af",
+        audioTrim(startPts, endPts, matroska),
+        ...audioCodecArgs(req.format, req.info.audio?.bitRate),
+        "-f",
+        "tee",
+        `${container}${teeEscape(output)}|[f=framecrc]${teeEscape(listing)}`,
+      ],
+      mediaSeconds: toSeconds(endPts - startPts),
+      origin: matroska ? 0 : toSeconds(startPts),
+      weight: 0.1 * toSeconds(endPts - startPts),
+      concurrent: true,
+    },
+    listing,
+    inputArgs: [...shift, "-i", output],
   };
 }
 

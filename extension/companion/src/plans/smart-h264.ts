@@ -66,8 +66,6 @@ export function smartPlanH264(
   const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
   const trimEnd = `end=${sec(endPts - frameTicks / 2)}`;
   const hasAudio = req.info.audio !== null;
-  const audioOut = join(work, "audio.ts");
-  const audioListing = join(work, "audio.crc");
 
   const steps: Step[] = [];
   const parts: string[] = [];
@@ -123,14 +121,15 @@ export function smartPlanH264(
       }
     }
   }
-  if (hasAudio)
-    steps.push({ ...audioStep(req, stage, startPts, endPts, audioOut, audioListing), concurrent: steps.length > 0 });
+  // The clip is muxed on the stage's absolute clock (output_ts_offset takes it to zero), the audio with it.
+  const audio = hasAudio ? audioStep(req, stage, startPts, endPts, work, "absolute") : null;
+  if (audio) steps.push({ ...audio.step, concurrent: steps.length > 0 });
   steps.push({
     args: [
       "-copyts",
       "-i",
       `concat:${parts.join("|")}`,
-      ...(hasAudio ? ["-copyts", "-i", audioOut] : []),
+      ...(audio ? audio.inputArgs : []),
       "-map",
       "0:v:0",
       "-c:v",
@@ -157,7 +156,7 @@ export function smartPlanH264(
       sizesExact: false,
       audioPackets: null,
     },
-    audioListing: hasAudio ? audioListing : undefined,
+    audioListing: audio?.listing,
   };
 }
 

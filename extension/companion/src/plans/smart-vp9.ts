@@ -1,8 +1,8 @@
 import { join } from "node:path";
-import { audioCodecArgs, containerArgs, matchingVp9Args } from "../encode";
+import { containerArgs, matchingVp9Args } from "../encode";
 import { ClipError } from "../errors";
 import { toSeconds, type CutFrames } from "../keyframes";
-import { audioTrim, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
+import { audioStep, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
 import type { StagedPackets } from "../listing";
 import type { CutRequest } from "../request";
 
@@ -65,37 +65,46 @@ export function smartPlanVp9(
     )
     .join("");
   const hasAudio = req.info.audio !== null;
+  // The concat demuxer puts the picture on the clip's clock (zero); the audio is encoded beside the head.
+  const audio = hasAudio ? audioStep(req, stage, startPts, endPts, work, "zero") : null;
+  if (audio) steps.push({ ...audio.step, concurrent: steps.length > 0 });
   steps.push({
     writeFirst: { path: list, text: listing },
     args: [
+      "-copyts",
       "-f",
       "concat",
       "-safe",
       "0",
       "-i",
       list,
-      ...(hasAudio ? ["-copyts", "-i", stage] : []),
+      ...(audio ? audio.inputArgs : []),
       "-map",
       "0:v:0",
       "-c:v",
       "copy",
-      ...(hasAudio
-        ? [
-            "-map",
-            "1:a:0",
-            "-af",
-            audioTrim(startPts, endPts, true),
-            ...audioCodecArgs(req.format, req.info.audio?.bitRate),
-          ]
-        : []),
+      ...(audio ? ["-map", "1:a:0", "-c:a", "copy"] : []),
       ...containerArgs(req.format),
       out,
     ],
     mediaSeconds: toSeconds(endPts - startPts),
     origin: 0,
-    weight: 0.3 * toSeconds(endPts - startPts),
+    weight: 0.1 * toSeconds(endPts - startPts),
   });
-  return smartResult(steps, startPts, endPts, hasAudio);
+  return {
+    ...smartResult(steps, startPts, endPts, hasAudio),
+    // Checked like a copy: the container must hold the planned frames (VP9 has no reordering: one packet each)
+    // and the audio packets the encode listed.
+    known: {
+      seconds: toSeconds(endPts - startPts),
+      width: video.width,
+      height: video.height,
+      videoSizes: new Array<number>(frames.frameCount).fill(0),
+      sizesExact: false,
+      audioPackets: null,
+    },
+    audioListing: audio?.listing,
+  };
 }
 
 /** The source's video bit rate over the stage (bits per second), from the staging listing's packet sizes. */

@@ -92,15 +92,21 @@ async function cutCommand(args: string[]) {
   const quality: Quality | null = oneOf(values.quality, QUALITIES, "--quality") ?? null;
   const strategy: CutStrategy = oneOf(values.strategy, CUT_STRATEGIES, "--strategy") ?? "auto";
 
-  const [{ cutClip }, { clipBaseName, sanitizeName }, { probeMedia }, { resolveSource }, net, { ytDlpAgeWarning }] =
-    await Promise.all([
-      import("./cut"),
-      import("./output"),
-      import("./probe"),
-      import("./source"),
-      import("./net-guard"),
-      import("./ytdlp"),
-    ]);
+  const [
+    { cutClip },
+    { clipBaseName, sanitizeName },
+    { probeMedia },
+    { rememberYtDlp, resolveSource },
+    net,
+    { ytDlpAgeWarning },
+  ] = await Promise.all([
+    import("./cut"),
+    import("./output"),
+    import("./probe"),
+    import("./source"),
+    import("./net-guard"),
+    import("./ytdlp"),
+  ]);
   const envAllowsPrivateSources = net.envAllowsPrivateSources;
   const tools = toolPaths();
   const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
@@ -110,7 +116,10 @@ async function cutCommand(args: string[]) {
   const checking = checkTools(tools);
   let ytDlpWarning: string | null = null;
   if (isPage) {
-    ytDlpWarning = ytDlpAgeWarning((await checking).ytDlp);
+    const versions = await checking;
+    // yt-dlp just answered (Python's start-up, a few hundred ms): the resolve need not ask it again.
+    if (versions.ytDlp) rememberYtDlp(tools.ytDlp);
+    ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
     if (ytDlpWarning) process.stderr.write(`Warning: ${ytDlpWarning}\n`);
   }
   const reading = (async () => {

@@ -12,12 +12,13 @@
  *   BENCH_ONLY=dash,vp9 npx tsx bench/companion-cut.ts
  *   BENCH_ONE=1 BENCH_SKIP_FULL=1 CLIPCUT_TRACE=1 npx tsx bench/companion-cut.ts   (per-phase timings, no re-encodes)
  *   BENCH_INSTALLED=0 …                        (no rows for the installed package)
+ *   BENCH_AT=10.5,150.5 …                      (clip starts for the progressive and DASH sources)
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Job } from "../app/domain/companion";
 import { newPairingToken } from "../extension/companion/src/config";
@@ -37,6 +38,8 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,vp9").split(",
 const CLIP = 20;
 /** BENCH_ONE=1: one position per source (the full re-encodes dominate the run time on 2 cores). */
 const ONE = process.env.BENCH_ONE === "1";
+/** BENCH_AT=10.5,150.5: the clip starts for the H.264 sources (progressive and DASH) instead of the defaults. */
+const AT = process.env.BENCH_AT ? process.env.BENCH_AT.split(",").map(Number) : null;
 /** BENCH_SKIP_FULL=1: no full re-encode rows (for profiling the ClipCut rows; CLIPCUT_TRACE=1 prints phases). */
 const SKIP_FULL = process.env.BENCH_SKIP_FULL === "1";
 const FPS = 30;
@@ -73,12 +76,23 @@ interface Row {
   /** CPU time of the child processes (ffmpeg, ffprobe, yt-dlp) during the row: the machine's other load does not count. */
   cpu: number | null;
   bytes: number;
+  /** Size of the file written (the plain copy is the floor: a smart cut must stay within 1.1× of it). */
+  outBytes: number | null;
   accuracy: Accuracy | null;
   note: string;
+  /** The machine's 1/5/15-minute load averages when the row finished (the machine is shared). */
+  load: string;
 }
 const rows: Row[] = [];
 
 const mb = (b: number) => (b / 1e6).toFixed(2);
+const sizeOf = (file: string) => {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
+};
 
 /**
  * User + system CPU seconds of this process's finished children (Linux /proc: cutime + cstime, 100 ticks/s). The
@@ -99,7 +113,31 @@ function format(r: Row): string {
   const err = a
     ? `${a.startErrorFrames >= 0 ? "+" : ""}${a.startErrorFrames} fr (${((a.startErrorFrames / FPS) * 1000).toFixed(0)} ms)`
     : "–";
-  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${r.cpu === null ? "–" : r.cpu.toFixed(2)} | ${mb(r.bytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.note} |`;
+  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${r.cpu === null ? "–" : r.cpu.toFixed(2)} | ${mb(r.bytes)} | ${r.outBytes === null ? "–" : mb(r.outBytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.load} | ${r.note} |`;
+}
+
+/** The goal ratios, per source and clip start, for the serve and the installed-CLI rows. */
+function ratioRows(): string[] {
+  const out: string[] = [];
+  const keys = [...new Set(rows.map((r) => `${r.source}\u0000${r.at}`))];
+  for (const key of keys) {
+    const [source, at] = key.split("\u0000");
+    const get = (tool: string) => rows.find((r) => r.source === source && r.at === at && r.tool === tool);
+    const floor = get("ffmpeg -ss -i -t -c copy (floor)");
+    const full = get("ffmpeg full re-encode, smart's end settings") ?? get("ffmpeg full re-encode");
+    const ratio = (a?: number | null, b?: number | null) => (a && b ? (a / b).toFixed(3) : "–");
+    for (const [path, smart, copy] of [
+      ["serve", "ClipCut smart (serve)", "ClipCut copy (serve)"],
+      ["installed CLI", "installed CLI smart", "installed CLI copy"],
+    ] as const) {
+      const s = get(smart);
+      if (!s) continue;
+      out.push(
+        `| ${source} | ${at} | ${path} | ${ratio(s.seconds, full?.seconds)} | ${ratio(get(copy)?.seconds, floor?.seconds)} | ${ratio(s.outBytes, floor?.outBytes)} |`,
+      );
+    }
+  }
+  return out;
 }
 
 async function makeVp9Bench(path: string, seconds: number) {
@@ -234,6 +272,9 @@ async function main() {
     const cpuAfter = childCpuSeconds();
     const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
     const bytes = server.bytesSent();
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
     const accuracy = ok ? await measureAccuracy(output, reference, at, FPS).catch(() => null) : null;
     const row = {
       source: sourceName,
@@ -242,7 +283,9 @@ async function main() {
       seconds,
       cpu,
       bytes,
+      outBytes: ok ? sizeOf(output) : null,
       accuracy,
+      load,
       note: ok ? (note ?? "") : "failed",
     };
     rows.push(row);
@@ -326,7 +369,7 @@ async function main() {
     {
       key: "progressive",
       name: "progressive 1080p H.264",
-      positions: ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4],
+      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
       reference: join(mediaDir, h264),
       inputs: [server.url(h264)],
       source: server.url(h264),
@@ -337,7 +380,7 @@ async function main() {
     {
       key: "dash",
       name: "DASH 1080p H.264 + AAC",
-      positions: ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4],
+      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
       reference: join(mediaDir, dashVideo),
       inputs: [server.url(dashVideo), server.url(dashAudio)],
       source: dashPage,
@@ -413,17 +456,30 @@ async function main() {
   const lines = [
     `Sources over loopback HTTP with ranges; clip ${CLIP} s; ClipCut rows go through serve (POST /jobs → done).`,
     `progressive/DASH: ${SOURCE_SECONDS} s 1080p30 H.264 ~4 Mb/s, 2 s GOP, B-frames + AAC. VP9: ${VP9_SECONDS} s 1440p30 ~9 Mb/s, 5 s GOP + Opus.`,
-    "Full re-encode: libx264 veryfast CRF 16 (the smart cut's H.264 end settings) / libvpx-vp9 realtime cpu-used 7 CRF 18 (FFmpeg's default single libvpx thread; the earlier tables' reference).",
+    "Full re-encode: libx264 veryfast CRF 16 (the smart cut's H.264 end settings until issue 22; they are now superfast CRF 16 capped at 1.5x the source rate) / libvpx-vp9 realtime cpu-used 7 CRF 18 (FFmpeg's default single libvpx thread; the earlier tables' reference).",
     "VP9 'smart's end settings': libvpx-vp9 realtime cpu-used 8 CRF 18, -threads 2 -row-mt 1 -tile-columns 2, exactly what the smart cut encodes its head with.",
     coldStart === null
       ? "Installed package: not measured (BENCH_INSTALLED=0)."
       : `Installed package (companion:pack tarball, npm install into a temp prefix): \`clipcut-companion --version\` cold start ${coldStart.toFixed(0)} ms (median of 5).`,
     "",
-    "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Bytes read (MB) | Start error | Duration (s) | Hidden lead-in frames | Note |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Bytes read (MB) | Output (MB) | Start error | Duration (s) | Hidden lead-in frames | Load 1/5/15 min | Note |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(format),
+    "",
+    "Ratios (same run): smart ÷ full re-encode (like-for-like for VP9), first copy ÷ plain copy, smart output ÷ plain copy output.",
+    "",
+    "| Source | Clip start | Path | smart ÷ full | first copy ÷ floor | smart bytes ÷ floor bytes |",
+    "|---|---|---|---|---|---|",
+    ...ratioRows(),
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+if (process.argv.includes("--help")) {
+  // The usage is this file's opening comment.
+  const text = readFileSync(new URL(import.meta.url), "utf8");
+  process.stdout.write(`${(/\/\*\*([\s\S]*?)\*\//.exec(text)?.[1] ?? "").replace(/^ \* ?/gm, "")}\n`);
+  process.exit(0);
 }
 
 main().catch((error: unknown) => {

@@ -24,19 +24,29 @@ mkdirSync(join(stage, "bin"), { recursive: true });
 
 await build({
   entryPoints: [join(companion, "src", "cli.ts")],
-  outfile: join(stage, "bin", "clipcut-companion.cjs"),
+  outfile: join(stage, "bin", "main.cjs"),
   bundle: true,
   platform: "node",
   target: "node20",
   // CommonJS: ws is CommonJS and requires its optional native helpers inside try/catch.
   format: "cjs",
   external: ["bufferutil", "utf-8-validate"],
-  banner: { js: "#!/usr/bin/env node" },
   legalComments: "inline",
   // An installed companion is not a dev build: it does not trust the public dev extension id (src/security.ts).
   define: { __CLIPCUT_DEV_BUILD__: "false" },
   logLevel: "warning",
 });
+// The command itself is a few lines that answer --version without loading (parsing, compiling) the 400 KB program:
+// a cold start of the installed package is then node's own start-up. Everything else is bin/main.cjs.
+writeFileSync(
+  join(stage, "bin", "clipcut-companion.cjs"),
+  `#!/usr/bin/env node
+"use strict";
+const first = process.argv[2];
+if (first === "--version" || first === "-v") process.stdout.write(${JSON.stringify(`${version}\n`)});
+else require("./main.cjs");
+`,
+);
 chmodSync(join(stage, "bin", "clipcut-companion.cjs"), 0o755);
 
 writeFileSync(

@@ -4,14 +4,10 @@ import { parseArgs } from "node:util";
 import { CUT_STRATEGIES, type CutStrategy } from "../../../app/domain/companion";
 import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { parseTimecode } from "../../../app/domain/time";
-import { cutClip } from "./cut";
 import { ClipError } from "./errors";
-import { clipBaseName, sanitizeName } from "./output";
-import { probeMedia } from "./probe";
-import { resolveSource } from "./source";
-import { envAllowsPrivateSources } from "./net-guard";
 import { checkTools, MissingToolError, toolPaths } from "./tools";
-import { ytDlpAgeWarning } from "./ytdlp";
+// The clip engine (cut, probe, sources, yt-dlp) is imported by the command that needs it: --version, --help and
+// serve start without loading it.
 import { VERSION } from "./version";
 
 const HELP = `clipcut-companion ${VERSION} — ClipCut's local clip engine (FFmpeg)
@@ -96,21 +92,50 @@ async function cutCommand(args: string[]) {
   const quality: Quality | null = oneOf(values.quality, QUALITIES, "--quality") ?? null;
   const strategy: CutStrategy = oneOf(values.strategy, CUT_STRATEGIES, "--strategy") ?? "auto";
 
+  const [
+    { cutClip },
+    { clipBaseName, sanitizeName },
+    { probeMedia },
+    { rememberYtDlp, resolveSource },
+    net,
+    { ytDlpAgeWarning },
+  ] = await Promise.all([
+    import("./cut"),
+    import("./output"),
+    import("./probe"),
+    import("./source"),
+    import("./net-guard"),
+    import("./ytdlp"),
+  ]);
+  const envAllowsPrivateSources = net.envAllowsPrivateSources;
   const tools = toolPaths();
-  const versions = await checkTools(tools);
-  const ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
   const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
-  if (isUrl && ytDlpWarning && !/\.(mp4|m4v|mov|mkv|webm|m4a|mp3|wav)(\?|$)/i.test(source)) {
-    process.stderr.write(`Warning: ${ytDlpWarning}\n`);
+  const isPage = isUrl && !/\.(mp4|m4v|mov|mkv|webm|m4a|mp3|wav)(\?|$)/i.test(source);
+  // The tools check (three version runs) only matters before the source is read for a page URL, whose yt-dlp
+  // warning goes with it; a file or media URL is resolved and probed meanwhile, and a missing tool still wins.
+  const checking = checkTools(tools);
+  let ytDlpWarning: string | null = null;
+  if (isPage) {
+    const versions = await checking;
+    // yt-dlp just answered (Python's start-up, a few hundred ms): the resolve need not ask it again.
+    if (versions.ytDlp) rememberYtDlp(tools.ytDlp);
+    ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
+    if (ytDlpWarning) process.stderr.write(`Warning: ${ytDlpWarning}\n`);
   }
-  const input = await resolveSource(tools, isUrl ? source : resolve(source), {
-    height: quality ? qualityHeight(quality) : null,
-    // The terminal user owns this computer: local files are always fine; private addresses only on request.
-    allowLocalFiles: true,
-    allowPrivate: values["allow-private-sources"] || envAllowsPrivateSources(),
-    ytDlpWarning,
-  });
-  const info = await probeMedia(tools.ffprobe, input);
+  const reading = (async () => {
+    const input = await resolveSource(tools, isUrl ? source : resolve(source), {
+      height: quality ? qualityHeight(quality) : null,
+      // The terminal user owns this computer: local files are always fine; private addresses only on request.
+      allowLocalFiles: true,
+      allowPrivate: values["allow-private-sources"] || envAllowsPrivateSources(),
+      ytDlpWarning,
+    });
+    return { input, info: await probeMedia(tools.ffprobe, input) };
+  })();
+  const [checked, read] = await Promise.allSettled([checking, reading]);
+  if (checked.status === "rejected") throw checked.reason;
+  if (read.status === "rejected") throw read.reason;
+  const { input, info } = read.value;
   let outputDir = process.cwd();
   let baseName = clipBaseName(input.title, start, end);
   if (values.out) {

@@ -4,11 +4,12 @@ import { basename, join } from "node:path";
 import type { CutResult } from "../../../app/domain/companion";
 import { isAudioFormat, qualityHeight } from "../../../app/domain/media";
 import { EXTENSIONS } from "./encode";
+import { CancelledError } from "./errors";
 import { runFfmpeg } from "./ffmpeg";
 import { planFrames, toSeconds, toTicks } from "./keyframes";
 import { listingArgs, readListing } from "./listing";
 import { reserveOutput, type OutputSlot } from "./output";
-import { sec, STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan } from "./plan";
+import { sec, STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan, type Step } from "./plan";
 import { audioPlan } from "./plans/audio";
 import { copyPlan } from "./plans/copy";
 import { reencodePlan } from "./plans/reencode";
@@ -123,25 +124,41 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
           ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts, staged)
           : strategy.kind === "smart"
             ? stageFormat === "mpegts"
-              ? smartPlanH264(req, stage, work, slot.partPath, frames)
-              : smartPlanVp9(req, stage, work, slot.partPath, frames)
+              ? smartPlanH264(req, stage, work, slot.partPath, frames, staged)
+              : smartPlanVp9(req, stage, work, slot.partPath, frames, staged)
             : reencodePlan(req, stage, slot.partPath, frames);
       plan.reason = strategy.reason;
     }
     const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
+    // Steps marked concurrent run together with the one before them; the group is one share of the progress,
+    // reported by its first step.
+    const groups: Step[][] = [];
     for (const step of plan.steps) {
-      progress.plan(((1 - stageShare) * step.weight) / total);
-      if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
-      await trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, () =>
-        runFfmpeg(hooks.tools.ffmpeg, step.args, {
-          signal: hooks.signal,
-          timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
-          onProgress: progress.step(step.mediaSeconds, step.origin),
-        }),
+      const last = groups[groups.length - 1];
+      if (step.concurrent && last) last.push(step);
+      else groups.push([step]);
+    }
+    for (const group of groups) {
+      progress.plan(((1 - stageShare) * group.reduce((sum, s) => sum + s.weight, 0)) / total);
+      await runGroup(
+        group,
+        (step, i, signal) =>
+          trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, async () => {
+            if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
+            await runFfmpeg(hooks.tools.ffmpeg, step.args, {
+              signal,
+              timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
+              onProgress: i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined,
+            });
+          }),
+        hooks.signal,
       );
       progress.next();
     }
-    const known = plan.known;
+    const known = plan.known && {
+      ...plan.known,
+      audioPackets: plan.audioListing ? (await readListing(plan.audioListing)).audio.length : plan.known.audioPackets,
+    };
     const verified = await trace.span("verify", () =>
       known
         ? checkCopiedOutput(slot!.partPath, req.format, known, { ffmpeg: hooks.tools.ffmpeg, signal: hooks.signal })
@@ -181,6 +198,39 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     throw error;
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs steps at the same time. When one fails the others are stopped (their process groups killed) and awaited
+ * before the error is passed on, so nothing still writes into the work folder while it is removed.
+ */
+async function runGroup(
+  steps: Step[],
+  run: (step: Step, index: number, signal: AbortSignal) => Promise<void>,
+  outer?: AbortSignal,
+): Promise<void> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  outer?.addEventListener("abort", onAbort, { once: true });
+  if (outer?.aborted) stop.abort();
+  try {
+    const results = await Promise.allSettled(
+      steps.map((step, i) =>
+        run(step, i, stop.signal).catch((error: unknown) => {
+          stop.abort();
+          throw error;
+        }),
+      ),
+    );
+    // The first real failure, not the cancellations it caused in the other steps.
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed.length > 0) {
+      const own = failed.find((r) => !(r.reason instanceof CancelledError));
+      throw (own ?? failed[0]!).reason;
+    }
+  } finally {
+    outer?.removeEventListener("abort", onAbort);
   }
 }
 

@@ -1,6 +1,7 @@
+import { join } from "node:path";
 import type { AppliedStrategy } from "../../../app/domain/companion";
 import { qualityHeight } from "../../../app/domain/media";
-import { targetHeight, watermarkFilter } from "./encode";
+import { audioCodecArgs, targetHeight, watermarkFilter } from "./encode";
 import { toSeconds, toTicks } from "./keyframes";
 import type { CutRequest } from "./request";
 import type { CopiedPackets } from "./verify";
@@ -21,6 +22,11 @@ export interface Step {
   mediaSeconds: number;
   origin: number;
   weight: number;
+  /**
+   * Runs at the same time as the step before it (the smart cut's head, tail and audio encodes are independent and
+   * each leaves a core idle part of the time); the next step that is not concurrent waits for all of them.
+   */
+  concurrent?: boolean;
 }
 
 export const sec = (ticks: number) => toSeconds(ticks).toFixed(6);
@@ -35,8 +41,13 @@ export interface Plan {
   snapped: boolean;
   expectVideo: boolean;
   expectAudio: boolean;
-  /** A stream copy's packets, known from the listing: checked against the container's table (checkCopiedOutput). */
+  /**
+   * The packets the plan writes, known without reading the output back (from the stage listing and the frames the
+   * plan encodes): checked against the container's own table (checkCopiedOutput) instead of an ffprobe pass.
+   */
   known?: CopiedPackets;
+  /** The framecrc listing of the audio packets an earlier step encoded: their count is the audio `known` expects. */
+  audioListing?: string;
 }
 
 export function videoScaleFilters(req: CutRequest): string[] {
@@ -91,4 +102,56 @@ export function reencodeStep(o: {
     origin: o.origin,
     weight: o.costPerSecond * o.seconds,
   };
+}
+
+/**
+ * The clip's audio, encoded on its own (at the same time as the video encodes), so the final mux only copies it.
+ * AAC goes into MPEG-TS on the absolute clock: TS keeps the encoder's priming offset in the timestamps (the decoded
+ * samples are identical to encoding in the final mux; Matroska would lose the priming). Opus goes into Matroska on
+ * the clip's zero clock: its pre-skip travels in the header (MPEG-TS would lose it). `inputArgs` is how the final
+ * mux reads it back onto the clip's clock.
+ * The tee muxer also lists the packets it wrote, so the final check knows how many audio packets the clip holds.
+ */
+export function audioStep(
+  req: CutRequest,
+  stage: string,
+  startPts: number,
+  endPts: number,
+  work: string,
+  clipClock: "absolute" | "zero",
+): { step: Step; listing: string; inputArgs: string[] } {
+  const matroska = req.format === "webm";
+  const output = join(work, matroska ? "audio.mka" : "audio.ts");
+  const listing = join(work, "audio.crc");
+  const container = matroska ? "[f=matroska]" : "[f=mpegts:max_delay=0]";
+  // On the absolute clock the file says when each packet plays in the stage; a clip on a zero clock shifts it back.
+  const shift = !matroska && clipClock === "zero" ? ["-itsoffset", `-${sec(startPts)}`] : [];
+  return {
+    step: {
+      args: [
+        "-copyts",
+        "-i",
+        stage,
+        "-map",
+        "0:a:0",
+        "-af",
+        audioTrim(startPts, endPts, matroska),
+        ...audioCodecArgs(req.format, req.info.audio?.bitRate),
+        "-f",
+        "tee",
+        `${container}${teeEscape(output)}|[f=framecrc]${teeEscape(listing)}`,
+      ],
+      mediaSeconds: toSeconds(endPts - startPts),
+      origin: matroska ? 0 : toSeconds(startPts),
+      weight: 0.1 * toSeconds(endPts - startPts),
+      concurrent: true,
+    },
+    listing,
+    inputArgs: [...shift, "-i", output],
+  };
+}
+
+/** A path inside a tee muxer's output list: its special characters escaped with a backslash. */
+function teeEscape(path: string): string {
+  return path.replace(/[\\|'[\]:=]/g, (c) => `\\${c}`);
 }

@@ -127,6 +127,11 @@ async function ytDlpPresent(bin: string): Promise<boolean> {
   return true;
 }
 
+/** Records a yt-dlp the caller has just seen answer --version (the CLI's tools check), so it is not asked again. */
+export function rememberYtDlp(bin: string): void {
+  presentYtDlp.add(bin);
+}
+
 const guardFor = (options: ResolveOptions): Guard => options.guard ?? { allowPrivate: options.allowPrivate ?? false };
 
 async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions): Promise<InputSpec> {

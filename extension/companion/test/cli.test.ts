@@ -5,6 +5,7 @@ import { expect, inject, it } from "vitest";
 import { cutResultSchema } from "../../../app/domain/companion";
 import { BIN, runCli } from "./cli-process";
 import { tempDir } from "./helpers";
+import { fakeYtDlp } from "./ytdlp-fixture";
 
 const dir = inject("mediaDir");
 
@@ -54,4 +55,17 @@ it("the clipcut-companion bin launches the CLI", () => {
   const res = spawnSync(process.execPath, [BIN, "--version"]);
   expect(res.status).toBe(0);
   expect(res.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+});
+
+it("a page URL starts yt-dlp once for its version (the tools check) and once to resolve, not a second --version", async () => {
+  const yt = fakeYtDlp({ error: "private" });
+  const { code, stderr } = await runCli(
+    ["cut", "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "--start", "1", "--end", "2"],
+    yt.env,
+  );
+  expect(code).toBe(1);
+  expect(stderr).toMatch(/private/);
+  const calls = yt.calls();
+  expect(calls.filter((argv) => argv.includes("--version"))).toHaveLength(1);
+  expect(calls.filter((argv) => argv.includes("-J"))).toHaveLength(1);
 });

@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, inject, it } from "vitest";
@@ -26,6 +26,22 @@ it("the packed tarball installs into an empty prefix with no dependencies, cuts 
   expect(readdirSync(installed).sort()).toEqual(["README.md", "bin", "package.json"]);
   const bin = join(prefix, "bin", "clipcut-companion");
   const env = { ...process.env, PATH: `${join(prefix, "bin")}:${process.env.PATH}` };
+
+  // --version answers from the few-line launcher: the program bundle is not even loaded (cold start).
+  const preload = join(work, "loaded.cjs");
+  writeFileSync(
+    preload,
+    `process.on("exit", () => process.stderr.write(Object.keys(require.cache).filter((f) => f.includes("clipcut-companion")).join("\\n")));`,
+  );
+  const version = spawnSync(bin, ["--version"], {
+    encoding: "utf8",
+    env: { ...env, NODE_OPTIONS: `--require ${preload}` },
+  });
+  expect(version.stdout).toBe(`${VERSION}\n`);
+  expect(version.stderr).toMatch(/clipcut-companion\.cjs/);
+  expect(version.stderr).not.toMatch(/main\.cjs/);
+  // Every other command runs the program.
+  expect(execFileSync(bin, ["--help"], { encoding: "utf8", env })).toMatch(/^clipcut-companion /);
 
   const out = join(work, "clip.mp4");
   const stdout = execFileSync(bin, ["cut", join(dir, "src360.mp4"), "--start", "10.5", "--end", "12", "--out", out], {

@@ -1,120 +1,141 @@
 import { join } from "node:path";
-import { audioCodecArgs, containerArgs, matchingH264Args } from "../encode";
+import { containerArgs, matchingH264Args } from "../encode";
 import { ClipError } from "../errors";
 import { toSeconds, type CutFrames } from "../keyframes";
-import { audioTrim, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
+import type { StagedPackets } from "../listing";
+import { audioStep, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
 import type { CutRequest } from "../request";
 
 /**
- * Smart cut: split the staged copy at its keyframes, re-encode only the partial GOPs at the ends with matching
- * H.264 settings, keep every whole GOP bit-for-bit, and join the parts as MPEG-TS (parameter sets travel in-band,
- * so each part decodes with its own SPS/PPS). Audio is re-encoded for the whole clip in the final mux.
+ * Smart cut: re-encode only the frames that must be (from the start frame to the next keyframe, and the end of the
+ * last GOP when it cannot be copied) with matching H.264 settings, keep every whole GOP bit-for-bit, and write the
+ * clip in one mux: the parts are joined as MPEG-TS with the concat protocol (parameter sets travel in-band, so each
+ * part decodes with its own SPS/PPS), and the copied GOPs are picked out of the stage by their place in the staging
+ * listing (`noise` drop expression), so the stage is never split into files. The head, tail and audio encodes are
+ * independent and run at the same time; the audio is re-encoded for the clip (sample-accurate, no seam).
  */
-export function smartPlanH264(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
+export function smartPlanH264(
+  req: CutRequest,
+  stage: string,
+  work: string,
+  out: string,
+  frames: CutFrames,
+  staged: StagedPackets,
+): Plan {
   const video = req.info.video;
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
   const { startPts, endPts, frameTicks, keyAfterStart, lastKey } = frames;
-  const encode = matchingH264Args(video);
-  const parts: string[] = [];
-  const steps: Step[] = [];
+  const packets = staged.video;
   const ts = ["-muxdelay", "0", "-f", "mpegts"];
   // The copied GOPs decode with a B-frame delay; shifting the re-encoded part's DTS by the same delay keeps
   // decode timestamps monotonic across every join (pts stay untouched).
   const delayTicks = frames.reorderDelayTicks;
-  const reencode = (input: string, filter: string, output: string, seconds: number, origin: number) =>
-    reencodeStep({
-      input,
+  /** Source bits per second of the frames in [from, to). */
+  const rateOf = (from: number, to: number) => {
+    const bytes = packets.filter((p) => p.pts >= from && p.pts < to).reduce((sum, p) => sum + p.size, 0);
+    return (bytes * 8) / Math.max(toSeconds(to - from), toSeconds(frameTicks));
+  };
+  const stageEnd = packets.reduce((max, p) => Math.max(max, p.pts), 0) + frameTicks;
+  const stageRate = rateOf(packets[0]?.pts ?? 0, stageEnd);
+  // The encode's rate cap: the source's own rate (of the frames replaced, or of the stage when higher: a part that
+  // starts with a new IDR needs more than the P/B frames it replaces), so the clip stays the size of a copy.
+  const capOf = (from: number, to: number) => Math.max(rateOf(from, to), stageRate);
+  const reencode = (filter: string, output: string, from: number, to: number, seek?: number) => {
+    const step = reencodeStep({
+      input: stage,
       filter,
       output,
-      seconds,
-      origin,
-      encode: ["-enc_time_base:v", "1/90000", ...encode, "-bsf:v", `setts=dts=DTS-${delayTicks}`],
+      seconds: toSeconds(to - from),
+      origin: toSeconds(from),
+      encode: [
+        "-enc_time_base:v",
+        "1/90000",
+        ...matchingH264Args(video, capOf(from, to)),
+        "-bsf:v",
+        `setts=dts=DTS-${delayTicks}`,
+      ],
       mux: ts,
       costPerSecond: 3,
     });
+    // The tail starts deep in the stage: seek near it (absolute stage time, no accurate-seek trim of ffmpeg's own:
+    // the filter's trim picks the frames) instead of decoding the whole clip. The decoder starts on a keyframe at
+    // or before lastKey, and trim drops everything before lastKey.
+    if (seek !== undefined) step.args.unshift("-seek_timestamp", "1", "-noaccurate_seek", "-ss", sec(seek));
+    return step;
+  };
   const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
-  const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
+  const trimEnd = `end=${sec(endPts - frameTicks / 2)}`;
+  const hasAudio = req.info.audio !== null;
 
+  const steps: Step[] = [];
+  const parts: string[] = [];
+  let keep: string | null = null;
   if (keyAfterStart === null || lastKey === null) {
-    // The whole clip sits inside one GOP: re-encode it all, still with the source's parameters.
+    // The whole clip sits inside one GOP: re-encode it all (trim's end stops the run there), still with the
+    // source's parameters.
     const only = join(work, "only.ts");
-    steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
+    steps.push(reencode(`${trimStart}:${trimEnd}`, only, startPts, endPts));
     parts.push(only);
   } else {
-    const cuts = [...new Set([keyAfterStart, lastKey])].map((k) => sec(k - frameTicks / 2));
-    steps.push({
-      args: [
-        "-copyts",
-        "-i",
-        stage,
-        "-map",
-        "0:v:0",
-        "-c",
-        "copy",
-        "-muxdelay",
-        "0",
-        "-f",
-        "segment",
-        "-segment_format",
-        "mpegts",
-        "-segment_times",
-        cuts.join(","),
-        "-reset_timestamps",
-        "0",
-        join(work, "gop%d.ts"),
-      ],
-      mediaSeconds: toSeconds(endPts - frames.keyBefore),
-      origin: toSeconds(frames.keyBefore),
-      weight: 0.1 * toSeconds(endPts - frames.keyBefore),
-    });
-    const gop = (i: number) => join(work, `gop${i}.ts`);
-    const tailIndex = cuts.length;
-    // Head: the partial GOP from the start frame to the next keyframe (copied as is when start is a keyframe).
-    if (frames.startOnKey) parts.push(gop(0));
-    else {
+    const indexOf = (keyPts: number) => {
+      const i = packets.findIndex((p) => p.key && p.pts === keyPts);
+      if (i < 0) throw new ClipError("stage_failed", "The staged copy has no keyframe at the cut; try again.", 500);
+      return i;
+    };
+    // Head: the frames from the start frame up to the next keyframe (nothing to encode when start is a keyframe).
+    // trim's end stops the run at that keyframe, so the rest of the stage is not decoded.
+    let headFrames = 0;
+    if (!frames.startOnKey) {
       const head = join(work, "head.ts");
-      steps.push(reencode(gop(0), trimStart, head, toSeconds(keyAfterStart - startPts), toSeconds(startPts)));
+      steps.push(reencode(`${trimStart}:end=${sec(keyAfterStart - frameTicks / 2)}`, head, startPts, keyAfterStart));
       parts.push(head);
+      headFrames = packets.filter((p) => p.pts >= startPts && p.pts < keyAfterStart).length;
     }
-    if (cuts.length === 2) parts.push(gop(1));
-    // Tail: the last GOP up to the end frame; copied when it can stop there cleanly, re-encoded otherwise.
-    const tail = join(work, "tail.ts");
-    if (frames.tailCopyable) {
-      steps.push({
-        args: [
-          "-copyts",
-          "-i",
-          gop(tailIndex),
-          "-map",
-          "0:v:0",
-          "-frames:v",
-          String(frames.tailFrames),
-          "-c",
-          "copy",
-          ...ts,
-          tail,
-        ],
-        mediaSeconds: toSeconds(endPts - lastKey),
-        origin: toSeconds(lastKey),
-        weight: 0.1,
-      });
-    } else {
-      steps.push(reencode(gop(tailIndex), trimEnd, tail, toSeconds(endPts - lastKey), toSeconds(lastKey)));
+    // Copied: whole GOPs from the first keyframe of the clip, and the last GOP's closed prefix when it ends the
+    // clip exactly; otherwise the last GOP is re-encoded up to the end frame.
+    const first = indexOf(frames.startOnKey ? startPts : keyAfterStart);
+    const lastIndex = indexOf(lastKey);
+    const last = frames.tailCopyable ? lastIndex + frames.tailFrames - 1 : lastIndex - 1;
+    if (last >= first) {
+      parts.push(stage);
+      // Packet numbers over the joined stream: the head's packets (one per frame, -bf 0), then the stage's.
+      keep = keepRanges([
+        [0, headFrames - 1],
+        [headFrames + first, headFrames + last],
+      ]);
     }
-    parts.push(tail);
+    if (!frames.tailCopyable) {
+      const tail = join(work, "tail.ts");
+      // Seek half a second before the keyframe's decode time (never before the stage), then trim from it.
+      const seek = Math.max(packets[0]?.dts ?? 0, lastKey - delayTicks - 45000);
+      const step = reencode(`trim=start=${sec(lastKey - frameTicks / 4)}:${trimEnd}`, tail, lastKey, endPts, seek);
+      steps.push({ ...step, concurrent: steps.length > 0 });
+      parts.push(tail);
+      // The tail's packets come after every stage packet; keep them too.
+      if (keep !== null) {
+        keep = keepRanges([
+          [0, headFrames - 1],
+          [headFrames + first, headFrames + last],
+          [headFrames + packets.length, headFrames + packets.length + frames.tailFrames - 1],
+        ]);
+      }
+    }
   }
-  const hasAudio = req.info.audio !== null;
+  // The clip is muxed on the stage's absolute clock (output_ts_offset takes it to zero), the audio with it.
+  const audio = hasAudio ? audioStep(req, stage, startPts, endPts, work, "absolute") : null;
+  if (audio) steps.push({ ...audio.step, concurrent: steps.length > 0 });
   steps.push({
     args: [
       "-copyts",
       "-i",
       `concat:${parts.join("|")}`,
-      ...(hasAudio ? ["-i", stage] : []),
+      ...(audio ? audio.inputArgs : []),
       "-map",
       "0:v:0",
       "-c:v",
       "copy",
-      ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, false), ...audioCodecArgs(req.format)] : []),
+      ...(keep ? ["-bsf:v", keep] : []),
+      ...(hasAudio ? ["-map", "1:a:0", "-c:a", "copy"] : []),
       "-output_ts_offset",
       `-${sec(startPts)}`,
       ...containerArgs(req.format),
@@ -122,7 +143,35 @@ export function smartPlanH264(req: CutRequest, stage: string, work: string, out:
     ],
     mediaSeconds: toSeconds(endPts - startPts),
     origin: 0,
-    weight: 0.3 * toSeconds(endPts - startPts),
+    weight: 0.1 * toSeconds(endPts - startPts),
   });
-  return smartResult(steps, startPts, endPts, hasAudio);
+  return {
+    ...smartResult(steps, startPts, endPts, hasAudio),
+    known: {
+      seconds: toSeconds(endPts - startPts),
+      width: video.width,
+      height: video.height,
+      // Only the count is compared: the muxer rewrites H.264 packets (start codes into lengths).
+      videoSizes: new Array<number>(frames.frameCount).fill(0),
+      sizesExact: false,
+      audioPackets: null,
+    },
+    audioListing: audio?.listing,
+  };
+}
+
+/**
+ * A `noise` bitstream filter that keeps only the packets in the given inclusive ranges (0-based, stream order; empty
+ * ranges, to < from, are skipped) and drops the rest. Each kept range [a, b] contributes w = 1 - (n-a)*(n-b), which
+ * is ≥ 1 inside it and ≤ 0 outside; the sum of (w+abs(w))/2 over the ranges is positive exactly on kept packets, so
+ * the drop value is 1 minus that, clamped at 0 from below with the same x+abs(x) form (a negative drop value means
+ * "drop one in k at random" to this filter, see keepPackets in copy.ts). No commas: they would split the filter list.
+ */
+export function keepRanges(ranges: [number, number][]): string {
+  const kept = ranges.filter(([a, b]) => b >= a);
+  if (kept.length === 0) return "noise=drop=1";
+  const inside = kept.map(([a, b]) => `(1-(n-${a})*(n-${b}))`).map((w) => `(${w}+abs(${w}))`);
+  // inside-sum is 0 outside every range and ≥ 2 inside one; drop = max(0, 1 - sum) without a comma.
+  const x = `(1-(${inside.join("+")}))`;
+  return `noise=drop=${x}+abs(${x})`;
 }

@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { audioCodecArgs, containerArgs, matchingVp9Args } from "../encode";
+import { containerArgs, matchingVp9Args } from "../encode";
 import { ClipError } from "../errors";
 import { toSeconds, type CutFrames } from "../keyframes";
-import { audioTrim, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
+import { audioStep, reencodeStep, sec, smartResult, type Plan, type Step } from "../plan";
+import type { StagedPackets } from "../listing";
 import type { CutRequest } from "../request";
 
 /**
@@ -11,11 +12,18 @@ import type { CutRequest } from "../request";
  * (no parameter sets to match beyond profile, bit depth, chroma and size), and the encoder makes no hidden alt-ref
  * frames, so copied GOPs decode after a re-encoded one without a seam. Audio is re-encoded for the clip.
  */
-export function smartPlanVp9(req: CutRequest, stage: string, work: string, out: string, frames: CutFrames): Plan {
+export function smartPlanVp9(
+  req: CutRequest,
+  stage: string,
+  work: string,
+  out: string,
+  frames: CutFrames,
+  staged: StagedPackets,
+): Plan {
   const video = req.info.video;
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
   const { startPts, endPts, frameTicks, keyAfterStart } = frames;
-  const encode = matchingVp9Args(video);
+  const encode = matchingVp9Args(video, stagedVideoRate(staged, frames.frameTicks));
   const parts: { file: string; ticks: number; inpoint?: number; outpoint?: number }[] = [];
   const steps: Step[] = [];
   const mkv = ["-f", "matroska"];
@@ -57,27 +65,53 @@ export function smartPlanVp9(req: CutRequest, stage: string, work: string, out: 
     )
     .join("");
   const hasAudio = req.info.audio !== null;
+  // The concat demuxer puts the picture on the clip's clock (zero); the audio is encoded beside the head.
+  const audio = hasAudio ? audioStep(req, stage, startPts, endPts, work, "zero") : null;
+  if (audio) steps.push({ ...audio.step, concurrent: steps.length > 0 });
   steps.push({
     writeFirst: { path: list, text: listing },
     args: [
+      "-copyts",
       "-f",
       "concat",
       "-safe",
       "0",
       "-i",
       list,
-      ...(hasAudio ? ["-copyts", "-i", stage] : []),
+      ...(audio ? audio.inputArgs : []),
       "-map",
       "0:v:0",
       "-c:v",
       "copy",
-      ...(hasAudio ? ["-map", "1:a:0", "-af", audioTrim(startPts, endPts, true), ...audioCodecArgs(req.format)] : []),
+      ...(audio ? ["-map", "1:a:0", "-c:a", "copy"] : []),
       ...containerArgs(req.format),
       out,
     ],
     mediaSeconds: toSeconds(endPts - startPts),
     origin: 0,
-    weight: 0.3 * toSeconds(endPts - startPts),
+    weight: 0.1 * toSeconds(endPts - startPts),
   });
-  return smartResult(steps, startPts, endPts, hasAudio);
+  return {
+    ...smartResult(steps, startPts, endPts, hasAudio),
+    // Checked like a copy: the container must hold the planned frames (VP9 has no reordering: one packet each)
+    // and the audio packets the encode listed.
+    known: {
+      seconds: toSeconds(endPts - startPts),
+      width: video.width,
+      height: video.height,
+      videoSizes: new Array<number>(frames.frameCount).fill(0),
+      sizesExact: false,
+      audioPackets: null,
+    },
+    audioListing: audio?.listing,
+  };
+}
+
+/** The source's video bit rate over the stage (bits per second), from the staging listing's packet sizes. */
+export function stagedVideoRate(staged: StagedPackets, frameTicks: number): number {
+  const video = staged.video;
+  if (video.length === 0) return 0;
+  const pts = video.map((p) => p.pts);
+  const seconds = toSeconds(Math.max(...pts) - Math.min(...pts) + frameTicks);
+  return (video.reduce((sum, p) => sum + p.size, 0) * 8) / seconds;
 }

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { z } from "zod";
 import { StatusBadge } from "~/components/admin/badge";
 import { AdminErrorBoundary } from "~/components/admin/error";
@@ -165,6 +165,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function AdminUsers() {
   const { query, rows, total, page, pages, editing, team, adding, formKey, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const navigate = useNavigate();
   const closeHref = listHref(query);
   const listError = actionData?.error && (actionData.intent === null || !["add", "edit"].includes(actionData.intent));
   // The export is the list as filtered and sorted, every page.
@@ -212,7 +213,7 @@ export default function AdminUsers() {
           value={`${query.sort}:${query.dir}`}
           onChange={(e) => {
             const [sort, dir] = e.target.value.split(":");
-            window.location.assign(listHref(query, { sort, dir, page: 1 }));
+            navigate(listHref(query, { sort, dir, page: 1 }));
           }}
         >
           <option value="full_name:asc">Name (A–Z)</option>

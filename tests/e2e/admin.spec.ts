@@ -97,6 +97,12 @@ test.describe("admin back-office", () => {
     await expect(page).toHaveURL(/sort=credits/);
     await page.getByRole("link", { name: "Sort by Credits descending" }).click();
     await expect(page).toHaveURL(/dir=desc/);
+    // The sort menu does the same in the app, keeping the filters; the header reports the order it shows.
+    await page.getByLabel("Sort", { exact: true }).selectOption("email:asc");
+    await expect(page).toHaveURL(/plan=Free&sort=email$/);
+    await expect(page.getByRole("columnheader", { name: /Email/ })).toHaveAttribute("aria-sort", "ascending");
+    await page.getByLabel("Sort", { exact: true }).selectOption("credits:desc");
+    await expect(page).toHaveURL(/sort=credits&dir=desc/);
     const showing = page.getByTestId("showing");
     await expect(showing).toHaveText(/^Showing 1 to \d+ of \d+ results$/);
     const total = Number((await showing.textContent())?.match(/of (\d+)/)?.[1]);

@@ -8,10 +8,9 @@ import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
 import { CancelledError, ClipError, isAbortError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
-import { STAGE_MARGIN_SECONDS } from "./plan";
 import { probeMedia, type MediaInfo } from "./probe";
 import { resolveSource, type InputSpec } from "./source";
-import { guessStageFormat, startEarlyStage, type EarlyStage, type StageSpec } from "./stage";
+import { guessedStage, stageTimeoutMs, startEarlyStage, type EarlyStage } from "./stage";
 import type { Tools } from "./tools";
 import { startTrace } from "./trace";
 
@@ -128,16 +127,9 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     if (isAudioFormat(format) || !(r.endSeconds > r.startSeconds)) return null;
     const input = await resolved;
     if (!input || signal.aborted) return null;
-    const spec: StageSpec = {
-      startSeconds: r.startSeconds,
-      readSeconds: r.endSeconds - r.startSeconds + STAGE_MARGIN_SECONDS,
-      format: guessStageFormat(input),
-      video: true,
-      audio: true,
-    };
-    return startEarlyStage(this.options.tools.ffmpeg, input, spec, {
+    return startEarlyStage(this.options.tools.ffmpeg, input, guessedStage(input, r.startSeconds, r.endSeconds), {
       signal,
-      timeoutMs: Math.round((120 + (r.endSeconds - r.startSeconds) * 10) * 1000),
+      timeoutMs: stageTimeoutMs(r.endSeconds - r.startSeconds),
     }).catch(() => null);
   }
 

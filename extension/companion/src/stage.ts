@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runFfmpeg, type FfmpegProgress, type RunOptions } from "./ffmpeg";
 import { listingArgs } from "./listing";
-import { sec, STAGE_OFFSET } from "./plan";
+import { sec, STAGE_MARGIN_SECONDS, STAGE_OFFSET } from "./plan";
 import { withRangeProxy } from "./range-proxy";
 import { inputArgs, type InputSpec } from "./source";
 
@@ -124,6 +124,23 @@ export async function startEarlyStage(
     },
   };
 }
+
+/**
+ * The read a video cut of `startSeconds`–`endSeconds` will most likely need, before the probe: a picture and a
+ * sound, the container from the URL, the end not yet capped at the duration.
+ */
+export function guessedStage(input: InputSpec, startSeconds: number, endSeconds: number): StageSpec {
+  return {
+    startSeconds,
+    readSeconds: endSeconds - startSeconds + STAGE_MARGIN_SECONDS,
+    format: guessStageFormat(input),
+    video: true,
+    audio: true,
+  };
+}
+
+/** The staging run's time limit: a generous floor plus a tenth of realtime (a slow network). */
+export const stageTimeoutMs = (mediaSeconds: number) => Math.round((120 + mediaSeconds * 10) * 1000);
 
 /** The container guessed from the URL before the probe: Matroska for WebM/MKV, MPEG-TS (H.264/HEVC) otherwise. */
 export function guessStageFormat(input: InputSpec): StageSpec["format"] {

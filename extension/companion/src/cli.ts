@@ -2,9 +2,10 @@ import { existsSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CUT_STRATEGIES, type CutStrategy } from "../../../app/domain/companion";
-import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
+import { FORMATS, isAudioFormat, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { parseTimecode } from "../../../app/domain/time";
 import { ClipError } from "./errors";
+import type { EarlyStage } from "./stage";
 import { checkTools, MissingToolError, toolPaths } from "./tools";
 // The clip engine (cut, probe, sources, yt-dlp) is imported by the command that needs it: --version, --help and
 // serve start without loading it.
@@ -99,6 +100,7 @@ async function cutCommand(args: string[]) {
     { rememberYtDlp, resolveSource },
     net,
     { ytDlpAgeWarning },
+    { guessedStage, stageTimeoutMs, startEarlyStage },
   ] = await Promise.all([
     import("./cut"),
     import("./output"),
@@ -106,6 +108,7 @@ async function cutCommand(args: string[]) {
     import("./source"),
     import("./net-guard"),
     import("./ytdlp"),
+    import("./stage"),
   ]);
   const envAllowsPrivateSources = net.envAllowsPrivateSources;
   const tools = toolPaths();
@@ -122,6 +125,8 @@ async function cutCommand(args: string[]) {
     ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
     if (ytDlpWarning) process.stderr.write(`Warning: ${ytDlpWarning}\n`);
   }
+  // The staging read starts as soon as the source is resolved, beside the probe (used when the guess was right).
+  const early: { stage: EarlyStage | null } = { stage: null };
   const reading = (async () => {
     const input = await resolveSource(tools, isUrl ? source : resolve(source), {
       height: quality ? qualityHeight(quality) : null,
@@ -130,54 +135,68 @@ async function cutCommand(args: string[]) {
       allowPrivate: values["allow-private-sources"] || envAllowsPrivateSources(),
       ytDlpWarning,
     });
+    if (!isAudioFormat(format)) {
+      early.stage = await startEarlyStage(tools.ffmpeg, input, guessedStage(input, start, end), {
+        signal: new AbortController().signal,
+        timeoutMs: stageTimeoutMs(end - start),
+      }).catch(() => null);
+    }
     return { input, info: await probeMedia(tools.ffprobe, input) };
   })();
-  const [checked, read] = await Promise.allSettled([checking, reading]);
-  if (checked.status === "rejected") throw checked.reason;
-  if (read.status === "rejected") throw read.reason;
-  const { input, info } = read.value;
-  let outputDir = process.cwd();
-  let baseName = clipBaseName(input.title, start, end);
-  if (values.out) {
-    const out = resolve(values.out);
-    outputDir = dirname(out);
-    if (!existsSync(outputDir)) fail(`Output folder does not exist: ${outputDir}`, 2);
-    const name = basename(out);
-    baseName = sanitizeName(outExt === format || extname(name) !== "" ? name.slice(0, -extname(name).length) : name);
-  }
-  let lastLine = 0;
-  const result = await cutClip(
-    {
-      input,
-      info,
-      startSeconds: start,
-      endSeconds: end,
-      format,
-      quality,
-      strategy,
-      allowSnap: values["allow-snap"],
-      watermark: values.watermark,
-      outputDir,
-      baseName,
-    },
-    {
-      tools,
-      onProgress: (p) => {
-        if (!process.stderr.isTTY || Date.now() - lastLine < 250) return;
-        lastLine = Date.now();
-        const eta = p.etaSeconds === null ? "" : ` ETA ${p.etaSeconds.toFixed(0)}s`;
-        const speed = p.speed === null ? "" : ` ${p.speed.toFixed(1)}x`;
-        process.stderr.write(`\r${p.percent.toFixed(1)}%${speed}${eta}   `);
+  try {
+    const [checked, read] = await Promise.allSettled([checking, reading]);
+    if (checked.status === "rejected") throw checked.reason;
+    if (read.status === "rejected") throw read.reason;
+    const { input, info } = read.value;
+    let outputDir = process.cwd();
+    let baseName = clipBaseName(input.title, start, end);
+    if (values.out) {
+      const out = resolve(values.out);
+      outputDir = dirname(out);
+      if (!existsSync(outputDir)) {
+        await early.stage?.dispose(); // fail() exits at once
+        fail(`Output folder does not exist: ${outputDir}`, 2);
+      }
+      const name = basename(out);
+      baseName = sanitizeName(outExt === format || extname(name) !== "" ? name.slice(0, -extname(name).length) : name);
+    }
+    let lastLine = 0;
+    const result = await cutClip(
+      {
+        input,
+        info,
+        startSeconds: start,
+        endSeconds: end,
+        format,
+        quality,
+        strategy,
+        allowSnap: values["allow-snap"],
+        watermark: values.watermark,
+        outputDir,
+        baseName,
       },
-    },
-  );
-  if (process.stderr.isTTY) process.stderr.write("\r");
-  if (result.snapped) {
-    process.stderr.write(
-      `Note: copy started on the keyframe at ${result.startSeconds.toFixed(3)}s, before the requested ${start}s.\n`,
+      {
+        tools,
+        early: early.stage ?? undefined,
+        onProgress: (p) => {
+          if (!process.stderr.isTTY || Date.now() - lastLine < 250) return;
+          lastLine = Date.now();
+          const eta = p.etaSeconds === null ? "" : ` ETA ${p.etaSeconds.toFixed(0)}s`;
+          const speed = p.speed === null ? "" : ` ${p.speed.toFixed(1)}x`;
+          process.stderr.write(`\r${p.percent.toFixed(1)}%${speed}${eta}   `);
+        },
+      },
     );
+    if (process.stderr.isTTY) process.stderr.write("\r");
+    if (result.snapped) {
+      process.stderr.write(
+        `Note: copy started on the keyframe at ${result.startSeconds.toFixed(3)}s, before the requested ${start}s.\n`,
+      );
+    }
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await early.stage?.dispose();
   }
-  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 async function serveCommand(args: string[]) {

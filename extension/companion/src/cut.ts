@@ -7,18 +7,17 @@ import { EXTENSIONS } from "./encode";
 import { CancelledError } from "./errors";
 import { runFfmpeg } from "./ffmpeg";
 import { planFrames, toSeconds, toTicks } from "./keyframes";
-import { listingArgs, readListing } from "./listing";
+import { readListing } from "./listing";
 import { reserveOutput, type OutputSlot } from "./output";
-import { sec, STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan, type Step } from "./plan";
+import { STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan, type Step } from "./plan";
 import { audioPlan } from "./plans/audio";
 import { copyPlan } from "./plans/copy";
 import { reencodePlan } from "./plans/reencode";
 import { smartPlanH264 } from "./plans/smart-h264";
 import { smartPlanVp9 } from "./plans/smart-vp9";
 import { ProgressTracker } from "./progress";
-import { withRangeProxy } from "./range-proxy";
 import type { CutHooks, CutRequest } from "./request";
-import { inputArgs, type InputSpec } from "./source";
+import { runStage, sameStage, stagePaths, type StageSpec } from "./stage";
 import { chooseStrategy, expectsFullEncode, stagingFormat, validateCut } from "./strategy";
 import { startTrace } from "./trace";
 import { checkCopiedOutput, verifyOutput } from "./verify";
@@ -54,57 +53,42 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
     // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
     const stageFormat = stagingFormat(req);
-    const stage = join(work, stageFormat === "mpegts" ? "stage.ts" : "stage.mkv");
-    const listing = join(work, "stage.crc");
     const remote = req.input.kind === "http";
     // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
     // computed from the share done so far, is realistic from the start.
     const stageShare = expectsFullEncode(req) ? (remote ? 0.12 : 0.04) : remote ? 0.45 : 0.15;
     progress.plan(stageShare);
-    // One read of the source: from the keyframe before start to just past the end, stream-copied. A DASH source
-    // is two reads (video-only and audio-only, each through its own bounded-range proxy) joined on one clock.
-    const readLength = (end - req.startSeconds + STAGE_MARGIN_SECONDS).toFixed(6);
-    const seek = (input: InputSpec) => ["-ss", req.startSeconds.toFixed(6), "-t", readLength, ...inputArgs(input)];
-    await trace.span("stage", () =>
-      withRangeProxy(req.input, (input) => {
-        const wantVideo = !audioOnlyOut && req.info.video !== null;
-        const wantAudio = req.info.audio !== null;
-        let inputs: string[];
-        let maps: string[];
-        if (input.audio) {
-          const { audio, ...video } = input;
-          inputs = [...(wantVideo ? seek(video) : []), ...(wantAudio ? seek(audio) : [])];
-          maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", `${wantVideo ? 1 : 0}:a:0`] : [])];
-        } else {
-          inputs = seek(input);
-          maps = [...(wantVideo ? ["-map", "0:v:0"] : []), ...(wantAudio ? ["-map", "0:a:0"] : [])];
-        }
-        return runFfmpeg(
+    // One read of the source: from the keyframe before start to just past the end, stream-copied.
+    const spec: StageSpec = {
+      startSeconds: req.startSeconds,
+      readSeconds: end - req.startSeconds + STAGE_MARGIN_SECONDS,
+      format: stageFormat,
+      video: !audioOnlyOut && req.info.video !== null,
+      audio: req.info.audio !== null,
+    };
+    const onProgress = progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds);
+    // A read the job started while the source was being probed, when it is this one and it succeeded.
+    const early = hooks.early && sameStage(hooks.early.spec, spec) ? hooks.early : null;
+    if (hooks.early && !early) void hooks.early.dispose(); // a wrong guess: stop that read now
+    early?.listen(onProgress);
+    const usedEarly = early ? await trace.span("stage (early)", () => early.done) : false;
+    hooks.signal?.throwIfAborted();
+    const { stage, listing } = usedEarly ? early! : stagePaths(work, stageFormat);
+    if (!usedEarly) {
+      await trace.span("stage", () =>
+        runStage(
           hooks.tools.ffmpeg,
-          [
-            "-copyts",
-            ...inputs,
-            ...maps,
-            "-c",
-            "copy",
-            "-muxdelay",
-            "0",
-            "-output_ts_offset",
-            sec(STAGE_OFFSET),
-            "-f",
-            stageFormat,
-            stage,
-            // The same packets, listed for the plan (no second pass over the stage).
-            ...listingArgs(maps, sec(STAGE_OFFSET), listing),
-          ],
+          req.input,
+          spec,
+          { stage, listing },
           {
             signal: hooks.signal,
             timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
-            onProgress: progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds),
+            onProgress,
           },
-        );
-      }),
-    );
+        ),
+      );
+    }
     progress.next();
     // Matroska keeps 1 ms timestamps: plan on what the stage holds.
     const staged = await readListing(listing, stageFormat === "matroska" ? 90 : 1);

@@ -3,13 +3,14 @@ import { EventEmitter } from "node:events";
 import type { ClipRequest, MeResponse } from "../../../app/domain/api";
 import type { ClipJobRequest, CompanionEvent, CutResult, Job, JobError, Progress } from "../../../app/domain/companion";
 import { decideQuality, fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
-import { qualityHeight, type Format } from "../../../app/domain/media";
+import { isAudioFormat, qualityHeight, type Format } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
 import { CancelledError, ClipError, isAbortError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
 import { probeMedia, type MediaInfo } from "./probe";
 import { resolveSource, type InputSpec } from "./source";
+import { guessedStage, stageTimeoutMs, startEarlyStage, type EarlyStage } from "./stage";
 import type { Tools } from "./tools";
 import { startTrace } from "./trace";
 
@@ -57,7 +58,10 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly waiting: string[] = [];
   private running = 0;
-  private readonly sources = new Map<string, { at: number; value: Promise<{ input: InputSpec; info: MediaInfo }> }>();
+  private readonly sources = new Map<
+    string,
+    { at: number; resolved: Promise<InputSpec>; value: Promise<{ input: InputSpec; info: MediaInfo }> }
+  >();
 
   /**
    * Resolve + probe once per source and wanted height, shared by every job of a batch (5 ranges of one video
@@ -72,22 +76,61 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     if (!entry) {
       const { tools } = this.options;
       const shared = AbortSignal.timeout(SOURCE_TIMEOUT_MS);
-      const value = resolveSource(tools, source, {
+      const resolved = resolveSource(tools, source, {
         height,
         signal: shared,
         allowPrivate: this.options.allowPrivateSources ?? false,
         allowLocalFiles: this.options.allowPrivateSources ?? false,
         ytDlpWarning: this.options.ytDlpWarning ?? null,
-      }).then(async (input) => ({ input, info: await probeMedia(tools.ffprobe, input, { signal: shared }) }));
-      entry = { at: now, value };
+      });
+      const value = resolved.then(async (input) => ({
+        input,
+        info: await probeMedia(tools.ffprobe, input, { signal: shared }),
+      }));
+      entry = { at: now, resolved, value };
       this.sources.set(key, entry);
       value.catch(() => this.sources.delete(key));
+      resolved.catch(() => undefined); // reported through value
     }
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(new CancelledError());
       signal.addEventListener("abort", () => reject(new CancelledError()), { once: true });
     });
-    return Promise.race([entry.value, aborted]);
+    aborted.catch(() => undefined);
+    const { resolved, value } = entry;
+    let probed = false;
+    void value.then(
+      () => (probed = true),
+      () => undefined,
+    );
+    return {
+      value: Promise.race([value, aborted]),
+      /** The source's media URLs while it is still being probed (null once the probe has answered). */
+      resolved: resolved.then(
+        (input) => (probed ? null : input),
+        () => null,
+      ),
+    };
+  }
+
+  /**
+   * Starts the staging read as soon as the source is resolved, beside its probe (issue 22: for a first clip they
+   * were sequential processes). The probe's answer is guessed (picture and sound, container from the URL); the cut
+   * uses the read only when the guess was right. Not for audio outputs (their stage depends on the audio codec).
+   */
+  private async earlyStage(
+    resolved: Promise<InputSpec | null>,
+    r: { startSeconds: number; endSeconds: number },
+    format: Format,
+    signal: AbortSignal,
+  ): Promise<EarlyStage | null> {
+    if (isAudioFormat(format) || !(r.endSeconds > r.startSeconds)) return null;
+    const input = await resolved;
+    if (!input || signal.aborted) return null;
+    return startEarlyStage(this.options.tools.ffmpeg, input, guessedStage(input, r.startSeconds, r.endSeconds), {
+      signal,
+      timeoutMs: stageTimeoutMs(r.endSeconds - r.startSeconds),
+    }).catch(() => null);
   }
 
   constructor(private readonly options: JobQueueOptions) {
@@ -188,6 +231,13 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     let api: ApiClient | null = null;
     const key = `clipcut-job-${job.id}`;
     const trace = startTrace(`job ${job.id.slice(0, 8)}`);
+    // Stops the early staging read when the reservation is refused (the cut's own reads stop with its signal).
+    const refused = new AbortController();
+    let early: Promise<EarlyStage | null> = Promise.resolve(null);
+    const disposeEarly = async () => {
+      refused.abort();
+      await (await early)?.dispose();
+    };
     try {
       if (!session)
         throw new ClipError("session_required", "Connect your ClipCut account in the extension first.", 401);
@@ -198,11 +248,16 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked). When the
       // job says it, resolving and probing need nothing from the account, so they run beside the account check.
       const fixed = fetchQualityBeforeAccount(format, r.quality);
-      const early = fixed ? trace.span("source", () => this.source(r.source, qualityHeight(fixed), signal)) : null;
-      early?.catch(() => undefined); // reported below, after the account check's own error
+      const readEarly = AbortSignal.any([signal, refused.signal]);
+      const fromSource = (height: number | null) => {
+        const source = this.source(r.source, height, signal);
+        early = this.earlyStage(source.resolved, r, format, readEarly);
+        return trace.span("source", () => source.value);
+      };
+      const sourced = fixed ? fromSource(qualityHeight(fixed)) : null;
+      sourced?.catch(() => undefined); // reported below, after the account check's own error
       const me = await trace.span("me", () => api!.me());
-      const { input, info } = await (early ??
-        trace.span("source", () => this.source(r.source, qualityHeight(me.limits.maxQuality), signal)));
+      const { input, info } = await (sourced ?? fromSource(qualityHeight(me.limits.maxQuality)));
       // The quality policy is the domain's (clip-quality.ts): never upscale, plan cap, GIF and audio defaults.
       const {
         charged: quality,
@@ -242,7 +297,6 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       // The reservation runs while the source is read into the cut's private work folder (that read is most of a
       // copy job). Nothing reaches the output folder before it succeeds (the cut's gate), and a refusal (402/403)
       // stops the read at once and ends the job with the server's message.
-      const refused = new AbortController();
       const reserving = trace
         .span("reserve", () => api!.reserve(clip, key))
         .then((hold) => {
@@ -260,6 +314,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
           signal: AbortSignal.any([signal, refused.signal]),
           trace,
           gate: reserving,
+          early: (await early) ?? undefined,
           onProgress: (progress: Progress) => this.progress(job, progress),
         });
       } catch (error) {
@@ -269,6 +324,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         throw error;
       }
       const hold = await reserving;
+      await disposeEarly();
       this.update(job, { status: "verifying", result });
       try {
         await trace.span("capture", () => withRetry(() => api!.capture(hold.id, `${key}:capture`)));
@@ -283,6 +339,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         });
       }
     } catch (error) {
+      await disposeEarly();
       const cancelled = signal.aborted || isAbortError(error);
       if (job.credits.holdId && api) {
         const holdId = job.credits.holdId;

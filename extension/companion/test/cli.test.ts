@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, inject, it } from "vitest";
 import { cutResultSchema } from "../../../app/domain/companion";
@@ -30,6 +30,19 @@ it("cut prints the achieved clip as JSON on its last line", async () => {
   expect(result.strategy).toBe("smart");
   expect(result.startSeconds).toBeCloseTo(10.5, 6);
   expect(result.durationSeconds).toBeCloseTo(3.5, 6);
+});
+
+it("cut stages the range beside the probe (issue 22) and removes that read's folder when it ends", async () => {
+  const tmp = tempDir("clipcut-cli-tmp-");
+  const out = join(tempDir(), "copy.mp4");
+  const args = ["cut", join(dir, "src360.mp4"), "--start", "10", "--end", "14", "--strategy", "copy", "--out", out];
+  const { code, stderr } = await runCli(args, { CLIPCUT_TRACE: "1", TMPDIR: tmp });
+  expect(code).toBe(0);
+  expect(stderr).toMatch(/\[clipcut trace\] cut copy .*stage \(early\)/);
+  expect(stderr).not.toMatch(/[:|] stage \d/);
+  expect(existsSync(out)).toBe(true);
+  // (tsx keeps its own cache there.)
+  expect(readdirSync(tmp).filter((name) => name.startsWith("clipcut-"))).toEqual([]);
 });
 
 it("rejects bad arguments with a usage message", async () => {

@@ -81,8 +81,10 @@ describe("the staging read started beside the probe", () => {
     media.reset();
     await copyCut("src360.mp4");
     const bytesPlain = media.bytesFor("src360.mp4");
-    // One staging read either way (plus the probe's header): not a second read of the range.
-    expect(bytesWithEarly).toBeLessThan(bytesPlain * 1.2);
+    // One staging read either way (plus the probe's header), not a second read of the range (that would be ~2x).
+    // The early read runs beside the probe, so their range requests overlap differently from run to run: 1.0-1.37x
+    // seen (3 MiB against 2.19 MiB on a fresh clone).
+    expect(bytesWithEarly).toBeLessThan(bytesPlain * 1.6);
     expect(await packetList(result.output)).toBe(await packetList(plain.result.output));
     expect(result.frames).toBe(plain.result.frames);
     expect(existsSync(early!.stage)).toBe(false); // removed by dispose

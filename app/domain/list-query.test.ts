@@ -37,6 +37,7 @@ describe("list queries (the admin list kit)", () => {
 
   it("a search is trimmed, and one of only spaces is no search", () => {
     expect(clipList.parse(params("q=%20%20cat%20")).q).toBe("cat");
+    expect(clipList.parse(params("q=%20%20&page=2"))).toEqual({ q: undefined, page: 2 });
     expect(clipList.search(clipList.parse(params("q=%20%20&page=2")))).toBe("page=2");
   });
 });

@@ -44,8 +44,14 @@ export function listQuery<S extends z.ZodRawShape>(shape: S): ListQuery<z.infer<
 
 /** The fields most lists share. */
 export const listFields = {
-  /** Free text search: trimmed, at most 200 characters. */
-  q: z.string().trim().max(200).optional().catch(undefined),
+  /** Free text search: trimmed, at most 200 characters; only spaces is no search. */
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .transform((v) => v || undefined)
+    .optional()
+    .catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
   dir: z.enum(["asc", "desc"]).catch("asc"),
 };

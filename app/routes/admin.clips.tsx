@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
   const params = new URL(request.url).searchParams;
   const query = clipList.parse(params);
-  const list = await listClips(getDb(context.cloudflare.env.DB), query.q || undefined, query.page);
+  const list = await listClips(getDb(context.cloudflare.env.DB), query.q, query.page);
   return {
     query,
     notice: params.get("notice") === "deleted" ? deletedNotice(refundedSchema.parse(params.get("refunded"))) : null,
@@ -105,10 +105,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   // Back to the same list with the notice in the URL: an answer held only in the action's data vanished when the live
   // feed refreshed the list a second later.
-  const back = new URL(request.url).searchParams;
-  back.set("notice", "deleted");
-  back.set("refunded", String(refunded));
-  return redirect(`/admin/clips?${back}`);
+  const query = clipList.parse(new URL(request.url).searchParams);
+  return redirect(clipList.href("/admin/clips", query, { notice: "deleted", refunded }));
 }
 
 function DeleteClip({ clip }: { clip: { id: string; name: string; cost: number } }) {

@@ -125,14 +125,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = parsed.data;
   const ip = clientIp(request);
   const url = new URL(request.url);
-  const back = (notice: keyof typeof NOTICES) => {
-    const params = new URLSearchParams(url.search);
-    params.delete("modal");
-    params.delete("edit");
-    params.delete("index");
-    params.set("notice", notice);
-    return redirect(`/admin/users?${params}`);
-  };
+  // Back to the list the form was on (its query, without the dialog), with the notice in the URL.
+  const back = (notice: keyof typeof NOTICES) => redirect(listHref(userList.parse(url.searchParams), { notice }));
   const ctx = { env, db, adminId: admin.id, ip, origin: url.origin };
   // Who may act on whom, and step-up for role and credit changes (app/domain/admin-rights.ts).
   const refused = await adminRightsRefusal(env, request, admin, input);

@@ -66,15 +66,36 @@ export function audioTrim(startPts: number, endPts: number, resetToZero: boolean
 }
 
 /** What both smart plans (H.264 and VP9) report: the exact range, in the source's seconds. */
-export function smartResult(steps: Step[], startPts: number, endPts: number, hasAudio: boolean): Plan {
+export function smartResult(o: {
+  steps: Step[];
+  startPts: number;
+  endPts: number;
+  hasAudio: boolean;
+  video: { width: number; height: number };
+  /** Pictures the clip holds: the final check counts them in the written file. */
+  frameCount: number;
+  /** The audio encode's packet listing, when an earlier step encoded the clip's sound. */
+  audioListing?: string;
+}): Plan {
   return {
     strategy: "smart",
-    startSeconds: toSeconds(startPts - STAGE_OFFSET),
-    endSeconds: toSeconds(endPts - STAGE_OFFSET),
+    startSeconds: toSeconds(o.startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(o.endPts - STAGE_OFFSET),
     snapped: false,
     expectVideo: true,
-    expectAudio: hasAudio,
-    steps,
+    expectAudio: o.hasAudio,
+    steps: o.steps,
+    // Checked like a copy, by count only: re-encoded parts have no source sizes to compare, and the H.264 muxer
+    // rewrites packets (start codes into lengths). The audio count comes from `audioListing`.
+    known: {
+      seconds: toSeconds(o.endPts - o.startPts),
+      width: o.video.width,
+      height: o.video.height,
+      videoSizes: new Array<number>(o.frameCount).fill(0),
+      sizesExact: false,
+      audioPackets: null,
+    },
+    audioListing: o.audioListing,
   };
 }
 

@@ -145,19 +145,15 @@ export function smartPlanH264(
     origin: 0,
     weight: 0.1 * toSeconds(endPts - startPts),
   });
-  return {
-    ...smartResult(steps, startPts, endPts, hasAudio),
-    known: {
-      seconds: toSeconds(endPts - startPts),
-      width: video.width,
-      height: video.height,
-      // Only the count is compared: the muxer rewrites H.264 packets (start codes into lengths).
-      videoSizes: new Array<number>(frames.frameCount).fill(0),
-      sizesExact: false,
-      audioPackets: null,
-    },
+  return smartResult({
+    steps,
+    startPts,
+    endPts,
+    hasAudio,
+    video,
+    frameCount: frames.frameCount,
     audioListing: audio?.listing,
-  };
+  });
 }
 
 /**

@@ -91,20 +91,15 @@ export function smartPlanVp9(
     origin: 0,
     weight: 0.1 * toSeconds(endPts - startPts),
   });
-  return {
-    ...smartResult(steps, startPts, endPts, hasAudio),
-    // Checked like a copy: the container must hold the planned frames (VP9 has no reordering: one packet each)
-    // and the audio packets the encode listed.
-    known: {
-      seconds: toSeconds(endPts - startPts),
-      width: video.width,
-      height: video.height,
-      videoSizes: new Array<number>(frames.frameCount).fill(0),
-      sizesExact: false,
-      audioPackets: null,
-    },
+  return smartResult({
+    steps,
+    startPts,
+    endPts,
+    hasAudio,
+    video,
+    frameCount: frames.frameCount,
     audioListing: audio?.listing,
-  };
+  });
 }
 
 /** The source's video bit rate over the stage (bits per second), from the staging listing's packet sizes. */

@@ -1,5 +1,5 @@
 import { Link, useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AUTO_CLOSE_MS } from "~/domain/admin";
 import { clipRangeError } from "~/domain/clip-request";
 import { clipCost } from "~/domain/credits";
@@ -10,20 +10,18 @@ import type { CreateClipResult } from "~/routes/admin.create-clip";
 export function CreateClipButton() {
   const [open, setOpen] = useState(0);
   const buttonRef = useRef<HTMLButtonElement>(null);
+  // One function for the modal's life: the auto-close timer depends on it, and a new one on every render of this
+  // button (each live-feed refresh of the page re-renders it) restarted the 2 s timer, so the dialog stayed open.
+  const close = useCallback(() => {
+    setOpen(0);
+    buttonRef.current?.focus();
+  }, []);
   return (
     <>
       <button ref={buttonRef} type="button" className="btn-primary" onClick={() => setOpen((n) => n + 1)}>
         Create Clip
       </button>
-      {open > 0 && (
-        <CreateClipModal
-          key={open}
-          onClose={() => {
-            setOpen(0);
-            buttonRef.current?.focus();
-          }}
-        />
-      )}
+      {open > 0 && <CreateClipModal key={open} onClose={close} />}
     </>
   );
 }

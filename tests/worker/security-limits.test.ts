@@ -102,13 +102,15 @@ describe("socket frame budgets", () => {
       (await env.DB.prepare("SELECT last_seen FROM users WHERE id = ?").bind(userId).first<{ last_seen: number }>())
         ?.last_seen;
     await env.DB.prepare("UPDATE users SET last_seen = 1 WHERE id = ?").bind(userId).run();
+    // The ledger writes last_seen before it answers the ping: each check waits for its pong, not for a fixed time
+    // (200 ms was too short beside the browser suites).
+    const pongs = () => socket.messages.filter((m) => m.type === "pong").length;
     socket.ws.send(JSON.stringify({ v: 1, type: "ping" }));
-    await wait(200);
+    await expect.poll(pongs, { timeout: 5000 }).toBe(1);
     expect(await lastSeen()).toBeGreaterThan(1);
     await env.DB.prepare("UPDATE users SET last_seen = 1 WHERE id = ?").bind(userId).run();
     socket.ws.send(JSON.stringify({ v: 1, type: "ping" }));
-    await wait(200);
-    expect(socket.messages.filter((m) => m.type === "pong")).toHaveLength(2);
+    await expect.poll(pongs, { timeout: 5000 }).toBe(2);
     expect(await lastSeen()).toBe(1);
   });
 });

@@ -30,6 +30,20 @@ describe("planFrames", () => {
     expect(plan.startOnKey).toBe(false);
     expect(plan.reorderDelayTicks).toBe(2 * F);
   });
+  it("copies the last GOP's longest closed prefix and leaves fewer than a B-frame group to re-encode", () => {
+    // Clip frames 9..19 (end 20): last GOP from frame 18 = I18 P21 B19 B20 in decode order; 18, 19 are in the clip.
+    // Only I18 alone is a closed prefix within the clip (I18 P21 would need 19 and 20 first).
+    const partial = planFrames(packets, 2 * F + 9 * F, 2 * F + 20 * F);
+    expect(partial.lastKey).toBe(20 * F);
+    expect(partial.tailFrames).toBe(2);
+    expect(partial.tailCopyFrames).toBe(1);
+    expect(partial.tailCopyable).toBe(false);
+    // Ending after frame 21 (I18 P21 B19 B20 closed): the whole tail is copied.
+    const whole = planFrames(packets, 2 * F + 9 * F, 2 * F + 22 * F);
+    expect(whole.tailFrames).toBe(4);
+    expect(whole.tailCopyFrames).toBe(4);
+    expect(whole.tailCopyable).toBe(true);
+  });
   it("knows when the start is a keyframe", () => {
     expect(planFrames(packets, 8 * F, 12 * F).startOnKey).toBe(true);
   });

@@ -40,6 +40,12 @@ export interface CutFrames {
   reorderDelayTicks: number;
   /** The last GOP can be stream-copied up to the end: its first tailFrames packets in decode order are exactly those frames. */
   tailCopyable: boolean;
+  /**
+   * Frames of the last GOP that can be stream-copied: the longest closed decode-order prefix from lastKey within the
+   * clip (tailFrames when tailCopyable). A smart cut copies these and re-encodes only the frames after them, fewer
+   * than a B-frame group, instead of the whole last GOP.
+   */
+  tailCopyFrames: number;
 }
 
 /**
@@ -66,10 +72,11 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
   const keyAfterStart = inside[0] ?? null;
   const lastKey = inside[inside.length - 1] ?? null;
   let tailFrames = 0;
-  let tailCopyable = false;
+  let tailCopyFrames = 0;
   if (lastKey !== null) {
     tailFrames = frames.filter((pts) => pts >= lastKey).length;
-    tailCopyable = isClosedPrefix(packets, lastKey, tailFrames);
+    tailCopyFrames = tailFrames;
+    while (tailCopyFrames > 0 && !isClosedPrefix(packets, lastKey, tailCopyFrames)) tailCopyFrames--;
   }
   const firstKey = packets.find((p) => p.key);
   return {
@@ -83,7 +90,8 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
     keyAfterStart,
     lastKey,
     tailFrames,
-    tailCopyable,
+    tailCopyable: tailFrames > 0 && tailCopyFrames === tailFrames,
+    tailCopyFrames,
   };
 }
 

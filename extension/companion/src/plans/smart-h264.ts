@@ -91,35 +91,39 @@ export function smartPlanH264(
       parts.push(head);
       headFrames = packets.filter((p) => p.pts >= startPts && p.pts < keyAfterStart).length;
     }
-    // Copied: whole GOPs from the first keyframe of the clip, and the last GOP's closed prefix when it ends the
-    // clip exactly; otherwise the last GOP is re-encoded up to the end frame.
+    // Copied: whole GOPs from the first keyframe of the clip, then the last GOP's longest closed prefix (all of it
+    // when it ends the clip exactly); only the frames after that prefix, fewer than one B-frame group, are
+    // re-encoded, as a tail that starts with its own IDR frame.
     const first = indexOf(frames.startOnKey ? startPts : keyAfterStart);
     const lastIndex = indexOf(lastKey);
-    const last = frames.tailCopyable ? lastIndex + frames.tailFrames - 1 : lastIndex - 1;
+    const copied = frames.tailCopyFrames;
+    const last = lastIndex + copied - 1;
+    const tailFrames = frames.tailFrames - copied;
+    const ranges: [number, number][] = [[0, headFrames - 1]];
     if (last >= first) {
       parts.push(stage);
       // Packet numbers over the joined stream: the head's packets (one per frame, -bf 0), then the stage's.
-      keep = keepRanges([
-        [0, headFrames - 1],
-        [headFrames + first, headFrames + last],
-      ]);
+      ranges.push([headFrames + first, headFrames + last]);
     }
-    if (!frames.tailCopyable) {
+    if (tailFrames > 0) {
       const tail = join(work, "tail.ts");
-      // Seek half a second before the keyframe's decode time (never before the stage), then trim from it.
+      // The first frame after the copied prefix (the prefix holds exactly the earliest frames of the GOP).
+      const restart =
+        packets
+          .map((p) => p.pts)
+          .filter((pts) => pts >= lastKey)
+          .sort((a, b) => a - b)[copied] ?? lastKey;
+      // Seek half a second before the keyframe's decode time (never before the stage): decoding starts on a
+      // keyframe at or before lastKey, and trim drops every frame before the restart.
       const seek = Math.max(packets[0]?.dts ?? 0, lastKey - delayTicks - 45000);
-      const step = reencode(`trim=start=${sec(lastKey - frameTicks / 4)}:${trimEnd}`, tail, lastKey, endPts, seek);
+      const step = reencode(`trim=start=${sec(restart - frameTicks / 4)}:${trimEnd}`, tail, restart, endPts, seek);
       steps.push({ ...step, concurrent: steps.length > 0 });
       parts.push(tail);
       // The tail's packets come after every stage packet; keep them too.
-      if (keep !== null) {
-        keep = keepRanges([
-          [0, headFrames - 1],
-          [headFrames + first, headFrames + last],
-          [headFrames + packets.length, headFrames + packets.length + frames.tailFrames - 1],
-        ]);
-      }
+      ranges.push([headFrames + packets.length, headFrames + packets.length + tailFrames - 1]);
     }
+    // Without the stage in the join (head and tail only) every packet is kept.
+    if (last >= first) keep = keepRanges(ranges);
   }
   // The clip is muxed on the stage's absolute clock (output_ts_offset takes it to zero), the audio with it.
   const audio = hasAudio ? audioStep(req, stage, startPts, endPts, work, "absolute") : null;

@@ -6,7 +6,7 @@ import { FORMATS, isAudioFormat, QUALITIES, qualityHeight, type Format, type Qua
 import { parseTimecode } from "../../../app/domain/time";
 import { ClipError } from "./errors";
 import type { EarlyStage } from "./stage";
-import { checkTools, MissingToolError, toolPaths } from "./tools";
+import { MissingToolError, requireFfmpeg, toolPaths, toolVersion } from "./tools";
 // The clip engine (cut, probe, sources, yt-dlp) is imported by the command that needs it: --version, --help and
 // serve start without loading it.
 import { VERSION } from "./version";
@@ -114,15 +114,15 @@ async function cutCommand(args: string[]) {
   const tools = toolPaths();
   const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
   const isPage = isUrl && !/\.(mp4|m4v|mov|mkv|webm|m4a|mp3|wav)(\?|$)/i.test(source);
-  // The tools check (three version runs) only matters before the source is read for a page URL, whose yt-dlp
-  // warning goes with it; a file or media URL is resolved and probed meanwhile, and a missing tool still wins.
-  const checking = checkTools(tools);
+  // Tools are asked for their version only where the answer is used: a page URL asks yt-dlp first (its age warning
+  // goes with the resolve); ffmpeg and ffprobe are checked only when the cut fails, to say what to install. Three
+  // version runs on every cut cost a 2-core machine ~150 ms of CPU beside the probe and the staging read.
   let ytDlpWarning: string | null = null;
   if (isPage) {
-    const versions = await checking;
+    const ytDlp = await toolVersion(tools.ytDlp, "--version");
     // yt-dlp just answered (Python's start-up, a few hundred ms): the resolve need not ask it again.
-    if (versions.ytDlp) rememberYtDlp(tools.ytDlp);
-    ytDlpWarning = ytDlpAgeWarning(versions.ytDlp);
+    if (ytDlp) rememberYtDlp(tools.ytDlp);
+    ytDlpWarning = ytDlpAgeWarning(ytDlp);
     if (ytDlpWarning) process.stderr.write(`Warning: ${ytDlpWarning}\n`);
   }
   // The staging read starts as soon as the source is resolved, beside the probe (used when the guess was right).
@@ -144,10 +144,7 @@ async function cutCommand(args: string[]) {
     return { input, info: await probeMedia(tools.ffprobe, input) };
   })();
   try {
-    const [checked, read] = await Promise.allSettled([checking, reading]);
-    if (checked.status === "rejected") throw checked.reason;
-    if (read.status === "rejected") throw read.reason;
-    const { input, info } = read.value;
+    const { input, info } = await reading;
     let outputDir = process.cwd();
     let baseName = clipBaseName(input.title, start, end);
     if (values.out) {
@@ -194,6 +191,10 @@ async function cutCommand(args: string[]) {
       );
     }
     process.stdout.write(`${JSON.stringify(result)}\n`);
+  } catch (error) {
+    // A missing ffmpeg or ffprobe fails the first run that needs it: say what to install instead of that failure.
+    if (!(error instanceof MissingToolError)) await requireFfmpeg(tools);
+    throw error;
   } finally {
     await early.stage?.dispose();
   }

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { CancelledError, ClipError } from "./errors";
 
 /** One `-progress` report from ffmpeg. */
@@ -66,15 +66,27 @@ function installExitHook() {
   process.on("exit", killAllChildren);
 }
 
-let deathSignal: boolean | null = null;
 /**
  * Linux: start children through `setpriv --pdeathsig KILL`, so the kernel kills them if the companion itself is
  * killed (SIGKILL cannot be handled, and ffmpeg ignores SIGPIPE, so it would otherwise run on as an orphan).
+ * Whether this setpriv can do it (util-linux ≥ 2.33) is tried once, in the background from the moment this module
+ * loads: the synchronous trial it replaces held a CLI cut's first ffmpeg run back ~20 ms.
  */
-function withDeathSignal(bin: string, args: string[]): [string, string[]] {
-  if (process.platform !== "linux") return [bin, args];
-  deathSignal ??= spawnSync("setpriv", ["--pdeathsig", "KILL", "--", "true"], { timeout: 5000 }).status === 0;
-  return deathSignal ? ["setpriv", ["--pdeathsig", "KILL", "--", bin, ...args]] : [bin, args];
+const deathSignal: Promise<boolean> =
+  process.platform === "linux"
+    ? new Promise((resolve) => {
+        const trial = spawn("setpriv", ["--pdeathsig", "KILL", "--", "true"], { stdio: "ignore" });
+        const timer = setTimeout(() => trial.kill("SIGKILL"), 5000);
+        trial.on("error", () => resolve(false));
+        trial.on("close", (code) => {
+          clearTimeout(timer);
+          resolve(code === 0);
+        });
+      })
+    : Promise.resolve(false);
+
+async function withDeathSignal(bin: string, args: string[]): Promise<[string, string[]]> {
+  return (await deathSignal) ? ["setpriv", ["--pdeathsig", "KILL", "--", bin, ...args]] : [bin, args];
 }
 
 /** Pids of the children alive now (tests check that cancel leaves none). */
@@ -83,8 +95,13 @@ export function liveChildren(): number[] {
 }
 
 /** Runs a program to completion; rejects with its stderr tail on failure and with CancelledError on abort. */
-export function runProcess(bin: string, args: string[], options: RunOptions & { progressPipe?: boolean } = {}) {
+export async function runProcess(
+  bin: string,
+  args: string[],
+  options: RunOptions & { progressPipe?: boolean } = {},
+): Promise<{ stdout: string; stderr: string }> {
   const { signal, onProgress } = options;
+  const [command, argv] = await withDeathSignal(bin, args);
   return new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new CancelledError());
@@ -92,7 +109,6 @@ export function runProcess(bin: string, args: string[], options: RunOptions & { 
     }
     installExitHook();
     // detached = a new process group (POSIX), killed as a whole on cancel and timeout.
-    const [command, argv] = withDeathSignal(bin, args);
     const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);

@@ -74,14 +74,16 @@ export interface ToolReport {
 
 /** Checks ffmpeg and ffprobe (required) and yt-dlp (optional); throws with install instructions. */
 export async function checkTools(tools: Tools): Promise<ToolReport> {
-  const [ffmpeg, ffprobe, ytDlp] = await Promise.all([
-    toolVersion(tools.ffmpeg),
-    toolVersion(tools.ffprobe),
-    toolVersion(tools.ytDlp, "--version"),
-  ]);
-  const missing = [ffmpeg ? null : "ffmpeg", ffprobe ? null : "ffprobe"].filter(Boolean);
+  const [required, ytDlp] = await Promise.all([requireFfmpeg(tools), toolVersion(tools.ytDlp, "--version")]);
+  return { ...required, ytDlp };
+}
+
+/** Checks that ffmpeg and ffprobe start; throws MissingToolError with install instructions when one does not. */
+export async function requireFfmpeg(tools: Tools): Promise<Omit<ToolReport, "ytDlp">> {
+  const [ffmpeg, ffprobe] = await Promise.all([toolVersion(tools.ffmpeg), toolVersion(tools.ffprobe)]);
   if (!ffmpeg || !ffprobe) {
+    const missing = [ffmpeg ? null : "ffmpeg", ffprobe ? null : "ffprobe"].filter(Boolean);
     throw new MissingToolError(`${missing.join(" and ")} not found.\n${installHint("ffmpeg")}`);
   }
-  return { ffmpeg, ffprobe, ytDlp };
+  return { ffmpeg, ffprobe };
 }

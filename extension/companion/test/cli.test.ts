@@ -45,6 +45,16 @@ it("cut stages the range beside the probe (issue 22) and removes that read's fol
   expect(readdirSync(tmp).filter((name) => name.startsWith("clipcut-"))).toEqual([]);
 });
 
+it("a file cut asks no tool for its version: ffmpeg and ffprobe are checked only when a run fails", async () => {
+  const yt = fakeYtDlp({ error: "private" });
+  const out = join(tempDir(), "quiet.mp4");
+  const args = ["cut", join(dir, "src360.mp4"), "--start", "10", "--end", "12", "--strategy", "copy", "--out", out];
+  const { code } = await runCli(args, yt.env);
+  expect(code).toBe(0);
+  // yt-dlp stands in for every tool here: the old start-up check ran its --version on every cut.
+  expect(yt.calls()).toEqual([]);
+});
+
 it("rejects bad arguments with a usage message", async () => {
   const bad = await runCli(["cut", join(dir, "src360.mp4"), "--start", "1:99", "--end", "5"]);
   expect(bad.code).toBe(2);

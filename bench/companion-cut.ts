@@ -13,6 +13,7 @@
  *   BENCH_ONE=1 BENCH_SKIP_FULL=1 CLIPCUT_TRACE=1 npx tsx bench/companion-cut.ts   (per-phase timings, no re-encodes)
  *   BENCH_INSTALLED=0 …                        (no rows for the installed package)
  *   BENCH_AT=10.5,150.5 …                      (clip starts for the progressive and DASH sources)
+ *   BENCH_REPEAT=3 …                           (runs of each short row; the row reports the median run)
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  */
@@ -45,6 +46,14 @@ const SKIP_FULL = process.env.BENCH_SKIP_FULL === "1";
 const FPS = 30;
 const FAKE_YTDLP = new URL("../extension/companion/test/fake-yt-dlp.mjs", import.meta.url).pathname;
 const INSTALLED = process.env.BENCH_INSTALLED !== "0";
+/**
+ * Every row but the full re-encodes runs this many times and reports its median run: one run of a sub-second row
+ * swings by a third on this shared 2-core machine. Each run of a "first copy" row cuts its own URL variant (a query
+ * string the range server ignores), so the companion's source cache and the proxy's size cache never serve it.
+ */
+const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 3));
+/** The same media under the URL of run `r` (run 0: the plain URL). */
+const variant = (url: string, r: number) => (r === 0 ? url : `${url}${url.includes("?") ? "&" : "?"}r=${r}`);
 
 /** Packs the companion and installs the tarball into a temporary prefix: the binary a creator runs. */
 function installCompanion(work: string): string {
@@ -185,55 +194,53 @@ async function main() {
   const fixture = join(work, "yt.json");
   const dashPage = "https://www.youtube.com/watch?v=benchdash01";
   const vp9Page = "https://www.youtube.com/watch?v=benchvp9_01";
-  const audio = (name: string, codec: string, ext: string) => ({
+  const audio = (name: string, codec: string, ext: string, r: number) => ({
     format_id: codec === "opus" ? "251" : "140",
-    url: server.url(name),
+    url: variant(server.url(name), r),
     ext,
     vcodec: "none",
     acodec: codec,
     http_headers: headers,
   });
-  writeFileSync(
-    fixture,
-    JSON.stringify({
-      byUrl: {
-        [dashPage]: {
-          id: "benchdash01",
-          title: "bench dash",
-          duration: SOURCE_SECONDS,
-          formats: [
-            audio(dashAudio, "mp4a.40.2", "m4a"),
-            {
-              format_id: "137",
-              url: server.url(dashVideo),
-              ext: "mp4",
-              vcodec: "avc1.640028",
-              acodec: "none",
-              height: 1080,
-              http_headers: headers,
-            },
-          ],
+  const pages = (r: number) => ({
+    [variant(dashPage, r)]: {
+      id: "benchdash01",
+      title: "bench dash",
+      duration: SOURCE_SECONDS,
+      formats: [
+        audio(dashAudio, "mp4a.40.2", "m4a", r),
+        {
+          format_id: "137",
+          url: variant(server.url(dashVideo), r),
+          ext: "mp4",
+          vcodec: "avc1.640028",
+          acodec: "none",
+          height: 1080,
+          http_headers: headers,
         },
-        [vp9Page]: {
-          id: "benchvp9_01",
-          title: "bench vp9",
-          duration: VP9_SECONDS,
-          formats: [
-            audio(opus, "opus", "webm"),
-            {
-              format_id: "271",
-              url: server.url(vp9),
-              ext: "webm",
-              vcodec: "vp09.00.50.08",
-              acodec: "none",
-              height: 1440,
-              http_headers: headers,
-            },
-          ],
+      ],
+    },
+    [variant(vp9Page, r)]: {
+      id: "benchvp9_01",
+      title: "bench vp9",
+      duration: VP9_SECONDS,
+      formats: [
+        audio(opus, "opus", "webm", r),
+        {
+          format_id: "271",
+          url: variant(server.url(vp9), r),
+          ext: "webm",
+          vcodec: "vp09.00.50.08",
+          acodec: "none",
+          height: 1440,
+          http_headers: headers,
         },
-      },
-    }),
-  );
+      ],
+    },
+  });
+  // A variant per clip start and run (up to four starts): see `variant`.
+  const byUrl = Object.assign({}, ...Array.from({ length: 4 * REPEAT + 1 }, (_, r) => pages(r)));
+  writeFileSync(fixture, JSON.stringify({ byUrl }));
   process.env.FAKE_YTDLP_JSON = fixture;
 
   const api = await startFakeApi([{ token: "tok-bench-12345", plan: "Pro", balance: 1_000_000 }]);
@@ -262,16 +269,28 @@ async function main() {
     tool: string,
     at: number,
     reference: string,
-    fn: () => Promise<{ output: string; ok: boolean; note?: string }>,
+    fn: (run: number) => Promise<{ output: string; ok: boolean; note?: string }>,
+    runs = REPEAT,
   ) => {
-    server.reset();
-    const cpuBefore = childCpuSeconds();
-    const began = performance.now();
-    const { output, ok, note } = await fn();
-    const seconds = (performance.now() - began) / 1000;
-    const cpuAfter = childCpuSeconds();
-    const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-    const bytes = server.bytesSent();
+    const samples = [];
+    for (let r = 1; r <= runs; r++) {
+      server.reset();
+      const cpuBefore = childCpuSeconds();
+      const began = performance.now();
+      const result = await fn(r);
+      const seconds = (performance.now() - began) / 1000;
+      const cpuAfter = childCpuSeconds();
+      const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+      samples.push({ ...result, seconds, cpu, bytes: server.bytesSent() });
+      if (!result.ok) break;
+    }
+    const sorted = [...samples].sort((a, b) => a.seconds - b.seconds);
+    const failed = samples.find((x) => !x.ok);
+    const { output, ok, note, seconds, cpu, bytes } = failed ?? sorted[Math.floor((sorted.length - 1) / 2)]!;
+    const spread =
+      samples.length > 1
+        ? `median of ${samples.length} (${sorted[0]!.seconds.toFixed(2)}–${sorted[sorted.length - 1]!.seconds.toFixed(2)} s)`
+        : "";
     const load = loadavg()
       .map((l) => l.toFixed(2))
       .join(" ");
@@ -286,7 +305,7 @@ async function main() {
       outBytes: ok ? sizeOf(output) : null,
       accuracy,
       load,
-      note: ok ? (note ?? "") : "failed",
+      note: ok ? [note, spread].filter(Boolean).join(", ") : `failed: ${note ?? ""}`,
     };
     rows.push(row);
     // Each row as soon as it is measured (stderr), so a long run that is stopped still leaves its figures.
@@ -406,19 +425,31 @@ async function main() {
   ].filter((c) => ONLY.has(c.key));
 
   for (const c of cases) {
-    for (const at of c.positions) {
+    for (const [p, at] of c.positions.entries()) {
       const q = c.key === "vp9" ? "1440p" : "1080p";
+      /** This clip start's own URL for run r: its first copy is a first clip of that video in every run. */
+      const source = (r: number) => variant(c.source, p * REPEAT + r);
       await measure(c.name, "ffmpeg -ss -i -t -c copy (floor)", at, c.reference, () =>
         plain(c.inputs, at, join(work, `floor-${c.key}-${at}.${c.ext}`), ["-c", "copy"]),
       );
       if (!SKIP_FULL)
-        await measure(c.name, "ffmpeg full re-encode", at, c.reference, () =>
-          plain(c.inputs, at, join(work, `full-${c.key}-${at}.${c.ext}`), c.reencode),
+        await measure(
+          c.name,
+          "ffmpeg full re-encode",
+          at,
+          c.reference,
+          () => plain(c.inputs, at, join(work, `full-${c.key}-${at}.${c.ext}`), c.reencode),
+          1,
         );
       const like = c.reencodeLike;
       if (!SKIP_FULL && like)
-        await measure(c.name, "ffmpeg full re-encode, smart's end settings", at, c.reference, () =>
-          plain(c.inputs, at, join(work, `like-${c.key}-${at}.${c.ext}`), like),
+        await measure(
+          c.name,
+          "ffmpeg full re-encode, smart's end settings",
+          at,
+          c.reference,
+          () => plain(c.inputs, at, join(work, `like-${c.key}-${at}.${c.ext}`), like),
+          1,
         );
       // The first copy row resolves (yt-dlp stand-in for the page sources) and probes; the second is the next clip
       // of the same video, where the queue's cache has both (the floor row does neither: it is handed media URLs).
@@ -428,9 +459,9 @@ async function main() {
         { strategy: "smart", label: "ClipCut smart (serve)" },
       ] as const;
       for (const { strategy, label } of runs) {
-        await measure(c.name, label, at, c.reference, () =>
+        await measure(c.name, label, at, c.reference, (r) =>
           viaServe({
-            source: c.source,
+            source: source(r),
             startSeconds: at,
             endSeconds: at + CLIP,
             format: c.format,
@@ -442,8 +473,14 @@ async function main() {
       }
       if (installed)
         for (const strategy of ["copy", "smart"])
-          await measure(c.name, `installed CLI ${strategy}`, at, c.reference, () =>
-            viaInstalled(installed, c.source, at, strategy, join(work, `cli-${strategy}-${c.key}-${at}.${c.ext}`)),
+          await measure(c.name, `installed CLI ${strategy}`, at, c.reference, (r) =>
+            viaInstalled(
+              installed,
+              source(r),
+              at,
+              strategy,
+              join(work, `cli-${strategy}-${c.key}-${at}-${r}.${c.ext}`),
+            ),
           );
     }
   }

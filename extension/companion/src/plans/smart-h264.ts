@@ -113,9 +113,11 @@ export function smartPlanH264(
           .map((p) => p.pts)
           .filter((pts) => pts >= lastKey)
           .sort((a, b) => a - b)[copied] ?? lastKey;
-      // Seek half a second before the keyframe's decode time (never before the stage): decoding starts on a
-      // keyframe at or before lastKey, and trim drops every frame before the restart.
-      const seek = Math.max(packets[0]?.dts ?? 0, lastKey - delayTicks - 45000);
+      // Seek to the keyframe's own decode time (one tick past it, against rounding): the demuxer lands on the last
+      // packet at or before it, so decoding starts on that keyframe (or, when ffmpeg's B-frame seek heuristic backs
+      // off, on an earlier one), and trim drops every frame before the restart. Half a second before it, as this
+      // was, decoded the whole GOP before as well: ~60 frames for a tail of a few.
+      const seek = (packets[lastIndex]?.dts ?? lastKey - delayTicks) + 1;
       const step = reencode(`trim=start=${sec(restart - frameTicks / 4)}:${trimEnd}`, tail, restart, endPts, seek);
       steps.push({ ...step, concurrent: steps.length > 0 });
       parts.push(tail);

@@ -97,7 +97,7 @@ async function cutCommand(args: string[]) {
     { cutClip },
     { clipBaseName, sanitizeName },
     { probeMedia },
-    { rememberYtDlp, resolveSource },
+    { resolveSource },
     net,
     { ytDlpAgeWarning },
     { guessedStage, stageTimeoutMs, startEarlyStage },
@@ -114,17 +114,16 @@ async function cutCommand(args: string[]) {
   const tools = toolPaths();
   const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
   const isPage = isUrl && !/\.(mp4|m4v|mov|mkv|webm|m4a|mp3|wav)(\?|$)/i.test(source);
-  // Tools are asked for their version only where the answer is used: a page URL asks yt-dlp first (its age warning
-  // goes with the resolve); ffmpeg and ffprobe are checked only when the cut fails, to say what to install. Three
-  // version runs on every cut cost a 2-core machine ~150 ms of CPU beside the probe and the staging read.
-  let ytDlpWarning: string | null = null;
-  if (isPage) {
-    const ytDlp = await toolVersion(tools.ytDlp, "--version");
-    // yt-dlp just answered (Python's start-up, a few hundred ms): the resolve need not ask it again.
-    if (ytDlp) rememberYtDlp(tools.ytDlp);
-    ytDlpWarning = ytDlpAgeWarning(ytDlp);
-    if (ytDlpWarning) process.stderr.write(`Warning: ${ytDlpWarning}\n`);
-  }
+  // Tools are asked for their version only where the answer is used, and never on the way: a page URL asks yt-dlp
+  // beside its resolve (the age warning is printed when it comes, and added to a failed resolve); ffmpeg and ffprobe
+  // are checked only when the cut fails, to say what to install. Version runs before every cut cost a 2-core machine
+  // ~150 ms of CPU beside the probe and the staging read, and a page a whole Python start-up first.
+  const ytDlpVersion = isPage ? toolVersion(tools.ytDlp, "--version") : undefined;
+  const ytDlpWarning = ytDlpVersion?.then((version) => {
+    const warning = ytDlpAgeWarning(version);
+    if (warning) process.stderr.write(`Warning: ${warning}\n`);
+    return warning;
+  });
   // The staging read starts as soon as the source is resolved, beside the probe (used when the guess was right).
   const early: { stage: EarlyStage | null } = { stage: null };
   const reading = (async () => {
@@ -134,6 +133,7 @@ async function cutCommand(args: string[]) {
       allowLocalFiles: true,
       allowPrivate: values["allow-private-sources"] || envAllowsPrivateSources(),
       ytDlpWarning,
+      ytDlpVersion,
     });
     if (!isAudioFormat(format)) {
       early.stage = await startEarlyStage(tools.ffmpeg, input, guessedStage(input, start, end), {

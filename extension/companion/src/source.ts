@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { basename, extname, isAbsolute } from "node:path";
-import { ClipError } from "./errors";
+import { CancelledError, ClipError } from "./errors";
 import { assertPublicUrl, pinnedGet, type Guard } from "./net-guard";
 import { installHint, toolVersion, type Tools } from "./tools";
 import { resolveWithYtDlp } from "./ytdlp";
@@ -110,45 +110,42 @@ export interface ResolveOptions {
   guard?: Guard;
   /** Local paths allowed: always for the CLI; for serve only with --allow-private-sources. */
   allowLocalFiles?: boolean;
-  /** The yt-dlp age warning, added to its failures (an old yt-dlp is the usual cause). */
-  ytDlpWarning?: string | null;
+  /** The yt-dlp age warning, added to its failures (an old yt-dlp is the usual cause); may still be coming. */
+  ytDlpWarning?: string | null | Promise<string | null>;
+  /** A `yt-dlp --version` run the caller already started (the CLI's, for the warning): reused, not run again. */
+  ytDlpVersion?: Promise<string | null>;
 }
 
 /**
- * yt-dlp programs seen working. `yt-dlp --version` starts Python (a few hundred ms), so it is asked once per
- * program, not before every page; a missing one is asked again (it may have been installed since).
+ * yt-dlp programs seen working. A page is resolved without asking yt-dlp for its version first (`--version`
+ * starts Python: a few hundred ms before every first page); only when the resolve fails is a program not yet seen
+ * working asked, so that a missing yt-dlp gets its install instructions instead of that failure.
  */
 const presentYtDlp = new Set<string>();
-
-async function ytDlpPresent(bin: string): Promise<boolean> {
-  if (presentYtDlp.has(bin)) return true;
-  if (!(await toolVersion(bin, "--version"))) return false;
-  presentYtDlp.add(bin);
-  return true;
-}
-
-/** Records a yt-dlp the caller has just seen answer --version (the CLI's tools check), so it is not asked again. */
-export function rememberYtDlp(bin: string): void {
-  presentYtDlp.add(bin);
-}
 
 const guardFor = (options: ResolveOptions): Guard => options.guard ?? { allowPrivate: options.allowPrivate ?? false };
 
 async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions): Promise<InputSpec> {
-  if (!(await ytDlpPresent(tools.ytDlp))) {
-    throw new ClipError(
-      "missing_tool",
-      `Cannot open ${pageUrl}: it is not a media file.\n${installHint("yt-dlp")}`,
-      422,
-    );
-  }
   const guard = guardFor(options);
   const resolved = await resolveWithYtDlp(tools.ytDlp, pageUrl, {
     height: options.height ?? null,
     signal: options.signal,
     staleWarning: options.ytDlpWarning ?? null,
     guard,
+  }).catch(async (error: unknown) => {
+    if (!(error instanceof CancelledError) && !presentYtDlp.has(tools.ytDlp)) {
+      if (!(await (options.ytDlpVersion ?? toolVersion(tools.ytDlp, "--version")))) {
+        throw new ClipError(
+          "missing_tool",
+          `Cannot open ${pageUrl}: it is not a media file.\n${installHint("yt-dlp")}`,
+          422,
+        );
+      }
+      presentYtDlp.add(tools.ytDlp);
+    }
+    throw error;
   });
+  presentYtDlp.add(tools.ytDlp);
   // The media URLs yt-dlp hands back are sources too: they must be public like the page.
   await assertPublicUrl(resolved.main.url, guard);
   if (resolved.audio) await assertPublicUrl(resolved.audio.url, guard);

@@ -172,7 +172,8 @@ export async function resolveWithYtDlp(
   options: {
     height: number | null;
     signal?: AbortSignal;
-    staleWarning?: string | null;
+    /** The age warning added to a failure; the CLI passes it while its `--version` run is still going. */
+    staleWarning?: string | null | Promise<string | null>;
     timeoutMs?: number;
     /** What yt-dlp may connect to: every connection it makes goes through a proxy that checks it. */
     guard?: Guard;
@@ -199,10 +200,10 @@ export async function resolveWithYtDlp(
       if (error instanceof ProcessFailed && proxy.refusals[0]) throw proxy.refusals[0];
       throw error;
     }),
-  ).catch((error: unknown) => {
+  ).catch(async (error: unknown) => {
     if (error instanceof CancelledError) throw error;
     if (error instanceof ClipError && error.code === "source_not_allowed") throw error;
-    if (error instanceof ProcessFailed) throw ytDlpFailure(error.stderr, options.staleWarning ?? null);
+    if (error instanceof ProcessFailed) throw ytDlpFailure(error.stderr, (await options.staleWarning) ?? null);
     if (error instanceof ClipError && error.code === "timeout") {
       throw new ClipError(
         "network",

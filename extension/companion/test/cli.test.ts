@@ -45,6 +45,27 @@ it("cut stages the range beside the probe (issue 22) and removes that read's fol
   expect(readdirSync(tmp).filter((name) => name.startsWith("clipcut-"))).toEqual([]);
 });
 
+it("a page URL is resolved beside yt-dlp's --version: an old yt-dlp's warning still reaches a failed resolve", async () => {
+  const yt = fakeYtDlp({ error: "unavailable", version: "2024.01.01" });
+  const page = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
+  const { code, stderr } = await runCli(["cut", page, "--start", "1", "--end", "2"], yt.env);
+  expect(code).toBe(1);
+  expect(stderr).toMatch(/Warning: .*yt-dlp/);
+  // The failure names the likely cause: the old yt-dlp.
+  expect(stderr).toMatch(/^Error: .*yt-dlp 2024\.01\.01 is \d+ days old/m);
+  expect(yt.calls().filter((argv) => argv.includes("--version"))).toHaveLength(1);
+});
+
+it("a page URL without yt-dlp says what to install", async () => {
+  const page = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
+  const { code, stderr } = await runCli(["cut", page, "--start", "1", "--end", "2"], {
+    CLIPCUT_YTDLP: "/nonexistent/yt-dlp",
+  });
+  expect(code).toBe(1);
+  expect(stderr).toMatch(/not a media file/);
+  expect(stderr).toMatch(/sudo apt install yt-dlp/);
+});
+
 it("a file cut asks no tool for its version: ffmpeg and ffprobe are checked only when a run fails", async () => {
   const yt = fakeYtDlp({ error: "private" });
   const out = join(tempDir(), "quiet.mp4");

@@ -6,15 +6,16 @@ import { isAudioFormat, qualityHeight } from "../../../app/domain/media";
 import { EXTENSIONS } from "./encode";
 import { CancelledError } from "./errors";
 import { runFfmpeg } from "./ffmpeg";
-import { planFrames, toSeconds, toTicks } from "./keyframes";
-import { readListing } from "./listing";
+import { mayNeedHead, startEarlyHead, waitForHead, type EarlyHead } from "./early-head";
+import { planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
+import { readListing, type StagedPackets } from "./listing";
 import { reserveOutput, type OutputSlot } from "./output";
 import { STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan, type Step } from "./plan";
 import { audioPlan } from "./plans/audio";
 import { copyPlan } from "./plans/copy";
 import { reencodePlan } from "./plans/reencode";
-import { smartPlanH264 } from "./plans/smart-h264";
-import { smartPlanVp9 } from "./plans/smart-vp9";
+import { h264HeadStep, smartPlanH264 } from "./plans/smart-h264";
+import { smartPlanVp9, vp9HeadStep } from "./plans/smart-vp9";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
 import { runStage, sameStage, stagePaths, type StageSpec } from "./stage";
@@ -48,6 +49,9 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
   const progress = new ProgressTracker(hooks.onProgress);
   const ownTrace = hooks.trace ? null : startTrace("cut");
   const trace = hooks.trace ?? ownTrace!;
+  // The head encode started while the stage was written (early-head.ts), if any.
+  const headWatch = new AbortController();
+  let heading: Promise<EarlyHead | null> = Promise.resolve(null);
   try {
     const audioOnlyOut = isAudioFormat(req.format);
     // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
@@ -67,31 +71,61 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       audio: req.info.audio !== null,
     };
     const onProgress = progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds);
+    // Matroska keeps 1 ms timestamps: plan on what the stage holds.
+    const clockTicks = stageFormat === "matroska" ? 90 : 1;
+    // A smart cut's head starts as soon as the stage holds its frames, not when the whole range is read.
+    const watchHead = (paths: { stage: string; listing: string }, stageDone: Promise<unknown>) =>
+      mayNeedHead(req)
+        ? waitForHead({
+            listing: paths.listing,
+            clockTicks,
+            startTick: toTicks(req.startSeconds) + STAGE_OFFSET,
+            endTick: toTicks(end) + STAGE_OFFSET,
+            stageDone,
+            signal: headWatch.signal,
+          }).then((found) => {
+            const step = found && headStep(stageFormat, req, paths.stage, work, found.frames, found.staged);
+            if (!step) return null;
+            const started = startEarlyHead(hooks.tools.ffmpeg, step, {
+              signal: hooks.signal,
+              timeoutMs: stepTimeoutMs(step.mediaSeconds, remote),
+            });
+            void trace.span("head (early)", () => started.done);
+            return started;
+          })
+        : Promise.resolve(null);
     // A read the job started while the source was being probed, when it is this one and it succeeded.
     const early = hooks.early && sameStage(hooks.early.spec, spec) ? hooks.early : null;
     if (hooks.early && !early) void hooks.early.dispose(); // a wrong guess: stop that read now
     early?.listen(onProgress);
-    const usedEarly = early ? await trace.span("stage (early)", () => early.done) : false;
+    let usedEarly = false;
+    if (early) {
+      heading = watchHead(early, early.done);
+      usedEarly = await trace.span("stage (early)", () => early.done);
+      if (!usedEarly) {
+        await (await heading)?.stop();
+        heading = Promise.resolve(null);
+      }
+    }
     hooks.signal?.throwIfAborted();
     const { stage, listing } = usedEarly ? early! : stagePaths(work, stageFormat);
     if (!usedEarly) {
-      await trace.span("stage", () =>
-        runStage(
-          hooks.tools.ffmpeg,
-          req.input,
-          spec,
-          { stage, listing },
-          {
-            signal: hooks.signal,
-            timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
-            onProgress,
-          },
-        ),
+      const staging = runStage(
+        hooks.tools.ffmpeg,
+        req.input,
+        spec,
+        { stage, listing },
+        {
+          signal: hooks.signal,
+          timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
+          onProgress,
+        },
       );
+      heading = watchHead({ stage, listing }, staging);
+      await trace.span("stage", () => staging);
     }
     progress.next();
-    // Matroska keeps 1 ms timestamps: plan on what the stage holds.
-    const staged = await readListing(listing, stageFormat === "matroska" ? 90 : 1);
+    const staged = await readListing(listing, clockTicks);
     if (hooks.gate) await trace.span("gate", () => hooks.gate!);
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
@@ -113,6 +147,10 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
             : reencodePlan(req, stage, slot.partPath, frames);
       plan.reason = strategy.reason;
     }
+    // The plan adopts the early head when it would run exactly that step; otherwise the early one is stopped.
+    const earlyHead = await heading;
+    const adopted = earlyHead && plan.steps.find((step) => sameArgs(step.args, earlyHead.step.args));
+    if (earlyHead && !adopted) await earlyHead.stop();
     const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
     // Steps marked concurrent run together with the one before them; the group is one share of the progress,
     // reported by its first step.
@@ -128,11 +166,21 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
         group,
         (step, i, signal) =>
           trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, async () => {
+            const onStepProgress = i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined;
+            if (step === adopted && earlyHead) {
+              if (onStepProgress) earlyHead.listen(onStepProgress);
+              const stopIt = () => void earlyHead.stop();
+              signal.addEventListener("abort", stopIt, { once: true });
+              const ok = await earlyHead.done.finally(() => signal.removeEventListener("abort", stopIt));
+              if (signal.aborted) throw new CancelledError();
+              // An early head that failed (it followed a stage that went wrong) is run again the usual way.
+              if (ok) return;
+            }
             if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
             await runFfmpeg(hooks.tools.ffmpeg, step.args, {
               signal,
               timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
-              onProgress: i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined,
+              onProgress: onStepProgress,
             });
           }),
         hooks.signal,
@@ -181,8 +229,27 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     await slot?.discard();
     throw error;
   } finally {
+    // Nothing may still write into the work folder when it is removed.
+    headWatch.abort();
+    await (await heading.catch(() => null))?.stop();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+const sameArgs = (a: string[], b: string[]) => a.length === b.length && a.every((arg, i) => arg === b[i]);
+
+/** The smart plan's head step for the stage's codec (H.264 in MPEG-TS, VP9 in Matroska). */
+function headStep(
+  format: StageSpec["format"],
+  req: CutRequest,
+  stage: string,
+  work: string,
+  frames: CutFrames,
+  staged: StagedPackets,
+): Step | null {
+  return format === "mpegts"
+    ? h264HeadStep(req, stage, work, frames, staged)
+    : vp9HeadStep(req, stage, work, frames, staged);
 }
 
 /**

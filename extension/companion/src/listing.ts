@@ -15,9 +15,12 @@ export interface StagedPackets {
   audio: { pts: number; duration: number; size: number }[];
 }
 
-/** The ffmpeg output options that write the listing of the mapped streams to `path`. */
+/**
+ * The ffmpeg output options that write the listing of the mapped streams to `path`, one flushed line per packet:
+ * the cut reads it while the stage is still being written (early-head.ts).
+ */
 export function listingArgs(maps: string[], tsOffset: string, path: string): string[] {
-  return [...maps, "-c", "copy", "-output_ts_offset", tsOffset, "-f", "framecrc", path];
+  return [...maps, "-c", "copy", "-output_ts_offset", tsOffset, "-flush_packets", "1", "-f", "framecrc", path];
 }
 
 const NOPTS = "-9223372036854775808";

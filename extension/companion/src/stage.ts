@@ -64,6 +64,11 @@ export function runStage(
         "0",
         "-output_ts_offset",
         sec(STAGE_OFFSET),
+        // Written as it is read, so a head encode can follow it (early-head.ts): TS packets are flushed as they
+        // come, Matroska holds a cluster in memory until it closes (5 s by default, a whole GOP).
+        ...(spec.format === "matroska" ? ["-cluster_time_limit", "500"] : []),
+        "-flush_packets",
+        "1",
         "-f",
         spec.format,
         paths.stage,

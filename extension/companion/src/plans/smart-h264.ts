@@ -26,43 +26,14 @@ export function smartPlanH264(
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
   const { startPts, endPts, frameTicks, keyAfterStart, lastKey } = frames;
   const packets = staged.video;
-  const ts = ["-muxdelay", "0", "-f", "mpegts"];
-  // The copied GOPs decode with a B-frame delay; shifting the re-encoded part's DTS by the same delay keeps
-  // decode timestamps monotonic across every join (pts stay untouched).
   const delayTicks = frames.reorderDelayTicks;
-  /** Source bits per second of the frames in [from, to). */
-  const rateOf = (from: number, to: number) => {
-    const bytes = packets.filter((p) => p.pts >= from && p.pts < to).reduce((sum, p) => sum + p.size, 0);
-    return (bytes * 8) / Math.max(toSeconds(to - from), toSeconds(frameTicks));
-  };
   const stageEnd = packets.reduce((max, p) => Math.max(max, p.pts), 0) + frameTicks;
-  const stageRate = rateOf(packets[0]?.pts ?? 0, stageEnd);
+  const stageRate = rateOf(packets, packets[0]?.pts ?? 0, stageEnd, frameTicks);
   // The encode's rate cap: the source's own rate (of the frames replaced, or of the stage when higher: a part that
   // starts with a new IDR needs more than the P/B frames it replaces), so the clip stays the size of a copy.
-  const capOf = (from: number, to: number) => Math.max(rateOf(from, to), stageRate);
-  const reencode = (filter: string, output: string, from: number, to: number, seek?: number) => {
-    const step = reencodeStep({
-      input: stage,
-      filter,
-      output,
-      seconds: toSeconds(to - from),
-      origin: toSeconds(from),
-      encode: [
-        "-enc_time_base:v",
-        "1/90000",
-        ...matchingH264Args(video, capOf(from, to)),
-        "-bsf:v",
-        `setts=dts=DTS-${delayTicks}`,
-      ],
-      mux: ts,
-      costPerSecond: 3,
-    });
-    // The tail starts deep in the stage: seek near it (absolute stage time, no accurate-seek trim of ffmpeg's own:
-    // the filter's trim picks the frames) instead of decoding the whole clip. The decoder starts on a keyframe at
-    // or before lastKey, and trim drops everything before lastKey.
-    if (seek !== undefined) step.args.unshift("-seek_timestamp", "1", "-noaccurate_seek", "-ss", sec(seek));
-    return step;
-  };
+  const capOf = (from: number, to: number) => Math.max(rateOf(packets, from, to, frameTicks), stageRate);
+  const reencode = (filter: string, output: string, from: number, to: number, seek?: number) =>
+    h264Encode(req, stage, filter, output, from, to, capOf(from, to), delayTicks, seek);
   const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
   const trimEnd = `end=${sec(endPts - frameTicks / 2)}`;
   const hasAudio = req.info.audio !== null;
@@ -83,12 +54,11 @@ export function smartPlanH264(
       return i;
     };
     // Head: the frames from the start frame up to the next keyframe (nothing to encode when start is a keyframe).
-    // trim's end stops the run at that keyframe, so the rest of the stage is not decoded.
     let headFrames = 0;
-    if (!frames.startOnKey) {
-      const head = join(work, "head.ts");
-      steps.push(reencode(`${trimStart}:end=${sec(keyAfterStart - frameTicks / 2)}`, head, startPts, keyAfterStart));
-      parts.push(head);
+    const head = h264HeadStep(req, stage, work, frames, staged);
+    if (head) {
+      steps.push(head);
+      parts.push(join(work, "head.ts"));
       headFrames = packets.filter((p) => p.pts >= startPts && p.pts < keyAfterStart).length;
     }
     // Copied: whole GOPs from the first keyframe of the clip, then the last GOP's longest closed prefix (all of it
@@ -160,6 +130,75 @@ export function smartPlanH264(
     frameCount: frames.frameCount,
     audioListing: audio?.listing,
   });
+}
+
+/**
+ * The head: the frames from the start frame up to the next keyframe, re-encoded (null when the start is a keyframe
+ * or the clip sits inside one GOP). It needs only the stage's packets up to that keyframe, its rate cap included
+ * (the GOP it replaces), so the cut can start it while the stage is still being written (early-head.ts).
+ */
+export function h264HeadStep(
+  req: CutRequest,
+  stage: string,
+  work: string,
+  frames: CutFrames,
+  staged: StagedPackets,
+): Step | null {
+  const { startPts, keyBefore, keyAfterStart, frameTicks } = frames;
+  if (frames.startOnKey || keyAfterStart === null) return null;
+  const packets = staged.video;
+  // The frames replaced, or their whole GOP when higher: a part that starts with a new IDR needs more than the P/B
+  // frames it replaces.
+  const cap = Math.max(
+    rateOf(packets, startPts, keyAfterStart, frameTicks),
+    rateOf(packets, keyBefore, keyAfterStart, frameTicks),
+  );
+  // trim's end stops the run at that keyframe, so the rest of the stage is not decoded.
+  const filter = `trim=start=${sec(startPts - frameTicks / 4)}:end=${sec(keyAfterStart - frameTicks / 2)}`;
+  const head = join(work, "head.ts");
+  return h264Encode(req, stage, filter, head, startPts, keyAfterStart, cap, frames.reorderDelayTicks);
+}
+
+/** Source bits per second of the frames in [from, to). */
+function rateOf(packets: StagedPackets["video"], from: number, to: number, frameTicks: number): number {
+  const bytes = packets.filter((p) => p.pts >= from && p.pts < to).reduce((sum, p) => sum + p.size, 0);
+  return (bytes * 8) / Math.max(toSeconds(to - from), toSeconds(frameTicks));
+}
+
+/** One re-encoded stretch [from, to) of the stage with the source's H.264 parameters, as MPEG-TS. */
+function h264Encode(
+  req: CutRequest,
+  stage: string,
+  filter: string,
+  output: string,
+  from: number,
+  to: number,
+  capBitsPerSecond: number,
+  delayTicks: number,
+  seek?: number,
+): Step {
+  const step = reencodeStep({
+    input: stage,
+    filter,
+    output,
+    seconds: toSeconds(to - from),
+    origin: toSeconds(from),
+    encode: [
+      "-enc_time_base:v",
+      "1/90000",
+      ...matchingH264Args(req.info.video!, capBitsPerSecond),
+      // The copied GOPs decode with a B-frame delay; shifting the re-encoded part's DTS by the same delay keeps
+      // decode timestamps monotonic across every join (pts stay untouched).
+      "-bsf:v",
+      `setts=dts=DTS-${delayTicks}`,
+    ],
+    mux: ["-muxdelay", "0", "-f", "mpegts"],
+    costPerSecond: 3,
+  });
+  // The tail starts deep in the stage: seek near it (absolute stage time, no accurate-seek trim of ffmpeg's own:
+  // the filter's trim picks the frames) instead of decoding the whole clip.
+  if (seek !== undefined) step.args.unshift("-seek_timestamp", "1", "-noaccurate_seek", "-ss", sec(seek));
+  return step;
 }
 
 /**

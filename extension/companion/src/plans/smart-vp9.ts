@@ -23,12 +23,8 @@ export function smartPlanVp9(
   const video = req.info.video;
   if (!video) throw new ClipError("invalid_format", "Smart cut needs a video stream.", 422);
   const { startPts, endPts, frameTicks, keyAfterStart } = frames;
-  const encode = matchingVp9Args(video, stagedVideoRate(staged, frames.frameTicks));
   const parts: { file: string; ticks: number; inpoint?: number; outpoint?: number }[] = [];
   const steps: Step[] = [];
-  const mkv = ["-f", "matroska"];
-  const reencode = (input: string, filter: string, output: string, seconds: number, origin: number) =>
-    reencodeStep({ input, filter, output, seconds, origin, encode, mux: mkv, costPerSecond: 4 });
   const trimStart = `trim=start=${sec(startPts - frameTicks / 4)}`;
   const trimEnd = `trim=end=${sec(endPts - frameTicks / 2)}`;
   // Everything from the first keyframe of the clip on is copied straight out of the stage: the concat demuxer's
@@ -38,15 +34,16 @@ export function smartPlanVp9(
   if (copyFrom === null) {
     // The whole clip sits inside one GOP after its keyframe: re-encode it all.
     const only = join(work, "only.mkv");
-    steps.push(reencode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts)));
+    const encode = matchingVp9Args(video, stagedVideoRate(staged, frameTicks));
+    steps.push(
+      vp9Encode(stage, `${trimStart},${trimEnd}`, only, toSeconds(endPts - startPts), toSeconds(startPts), encode),
+    );
     parts.push({ file: only, ticks: endPts - startPts });
   } else {
-    if (!frames.startOnKey) {
-      const head = join(work, "head.mkv");
-      // trim's end stops the run at the keyframe (ffmpeg ends when the filter does), so the rest is not decoded.
-      const headTrim = `${trimStart}:end=${sec(copyFrom - frameTicks / 2)}`;
-      steps.push(reencode(stage, headTrim, head, toSeconds(copyFrom - startPts), toSeconds(startPts)));
-      parts.push({ file: head, ticks: copyFrom - startPts });
+    const head = vp9HeadStep(req, stage, work, frames, staged);
+    if (head) {
+      steps.push(head);
+      parts.push({ file: join(work, "head.mkv"), ticks: copyFrom - startPts });
     }
     parts.push({
       file: stage,
@@ -100,6 +97,33 @@ export function smartPlanVp9(
     frameCount: frames.frameCount,
     audioListing: audio?.listing,
   });
+}
+
+/**
+ * The head: the frames from the start frame up to the next keyframe, re-encoded (null when the start is a keyframe
+ * or the clip sits inside one GOP). It needs only the stage's packets up to that keyframe, its rate cap included
+ * (twice the rate of the GOP it replaces), so the cut can start it while the stage is still being written.
+ */
+export function vp9HeadStep(
+  req: CutRequest,
+  stage: string,
+  work: string,
+  frames: CutFrames,
+  staged: StagedPackets,
+): Step | null {
+  const { startPts, keyBefore, keyAfterStart, frameTicks } = frames;
+  const video = req.info.video;
+  if (!video || frames.startOnKey || keyAfterStart === null) return null;
+  const gop = { video: staged.video.filter((p) => p.pts >= keyBefore && p.pts < keyAfterStart), audio: [] };
+  const encode = matchingVp9Args(video, stagedVideoRate(gop, frameTicks));
+  // trim's end stops the run at the keyframe (ffmpeg ends when the filter does), so the rest is not decoded.
+  const filter = `trim=start=${sec(startPts - frameTicks / 4)}:end=${sec(keyAfterStart - frameTicks / 2)}`;
+  const seconds = toSeconds(keyAfterStart - startPts);
+  return vp9Encode(stage, filter, join(work, "head.mkv"), seconds, toSeconds(startPts), encode);
+}
+
+function vp9Encode(input: string, filter: string, output: string, seconds: number, origin: number, encode: string[]) {
+  return reencodeStep({ input, filter, output, seconds, origin, encode, mux: ["-f", "matroska"], costPerSecond: 4 });
 }
 
 /** The source's video bit rate over the stage (bits per second), from the staging listing's packet sizes. */

@@ -194,49 +194,37 @@ async function main() {
   const fixture = join(work, "yt.json");
   const dashPage = "https://www.youtube.com/watch?v=benchdash01";
   const vp9Page = "https://www.youtube.com/watch?v=benchvp9_01";
-  const audio = (name: string, codec: string, ext: string, r: number) => ({
-    format_id: codec === "opus" ? "251" : "140",
-    url: variant(server.url(name), r),
-    ext,
-    vcodec: "none",
-    acodec: codec,
-    http_headers: headers,
+  /** yt-dlp's answer for a bench page of run r: a video-only and an audio-only stream on the range server. */
+  const page = (
+    id: string,
+    duration: number,
+    r: number,
+    video: { name: string; id: string; ext: string; codec: string; height: number },
+    audio: { name: string; id: string; ext: string; codec: string },
+  ) => ({
+    id,
+    title: id,
+    duration,
+    formats: [
+      { format_id: audio.id, ext: audio.ext, vcodec: "none", acodec: audio.codec },
+      { format_id: video.id, ext: video.ext, vcodec: video.codec, acodec: "none", height: video.height },
+    ].map((f, i) => ({ ...f, url: variant(server.url(i === 0 ? audio.name : video.name), r), http_headers: headers })),
   });
   const pages = (r: number) => ({
-    [variant(dashPage, r)]: {
-      id: "benchdash01",
-      title: "bench dash",
-      duration: SOURCE_SECONDS,
-      formats: [
-        audio(dashAudio, "mp4a.40.2", "m4a", r),
-        {
-          format_id: "137",
-          url: variant(server.url(dashVideo), r),
-          ext: "mp4",
-          vcodec: "avc1.640028",
-          acodec: "none",
-          height: 1080,
-          http_headers: headers,
-        },
-      ],
-    },
-    [variant(vp9Page, r)]: {
-      id: "benchvp9_01",
-      title: "bench vp9",
-      duration: VP9_SECONDS,
-      formats: [
-        audio(opus, "opus", "webm", r),
-        {
-          format_id: "271",
-          url: variant(server.url(vp9), r),
-          ext: "webm",
-          vcodec: "vp09.00.50.08",
-          acodec: "none",
-          height: 1440,
-          http_headers: headers,
-        },
-      ],
-    },
+    [variant(dashPage, r)]: page(
+      "benchdash01",
+      SOURCE_SECONDS,
+      r,
+      { name: dashVideo, id: "137", ext: "mp4", codec: "avc1.640028", height: 1080 },
+      { name: dashAudio, id: "140", ext: "m4a", codec: "mp4a.40.2" },
+    ),
+    [variant(vp9Page, r)]: page(
+      "benchvp9_01",
+      VP9_SECONDS,
+      r,
+      { name: vp9, id: "271", ext: "webm", codec: "vp09.00.50.08", height: 1440 },
+      { name: opus, id: "251", ext: "webm", codec: "opus" },
+    ),
   });
   // A variant per clip start and run (up to four starts): see `variant`.
   const byUrl = Object.assign({}, ...Array.from({ length: 4 * REPEAT + 1 }, (_, r) => pages(r)));

@@ -6,9 +6,9 @@ import { isAudioFormat, qualityHeight } from "../../../app/domain/media";
 import { EXTENSIONS } from "./encode";
 import { CancelledError } from "./errors";
 import { runFfmpeg } from "./ffmpeg";
-import { mayNeedHead, startEarlyHead, waitForHead, type EarlyHead } from "./early-head";
-import { planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
-import { readListing, type StagedPackets } from "./listing";
+import { startEarlyHead, waitForHead, type EarlyHead } from "./early-head";
+import { planFrames, toSeconds, toTicks } from "./keyframes";
+import { readListing } from "./listing";
 import { reserveOutput, type OutputSlot } from "./output";
 import { STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan, type Step } from "./plan";
 import { audioPlan } from "./plans/audio";
@@ -19,7 +19,7 @@ import { smartPlanVp9, vp9HeadStep } from "./plans/smart-vp9";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
 import { runStage, sameStage, stagePaths, type StageSpec } from "./stage";
-import { chooseStrategy, expectsFullEncode, stagingFormat, validateCut } from "./strategy";
+import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
 import { startTrace } from "./trace";
 import { checkCopiedOutput, verifyOutput } from "./verify";
 
@@ -57,6 +57,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
     // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
     const stageFormat = stagingFormat(req);
+    const smart = SMART[stageFormat];
     const remote = req.input.kind === "http";
     // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
     // computed from the share done so far, is realistic from the start.
@@ -75,7 +76,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     const clockTicks = stageFormat === "matroska" ? 90 : 1;
     // A smart cut's head starts as soon as the stage holds its frames, not when the whole range is read.
     const watchHead = (paths: { stage: string; listing: string }, stageDone: Promise<unknown>) =>
-      mayNeedHead(req)
+      expectsSmartCut(req)
         ? waitForHead({
             listing: paths.listing,
             clockTicks,
@@ -84,7 +85,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
             stageDone,
             signal: headWatch.signal,
           }).then((found) => {
-            const step = found && headStep(stageFormat, req, paths.stage, work, found.frames, found.staged);
+            const step = found && smart.head(req, paths.stage, work, found.frames, found.staged);
             if (!step) return null;
             const started = startEarlyHead(hooks.tools.ffmpeg, step, {
               signal: hooks.signal,
@@ -141,9 +142,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
         strategy.kind === "copy"
           ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts, staged)
           : strategy.kind === "smart"
-            ? stageFormat === "mpegts"
-              ? smartPlanH264(req, stage, work, slot.partPath, frames, staged)
-              : smartPlanVp9(req, stage, work, slot.partPath, frames, staged)
+            ? smart.plan(req, stage, work, slot.partPath, frames, staged)
             : reencodePlan(req, stage, slot.partPath, frames);
       plan.reason = strategy.reason;
     }
@@ -238,19 +237,11 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
 
 const sameArgs = (a: string[], b: string[]) => a.length === b.length && a.every((arg, i) => arg === b[i]);
 
-/** The smart plan's head step for the stage's codec (H.264 in MPEG-TS, VP9 in Matroska). */
-function headStep(
-  format: StageSpec["format"],
-  req: CutRequest,
-  stage: string,
-  work: string,
-  frames: CutFrames,
-  staged: StagedPackets,
-): Step | null {
-  return format === "mpegts"
-    ? h264HeadStep(req, stage, work, frames, staged)
-    : vp9HeadStep(req, stage, work, frames, staged);
-}
+/** The smart cut for the stage's codec (H.264 in MPEG-TS, VP9 in Matroska): its plan, and its head on its own. */
+const SMART = {
+  mpegts: { plan: smartPlanH264, head: h264HeadStep },
+  matroska: { plan: smartPlanVp9, head: vp9HeadStep },
+} as const;
 
 /**
  * Runs steps at the same time. When one fails the others are stopped (their process groups killed) and awaited

@@ -29,9 +29,9 @@ describe("waitForHead: the head's frames known from a listing still being writte
     const dir = mkdtempSync(join(tmpdir(), "clipcut-early-head-"));
     const listing = join(dir, "stage.crc");
     const all = lines(3);
-    // Up to and including the second GOP's keyframe (frame 7 at 7F, decoded 6th): its dts 6F < 7F, so a frame
-    // shown before it could still follow in decode order.
-    writeFileSync(listing, `${HEADER}${all.slice(0, 7).join("\n")}\n`);
+    // I1 and P4 only: the keyframe is the last frame at or before the start listed so far, but the start frame (3,
+    // a B-frame decoded later) is not listed yet, so this is no "start on a keyframe".
+    writeFileSync(listing, `${HEADER}${all.slice(0, 2).join("\n")}\n`);
     let stageEnded: () => void = () => undefined;
     const stageDone = new Promise<void>((resolve) => (stageEnded = resolve));
     let answered = false;
@@ -39,6 +39,11 @@ describe("waitForHead: the head's frames known from a listing still being writte
       answered = true;
       return r;
     });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(answered).toBe(false);
+    // Up to and including the second GOP's keyframe (frame 7 at 7F, decoded 6th): its dts 6F < 7F, so a frame
+    // shown before it could still follow in decode order.
+    appendFileSync(listing, `${all.slice(2, 7).join("\n")}\n`);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(answered).toBe(false);
     appendFileSync(listing, `${all.slice(7, 9).join("\n")}\n`); // the next packet is decoded at 7F

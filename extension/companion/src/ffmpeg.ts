@@ -204,3 +204,39 @@ export function runFfmpeg(ffmpeg: string, args: string[], options: RunOptions = 
     },
   );
 }
+
+/**
+ * A run started ahead of the step that needs it (the staging read beside the probe, the head beside the stage):
+ * `done` settles when it ends (true when it succeeded; never rejects, a failed run is simply not used), `listen`
+ * hands its progress to whoever waits for it, `stop` ends it and waits for it to be gone.
+ */
+export interface BackgroundRun {
+  done: Promise<boolean>;
+  listen(onProgress: (p: FfmpegProgress) => void): void;
+  stop(): Promise<void>;
+}
+
+export function startInBackground(
+  run: (options: { signal: AbortSignal; onProgress: (p: FfmpegProgress) => void }) => Promise<unknown>,
+  signal?: AbortSignal,
+): BackgroundRun {
+  const stopper = new AbortController();
+  let listener: ((p: FfmpegProgress) => void) | undefined;
+  const done = run({
+    signal: signal ? AbortSignal.any([signal, stopper.signal]) : stopper.signal,
+    onProgress: (p) => listener?.(p),
+  }).then(
+    () => true,
+    () => false,
+  );
+  return {
+    done,
+    listen(onProgress) {
+      listener = onProgress;
+    },
+    async stop() {
+      stopper.abort();
+      await done;
+    },
+  };
+}

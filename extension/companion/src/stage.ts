@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runFfmpeg, type FfmpegProgress, type RunOptions } from "./ffmpeg";
+import { runFfmpeg, startInBackground, type BackgroundRun, type RunOptions } from "./ffmpeg";
 import { listingArgs } from "./listing";
 import { sec, STAGE_MARGIN_SECONDS, STAGE_OFFSET } from "./plan";
 import { withRangeProxy } from "./range-proxy";
@@ -86,14 +86,11 @@ export function runStage(
  * container from the URL — and the cut uses it only when the guess was right (`sameStage`); otherwise the cut stages
  * again as before. The job that starts it disposes of it (stops the run, removes its folder) when it ends.
  */
-export interface EarlyStage {
+export interface EarlyStage extends BackgroundRun {
   spec: StageSpec;
   stage: string;
   listing: string;
-  /** Settles when the run ends; never rejects (a failed early read is simply not used). */
-  done: Promise<boolean>;
-  /** Progress of the run, from the moment the cut waits for it. */
-  listen(onProgress: (p: FfmpegProgress) => void): void;
+  /** Stops the run and removes its folder. */
   dispose(): Promise<void>;
 }
 
@@ -105,26 +102,17 @@ export async function startEarlyStage(
 ): Promise<EarlyStage> {
   const work = await mkdtemp(join(tmpdir(), "clipcut-early-"));
   const paths = stagePaths(work, spec.format);
-  const stop = new AbortController();
-  let listener: ((p: FfmpegProgress) => void) | undefined;
-  const done = runStage(ffmpeg, input, spec, paths, {
-    signal: AbortSignal.any([options.signal, stop.signal]),
-    timeoutMs: options.timeoutMs,
-    onProgress: (p) => listener?.(p),
-  }).then(
-    () => true,
-    () => false,
+  const run = startInBackground(
+    ({ signal, onProgress }) =>
+      runStage(ffmpeg, input, spec, paths, { signal, timeoutMs: options.timeoutMs, onProgress }),
+    options.signal,
   );
   return {
+    ...run,
     spec,
     ...paths,
-    done,
-    listen(onProgress) {
-      listener = onProgress;
-    },
     async dispose() {
-      stop.abort();
-      await done;
+      await run.stop();
       await rm(work, { recursive: true, force: true });
     },
   };

@@ -67,6 +67,17 @@ export function expectsFullEncode(req: CutRequest): boolean {
   return req.strategy === "auto" && !req.allowSnap && !SMART_CODECS.has(req.info.video.codec);
 }
 
+/**
+ * Known before any media is read: the cut will be a smart cut (unless its start turns out to be a keyframe), so the
+ * cut may start its head while the stage is read (early-head.ts). It mirrors chooseStrategy for a start inside a GOP.
+ */
+export function expectsSmartCut(req: CutRequest): boolean {
+  const video = req.info.video;
+  if (!video || isAudioFormat(req.format) || !SMART_CODECS.has(video.codec)) return false;
+  if (reencodeReasons(req).length > 0) return false;
+  return req.strategy === "smart" || (req.strategy === "auto" && !req.allowSnap);
+}
+
 export function stagingFormat(req: CutRequest): "mpegts" | "matroska" {
   const video = req.info.video;
   if (video && !isAudioFormat(req.format)) return ["h264", "hevc"].includes(video.codec) ? "mpegts" : "matroska";

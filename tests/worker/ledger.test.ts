@@ -129,7 +129,7 @@ describe("charging clips through API v1", () => {
     expect(await balance(userId)).toBe(100);
   });
 
-  it("refuses a clip shorter than 0.1 s or past 24 h on clips and holds, and charges nothing (issue 20)", async () => {
+  it("refuses a clip shorter than 0.1 s or past 24 h on clips and holds, and charges nothing", async () => {
     const { userId, token } = await apiUser(100);
     const cases = [
       { startSeconds: 10, endSeconds: 10.0000001 },

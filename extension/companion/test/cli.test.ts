@@ -32,7 +32,7 @@ it("cut prints the achieved clip as JSON on its last line", async () => {
   expect(result.durationSeconds).toBeCloseTo(3.5, 6);
 });
 
-it("cut stages the range beside the probe (issue 22) and removes that read's folder when it ends", async () => {
+it("cut stages the range beside the probe and removes that read's folder when it ends", async () => {
   const tmp = tempDir("clipcut-cli-tmp-");
   const out = join(tempDir(), "copy.mp4");
   const args = ["cut", join(dir, "src360.mp4"), "--start", "10", "--end", "14", "--strategy", "copy", "--out", out];

@@ -5,7 +5,7 @@ import { FRAME_BUDGETS, MAX_SOCKETS_PER_USER, POLICY_VIOLATION } from "../../wor
 import { countRows, get, insertUser, post, signIn } from "./helpers";
 
 /**
- * Issue 20, item 3: nothing is free to flood. Socket frames have a budget (beyond it: close 1008), pings write
+ * Nothing is free to flood. Socket frames have a budget (beyond it: close 1008), pings write
  * last_seen at most once a minute, a user holds at most 10 sockets, API v1 answers 429 rate_limited with
  * Retry-After, and a refused admin visit is audited once per hour.
  */

@@ -290,7 +290,7 @@ describe("signed-in and public form actions", () => {
   });
 });
 
-describe("fuzz: the flood limits (issue 20)", () => {
+describe("fuzz: the flood limits", () => {
   const printable = fc.stringMatching(/^[\x21-\x7e]{0,80}$/);
   const anyIp = fc.oneof(
     fc.ipV4(),

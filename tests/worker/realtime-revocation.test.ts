@@ -6,7 +6,7 @@ import { pruneAuthState } from "../../workers/scheduled";
 import { insertUser, post, signIn } from "./helpers";
 
 /**
- * Issue 20, item 2: every path that ends a session or an extension token closes exactly the sockets opened with it
+ * Every path that ends a session or an extension token closes exactly the sockets opened with it
  * (4001), and a socket whose session or token ended is closed when it says hello. The owner's own sockets stay open.
  */
 const PASSWORD = "revocation passphrase 1";

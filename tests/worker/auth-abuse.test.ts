@@ -7,7 +7,7 @@ import { countRows, get, insertUser, post, signIn, expectNotice } from "./helper
 
 const db = getDb(env.DB);
 
-/** Issue 20, "should fix": each test is named for the attack it stops. */
+/** Abuse of sign-in, sign-up, admin and extension hand-off: each test is named for the attack it stops. */
 
 describe("/signin shows only fixed messages", () => {
   it("a phishing sentence in ?error= or ?notice= never reaches the page", async () => {

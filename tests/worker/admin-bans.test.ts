@@ -27,7 +27,7 @@ const settle = (closed: Promise<number>) =>
 const status = async (userId: string) =>
   (await env.DB.prepare("SELECT status FROM users WHERE id = ?").bind(userId).first<{ status: string }>())?.status;
 
-describe("item 4: a ban cannot be undone by presence, and ends live sockets", () => {
+describe("a ban cannot be undone by presence, and ends live sockets", () => {
   it("a presence write racing a ban cannot set a banned user back online", async () => {
     const userId = await insertUser({ email: "race@example.com", password: PASSWORD });
     const stub = env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId));

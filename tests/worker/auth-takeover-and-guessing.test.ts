@@ -26,7 +26,7 @@ const verifiedAt = async (email: string) =>
   (await env.DB.prepare("SELECT email_verified_at v FROM users WHERE email = ?").bind(email).first<{ v: number }>())
     ?.v ?? null;
 
-describe("item 1: pre-registration takeover", () => {
+describe("an unverified sign-up cannot be taken over by a second sign-up", () => {
   it("a second sign-up for an unverified address cannot keep the first password", async () => {
     const email = "victim1@example.com";
     expect((await signup(email, ATTACKER_PASSWORD, { ip: "198.51.100.9" })).status).toBe(200);
@@ -60,7 +60,7 @@ describe("item 1: pre-registration takeover", () => {
   });
 });
 
-describe("item 8: the verification link is not a login link", () => {
+describe("the verification link is not a login link", () => {
   it("opening a verification link (an e-mail scanner) neither uses it up nor signs anyone in", async () => {
     const email = "scanned@example.com";
     const res = await signup(email, VICTIM_PASSWORD);
@@ -95,7 +95,7 @@ describe("item 8: the verification link is not a login link", () => {
   });
 });
 
-describe("item 3: parallel password guessing", () => {
+describe("parallel password guesses are capped", () => {
   it("40 parallel wrong passwords: at most 10 are ever checked, the rest are refused unchecked", async () => {
     const email = "guessed@example.com";
     const confirm = await signup(email, VICTIM_PASSWORD);

@@ -90,8 +90,8 @@ export async function load(
 }
 
 /** The floor: a static asset served by the same Worker, at the same concurrency. */
-export async function staticFloor(base: string, connections = 50): Promise<number> {
-  return (await load(`${base}/favicon.svg`, { connections })).requestsPerSecond;
+export async function staticFloor(base: string, connections = 50, seconds?: number): Promise<number> {
+  return (await load(`${base}/favicon.svg`, { connections, seconds })).requestsPerSecond;
 }
 
 export const share = (value: number, floor: number) => `${((value / floor) * 100).toFixed(0)}%`;

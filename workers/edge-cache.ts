@@ -7,8 +7,9 @@ import { hasSessionCookie } from "../app/services/cache.server";
  * - the isolate's memory: the page split on the placeholder into bytes encoded once, joined around a fresh nonce per
  *   response (no HTMLRewriter, no cache lookup; a hit costs about what a static asset does);
  * - behind it the Workers Cache API (`caches.default`), which a new isolate fills its memory from.
- * Every response, stored or not, gets its own nonce. A request with a session cookie never reaches this module
- * (`isCacheablePage`), so nothing rendered for a person is ever stored.
+ * Every response, stored or not, gets its own nonce. A request with a session cookie is never served from or into
+ * either tier (`isCacheablePage` keeps it away from `servePublicPage`), so nothing rendered for a person is stored.
+ * Hits say where they came from: `X-Page-Cache: hit` with `X-Page-Cache-Tier: memory | cache`; a render says `miss`.
  */
 
 const PUBLIC_PAGES = new Set([
@@ -117,7 +118,7 @@ export function storedPage(html: string, status: number, headers: Headers, expir
 }
 
 /** The stored page with this response's nonce in every nonce attribute, sent with its length. */
-export function sendStoredPage(page: StoredPage, nonce: string, tier: "memory" | "cache" | null): Response {
+function sendStoredPage(page: StoredPage, nonce: string, tier: "memory" | "cache" | null): Response {
   const attribute = encoder.encode(`nonce="${nonce}"`);
   const body = new Uint8Array(page.bytes + attribute.length * (page.parts.length - 1));
   let at = 0;

@@ -4,7 +4,7 @@
  */
 import autocannon from "autocannon";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 
 export const benchEnv = {
   ...process.env,
@@ -25,6 +25,7 @@ export function freshDb(persist: string): void {
 }
 
 export async function startServer(port: number, persist: string): Promise<ChildProcess> {
+  const serverLog = process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, "a") : "ignore";
   const server = spawn(
     "npx",
     [
@@ -42,7 +43,8 @@ export async function startServer(port: number, persist: string): Promise<ChildP
       "APP_MODE:local",
       "--show-interactive-dev-session=false",
     ],
-    { env: benchEnv, stdio: "ignore", detached: true },
+    // BENCH_SERVER_LOG=path keeps wrangler's output (to see why a server stopped answering mid-run).
+    { env: benchEnv, stdio: ["ignore", serverLog, serverLog], detached: true },
   );
   for (let i = 0; i < 120; i++) {
     if ((await fetch(`http://127.0.0.1:${port}/favicon.svg`).catch(() => null))?.ok) return server;

@@ -5,6 +5,7 @@ import {
   FilePathSource,
   FilePathTarget,
   Input,
+  Logging,
   MATROSKA,
   MkvOutputFormat,
   MovOutputFormat,
@@ -158,6 +159,10 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
   const start = req.startSeconds;
   const opened: Opened[] = [];
+  // mediabunny warns (on the console) where it reads a file differently from ffmpeg, e.g. an edit list with
+  // several edits, of which it applies the first: such a source is cut by ffmpeg, and nothing is printed.
+  const warnings: string[] = [];
+  const stopListening = Logging.on("warn", (args) => void warnings.push(args.map(String).join(" ")));
   const closeAll = async () => {
     for (const o of opened) o.input.dispose();
     await Promise.all(opened.map((o) => o.reader.close()));
@@ -229,6 +234,7 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
       sizesExact: true,
       audioPackets: audioTrack ? audio.length : null,
     };
+    if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
     const keySeconds = key.timestamp;
     const plan: DirectPlan = {
       startSeconds: toSeconds(keyTicks),
@@ -262,7 +268,11 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
   } catch (error) {
     await closeAll();
     if (error instanceof ClipError || signal?.aborted) throw error;
-    return { refused: `the index could not be read in-process (${(error as Error).message ?? error})` };
+    return {
+      refused: `the index could not be read in-process (${error instanceof Error ? error.message : String(error)})`,
+    };
+  } finally {
+    stopListening();
   }
 }
 

@@ -71,7 +71,8 @@ copyFileSync(join(companion, "README.md"), join(stage, "README.md"));
 // mediabunny (MPL-2.0) is bundled unmodified into bin/main.cjs (its per-file notices stay inline); its licence and
 // where its source is travel beside it.
 const require = createRequire(import.meta.url);
-const mediabunny = dirname(require.resolve("mediabunny/package.json"));
+// Its package.json is not exported: the package folder is two levels above its CommonJS bundle (dist/bundles).
+const mediabunny = resolve(dirname(require.resolve("mediabunny")), "..", "..");
 const mbVersion = JSON.parse(readFileSync(join(mediabunny, "package.json"), "utf8")).version;
 writeFileSync(
   join(stage, "bin", "THIRD-PARTY-NOTICES.txt"),

@@ -386,7 +386,10 @@ async function writeClip(
     if (!done) await output.cancel().catch(() => undefined);
   }
   const verified = await checkCopiedOutput(out, format, o.known, { ffmpeg: o.ffmpeg, signal: o.signal });
-  await checkStarts(out, o.known, o.video[0]!, o.audio[0] ? o.audio[0].timestamp - o.audioOrigin : null);
+  await checkClipStarts(out, {
+    keyBytes: o.video[0]!.byteLength,
+    audioStart: o.audio[0] ? o.audio[0].timestamp - o.audioOrigin : null,
+  });
   return verified;
 }
 
@@ -417,21 +420,21 @@ async function* readPackets(sink: Sink, planned: EncodedPacket[]): AsyncGenerato
 }
 
 /**
- * The clip as a demuxer reads it back: its first picture is the planned keyframe (at 0, same size) and its sound
- * starts within one audio frame of the planned start.
+ * The clip as a demuxer reads it back: its first picture is the planned keyframe (a key packet at 0 of the planned
+ * size) and its sound starts within one audio frame of the planned start (seconds on the clip's clock).
  */
-async function checkStarts(file: string, known: CopiedPackets, key: EncodedPacket, audioStart: number | null) {
+export async function checkClipStarts(file: string, expected: { keyBytes: number; audioStart: number | null }) {
   const input = new Input({ formats: FORMATS, source: new FilePathSource(file) });
   try {
     const vTrack = await input.getPrimaryVideoTrack();
     const first = vTrack && (await new EncodedPacketSink(vTrack).getFirstPacket({ metadataOnly: true }));
-    if (!first || first.type !== "key" || first.byteLength !== key.byteLength || Math.abs(first.timestamp) > 0.002) {
+    if (!first || first.type !== "key" || first.byteLength !== expected.keyBytes || Math.abs(first.timestamp) > 0.002) {
       throw new ClipError("verify_failed", "The written clip does not start on the planned keyframe.", 500);
     }
-    if (audioStart !== null && known.audioPackets) {
+    if (expected.audioStart !== null) {
       const aTrack = await input.getPrimaryAudioTrack();
       const a = aTrack && (await new EncodedPacketSink(aTrack).getFirstPacket({ metadataOnly: true }));
-      if (!a || Math.abs(a.timestamp - audioStart) > Math.max(a.duration, 0.001)) {
+      if (!a || Math.abs(a.timestamp - expected.audioStart) > Math.max(a.duration, 0.001)) {
         throw new ClipError("verify_failed", "The written clip's sound does not start where it was planned.", 500);
       }
     }

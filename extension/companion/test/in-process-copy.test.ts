@@ -5,6 +5,7 @@ import { extname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Format } from "../../../app/domain/media";
 import { cutClip } from "../src/cut";
+import { checkClipStarts } from "../src/direct-copy";
 import { isPrivateAddress, type Guard } from "../src/net-guard";
 import { probeMedia } from "../src/probe";
 import { resolveSource, type InputSpec } from "../src/source";
@@ -250,5 +251,35 @@ describe("the in-process reader keeps the guard", () => {
     );
     await expect(cut).rejects.toMatchObject({ code: "source_not_allowed" });
     expect(victimHits).toBe(0);
+  });
+});
+
+describe("the in-process copy's own check refuses a clip that does not start as planned", () => {
+  it("accepts the clip as written, refuses another first keyframe or sound moved by more than an audio frame", async () => {
+    const { result } = await cutUrl({ name: "src360.mp4", start: 20.5, end: 23 });
+    const firstVideo = async (file: string) => {
+      const { stdout } = await run("ffprobe", [
+        ...["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size", "-of", "csv=p=0"],
+        ...["-read_intervals", "%+#1", file],
+      ]);
+      return Number(stdout.toString().trim().split("\n")[0]);
+    };
+    const audioStart = (await packetTimes(result.output, "a")).sort((a, b) => a - b)[0]!;
+    const keyBytes = await firstVideo(result.output);
+    await expect(checkClipStarts(result.output, { keyBytes, audioStart })).resolves.toBeUndefined();
+    // The sound 50 ms late (more than one 21 ms AAC frame).
+    const late = join(tempDir(), "late.mp4");
+    await run("ffmpeg", [
+      ...["-v", "error", "-i", result.output, "-itsoffset", "0.05", "-i", result.output],
+      ...["-map", "0:v", "-map", "1:a", "-c", "copy", late],
+    ]);
+    await expect(checkClipStarts(late, { keyBytes, audioStart })).rejects.toMatchObject({ code: "verify_failed" });
+    // Another keyframe first (the clip from 2 s later).
+    const other = join(tempDir(), "other.mp4");
+    await run("ffmpeg", ["-v", "error", "-ss", "2", "-i", result.output, "-c", "copy", other]);
+    expect(await firstVideo(other)).not.toBe(keyBytes);
+    await expect(checkClipStarts(other, { keyBytes, audioStart: null })).rejects.toMatchObject({
+      code: "verify_failed",
+    });
   });
 });

@@ -6,7 +6,7 @@ import { isAudioFormat, qualityHeight } from "../../../app/domain/media";
 import { EXTENSIONS } from "./encode";
 import { CancelledError } from "./errors";
 import { runFfmpeg } from "./ffmpeg";
-import { startEarlyHead, waitForHead, type EarlyHead } from "./early-head";
+import { adoptIfSame, startEarlyHead, waitForHead, type EarlyHead } from "./early-head";
 import { planFrames, toSeconds, toTicks } from "./keyframes";
 import { readListing } from "./listing";
 import { reserveOutput, type OutputSlot } from "./output";
@@ -140,9 +140,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       plan.reason = strategy.reason;
     }
     // The plan adopts the early head when it would run exactly that step; otherwise the early one is stopped.
-    const earlyHead = await heading;
-    const adopted = earlyHead && plan.steps.find((step) => sameArgs(step.args, earlyHead.step.args));
-    if (earlyHead && !adopted) await earlyHead.stop();
+    const adopted = await adoptIfSame(await heading, plan.steps);
     const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
     // Steps marked concurrent run together with the one before them; the group is one share of the progress,
     // reported by its first step.
@@ -159,15 +157,8 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
         (step, i, signal) =>
           trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, async () => {
             const onStepProgress = i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined;
-            if (step === adopted && earlyHead) {
-              if (onStepProgress) earlyHead.listen(onStepProgress);
-              const stopIt = () => void earlyHead.stop();
-              signal.addEventListener("abort", stopIt, { once: true });
-              const ok = await earlyHead.done.finally(() => signal.removeEventListener("abort", stopIt));
-              if (signal.aborted) throw new CancelledError();
-              // An early head that failed (it followed a stage that went wrong) is run again the usual way.
-              if (ok) return;
-            }
+            // An adopted early head that failed (it followed a stage that went wrong) is run again the usual way.
+            if (adopted?.step === step && (await adopted.finish(signal, onStepProgress))) return;
             if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
             await runFfmpeg(hooks.tools.ffmpeg, step.args, {
               signal,
@@ -286,8 +277,6 @@ async function cutInProcess(
     await plan.close();
   }
 }
-
-const sameArgs = (a: string[], b: string[]) => a.length === b.length && a.every((arg, i) => arg === b[i]);
 
 /** The smart cut for the stage's codec (H.264 in MPEG-TS, VP9 in Matroska): its plan, and its head on its own. */
 const SMART = {

@@ -61,6 +61,11 @@ const derived: Record<string, string[]> = {
     "mp4",
   ],
   "src360.ts": ["-i", "src360.mp4", "-c", "copy", "-f", "mpegts"],
+  // Shown turned a quarter, French sound, BT.709 colour in the H.264 headers.
+  "tagged.mp4": [
+    ...["-i", "src360.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", "-metadata:s:a:0", "language=fra"],
+    ...["-bsf:v", "h264_metadata=colour_primaries=1:transfer_characteristics=1:matrix_coefficients=1"],
+  ],
 };
 
 beforeAll(async () => {
@@ -251,6 +256,40 @@ describe("the in-process reader keeps the guard", () => {
     );
     await expect(cut).rejects.toMatchObject({ code: "source_not_allowed" });
     expect(victimHits).toBe(0);
+  });
+});
+
+describe("the in-process copy keeps what the source says about its streams", () => {
+  it("rotation, the sound's language and the colour description", async () => {
+    const { result, trace } = await cutUrl({ name: "tagged.mp4", start: 40.5, end: 43 });
+    expect(trace).toContain("copy (in-process)");
+    const facts = async (file: string) => {
+      const { stdout } = await run("ffprobe", [
+        ...["-v", "error", "-show_entries", "stream=codec_type,color_primaries,color_transfer,color_space"],
+        ...["-show_entries", "stream_tags=language:stream_side_data=rotation", "-of", "json", file],
+      ]);
+      type Stream = {
+        codec_type: string;
+        color_primaries?: string;
+        color_transfer?: string;
+        color_space?: string;
+        tags?: { language?: string };
+        side_data_list?: { rotation?: number }[];
+      };
+      const streams = (JSON.parse(stdout.toString()) as { streams: Stream[] }).streams;
+      const v = streams.find((x) => x.codec_type === "video")!;
+      const a = streams.find((x) => x.codec_type === "audio")!;
+      return {
+        rotation: v.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0,
+        colour: [v.color_primaries, v.color_transfer, v.color_space],
+        language: a.tags?.language,
+      };
+    };
+    const source = await facts(join(dir, "tagged.mp4"));
+    expect(source.rotation).not.toBe(0);
+    expect(source.language).toBe("fra");
+    expect(source.colour).toEqual(["bt709", "bt709", "bt709"]);
+    expect(await facts(result.output)).toEqual(source);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   Input,
   Logging,
   MATROSKA,
+  MatroskaInputFormat,
   MkvOutputFormat,
   MovOutputFormat,
   MP4,
@@ -79,7 +80,6 @@ export function directRefusal(req: CutRequest): string | null {
     return `${audio.codec} audio is re-encoded for ${req.format}`;
   const container = req.info.formatName;
   if (!/mov|mp4|matroska|webm/.test(container)) return `the ${container} container is read by ffmpeg`;
-  if (req.input.audio && !/mov|mp4/.test(container)) return "a separate audio stream outside MP4";
   return null;
 }
 
@@ -213,7 +213,7 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
     let audio: EncodedPacket[] = [];
     let audioShift = 0;
     if (audioTrack) {
-      audioShift = await opusDelay(audioTrack, req.info.formatName);
+      audioShift = await opusDelay(audioTrack, (await audioSource.input.getFormat()) instanceof MatroskaInputFormat);
       const aSink = new EncodedPacketSink(audioTrack);
       const at = (p: EncodedPacket) => ticks(p.timestamp - audioShift);
       let p = await aSink.getPacket(toSeconds(keyTicks) + audioShift, { metadataOnly: true });
@@ -285,8 +285,8 @@ async function refuse(close: () => Promise<void>, why: string): Promise<DirectOu
  * ffmpeg's Matroska demuxer places Opus packets `CodecDelay` earlier than the block times (mediabunny does not);
  * the codec delay is the OpusHead pre-skip (48 kHz samples) that the muxers write there.
  */
-async function opusDelay(track: InputAudioTrack, container: string): Promise<number> {
-  if ((await track.getCodec()) !== "opus" || !/matroska|webm/.test(container)) return 0;
+async function opusDelay(track: InputAudioTrack, matroska: boolean): Promise<number> {
+  if ((await track.getCodec()) !== "opus" || !matroska) return 0;
   const config = await track.getDecoderConfig();
   const head = config?.description;
   if (!head) return 0;

@@ -212,6 +212,14 @@ describe("copies cut in-process from the container's index", () => {
     await expectSameAsSource(result, src, src);
   });
 
+  it("YouTube's VP9 pair: a video-only VP9 WebM and an Opus WebM", async () => {
+    const { result, trace } = await cutUrl({
+      ...{ name: "vp9-360.webm", audio: "opus40.webm", start: 6.5, end: 9, format: "webm" as const },
+    });
+    expect(trace).toContain("copy (in-process)");
+    await expectSameAsSource(result, join(dir, "vp9-360.webm"), join(dir, "opus40.webm"));
+  });
+
   it("MPEG-TS is cut by the ffmpeg path, and the trace says why", async () => {
     const { result, trace } = await cutUrl({ name: "src360.ts", start: 10.5, end: 13 });
     expect(trace).toContain("ffmpeg path: the mpegts container is read by ffmpeg");

@@ -51,6 +51,12 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
   let span: [number, number] | null = null;
   let ahead: { start: number; end: number; done: Promise<void> } | null = null;
 
+  /** The first byte after `at` that a kept chunk or the read-ahead in flight already covers. */
+  const nextHeld = (at: number, limit: number) =>
+    Math.min(
+      chunks.filter((c) => c.start > at).reduce((m, c) => Math.min(m, c.start), limit),
+      ahead && ahead.start > at ? ahead.start : limit,
+    );
   const find = (at: number) => chunks.find((c) => c.start <= at && at < c.start + c.bytes.length);
   const fetchFrom = async (at: number, needEnd: number): Promise<void> => {
     const continues = at === nextByte;
@@ -60,8 +66,8 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     let end = Math.max(needEnd, at + chunk);
     if (span && inSpan) end = Math.max(needEnd, Math.min(end, span[1]));
     end = Math.min(end, size);
-    // Do not fetch again what a later chunk already holds.
-    const after = chunks.filter((c) => c.start > at).reduce((m, c) => Math.min(m, c.start), size);
+    // Do not fetch again what a later chunk already holds (or the read-ahead is fetching).
+    const after = nextHeld(at, size);
     end = Math.max(needEnd, Math.min(end, after));
     await fetchAndKeep(at, end);
     // Inside the clip's span one chunk is read ahead, so the next round trip overlaps the parsing and writing.
@@ -110,7 +116,7 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
         }
         if (!c) {
           // Up to the next byte already held (or the end of the read).
-          const held = chunks.filter((x) => x.start > at && x.start < end).reduce((m, x) => Math.min(m, x.start), end);
+          const held = Math.min(end, nextHeld(at, end));
           await fetchFrom(at, held);
           c = find(at);
           if (!c) throw readFailed();

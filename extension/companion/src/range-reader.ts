@@ -49,14 +49,7 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
   let nextByte = first.bytes.length;
   let chunk = MIN_CHUNK * 2;
   let span: [number, number] | null = null;
-  let ahead: { start: number; end: number; done: Promise<void> } | null = null;
 
-  /** The first byte after `at` that a kept chunk or the read-ahead in flight already covers. */
-  const nextHeld = (at: number, limit: number) =>
-    Math.min(
-      chunks.filter((c) => c.start > at).reduce((m, c) => Math.min(m, c.start), limit),
-      ahead && ahead.start > at ? ahead.start : limit,
-    );
   const find = (at: number) => chunks.find((c) => c.start <= at && at < c.start + c.bytes.length);
   const fetchFrom = async (at: number, needEnd: number): Promise<void> => {
     const continues = at === nextByte;
@@ -66,31 +59,9 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     let end = Math.max(needEnd, at + chunk);
     if (span && inSpan) end = Math.max(needEnd, Math.min(end, span[1]));
     end = Math.min(end, size);
-    // Do not fetch again what a later chunk already holds (or the read-ahead is fetching).
-    const after = nextHeld(at, size);
+    // Do not fetch again what a later chunk already holds.
+    const after = chunks.filter((c) => c.start > at).reduce((m, c) => Math.min(m, c.start), size);
     end = Math.max(needEnd, Math.min(end, after));
-    await fetchAndKeep(at, end);
-    // Inside the clip's span one chunk is read ahead, so the next round trip overlaps the parsing and writing.
-    if (span && inSpan && end < span[1] && !ahead) {
-      const from = end;
-      const to = Math.min(
-        span[1],
-        from + MAX_CHUNK,
-        chunks.filter((c) => c.start > from).reduce((m, c) => Math.min(m, c.start), size),
-      );
-      if (to > from) {
-        ahead = {
-          start: from,
-          end: to,
-          done: fetchAndKeep(from, to).then(
-            () => void (ahead = null),
-            () => void (ahead = null),
-          ),
-        };
-      }
-    }
-  };
-  const fetchAndKeep = async (at: number, end: number): Promise<void> => {
     const got = await fetchRange(at, end - 1);
     requests++;
     received += got.bytes.length;
@@ -110,13 +81,9 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
       let at = start;
       while (at < end) {
         let c = find(at);
-        if (!c && ahead && ahead.start <= at && at < ahead.end) {
-          await ahead.done;
-          c = find(at);
-        }
         if (!c) {
           // Up to the next byte already held (or the end of the read).
-          const held = Math.min(end, nextHeld(at, end));
+          const held = chunks.filter((x) => x.start > at && x.start < end).reduce((m, x) => Math.min(m, x.start), end);
           await fetchFrom(at, held);
           c = find(at);
           if (!c) throw readFailed();

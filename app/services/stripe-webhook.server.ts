@@ -3,8 +3,8 @@
  * body; each event id is applied once; the event's object is re-read from Stripe before acting (delivery order is
  * not trusted); plan and credits change only as UserLedger operations; the answer is 2xx only after they committed.
  */
-import { subscriptionPlans, invoiceGrant, type SubscriptionFacts } from "~/domain/billing";
-import { creditPack, effectivePlan, planOfLookupKey, type PaidPlanId, type PlanId } from "~/domain/plans";
+import { subscriptionPlans, invoiceGrant, type InvoiceLine, type SubscriptionFacts } from "~/domain/billing";
+import { creditPack, effectivePlan, planOfLookupKey, type Billing, type PaidPlanId } from "~/domain/plans";
 import {
   eventSeen,
   markEvent,
@@ -196,6 +196,38 @@ const invoiceSubscription = (invoice: Stripe.Invoice) => invoice.parent?.subscri
 const invoicePaymentIntent = (invoice: Stripe.Invoice) =>
   idOf(invoice.payments?.data.find((p) => p.status === "paid")?.payment.payment_intent ?? null);
 
+const linePlans = new Map<string, { plan: PaidPlanId; billing: Billing } | null>();
+
+/** The plan a price stands for, by its lookup key (a price id alone says nothing); remembered per isolate. */
+async function planOfPrice(ctx: Ctx, price: string | Stripe.Price | null | undefined) {
+  if (!price) return null;
+  if (typeof price !== "string") return planOfLookupKey(price.lookup_key);
+  if (!linePlans.has(price))
+    linePlans.set(price, planOfLookupKey((await ctx.client.stripe.prices.retrieve(price)).lookup_key));
+  return linePlans.get(price) ?? null;
+}
+
+/** The invoice's lines as the grant rule reads them: amounts, proration flags, prices and periods. */
+async function invoiceLines(ctx: Ctx, invoice: Stripe.Invoice): Promise<InvoiceLine[]> {
+  const items: Stripe.InvoiceLineItem[] = invoice.lines.has_more
+    ? await ctx.client.stripe.invoices.listLineItems(invoice.id, { limit: 100 }).autoPagingToArray({ limit: 1000 })
+    : invoice.lines.data;
+  return Promise.all(
+    items.map(async (line) => {
+      const parent = line.parent;
+      const priced = await planOfPrice(ctx, line.pricing?.price_details?.price);
+      return {
+        amount: line.amount,
+        proration: parent?.subscription_item_details?.proration ?? parent?.invoice_item_details?.proration ?? false,
+        plan: priced?.plan ?? null,
+        billing: priced?.billing ?? null,
+        start: msOf(line.period.start),
+        end: msOf(line.period.end),
+      };
+    }),
+  );
+}
+
 async function invoicePaid(ctx: Ctx, invoiceId: string): Promise<void> {
   const invoice = await ctx.client.stripe.invoices.retrieve(invoiceId, { expand: ["payments"] });
   if (invoice.status !== "paid") return;
@@ -204,18 +236,13 @@ async function invoicePaid(ctx: Ctx, invoiceId: string): Promise<void> {
   if (!subscriptionId) return;
   const synced = await syncSubscription(ctx, subscriptionId);
   if (!synced) return;
-  const plan = paidPlanOf(details?.metadata?.clipcut_plan) ?? synced.facts.plan;
-  const previousPlan: PlanId | null = details?.metadata?.clipcut_upgraded_from
-    ? effectivePlan(details.metadata.clipcut_upgraded_from)
-    : null;
   const input = {
     invoiceId: invoice.id,
     billingReason: invoice.billing_reason,
-    plan,
-    previousPlan,
-    periodStart: msOf(invoice.lines.data[0]?.period.start ?? invoice.period_start),
+    lines: await invoiceLines(ctx, invoice),
   };
   must(await billingLedger(ctx.env, synced.userId).grantPurchase(input));
+  const plan = subscriptionPlans(synced.facts).current;
   await savePayment(ctx.db, {
     id: invoice.id,
     userId: synced.userId,

@@ -497,7 +497,7 @@ async function createRefund(db: Db, params: Params): Promise<Response> {
 /** Answers one SDK request the way Stripe would; unknown calls get Stripe's 404 shape. */
 async function answer(db: Db, method: string, url: URL, params: Params): Promise<Response> {
   const path = url.pathname.replace(/\/+$/, "");
-  const [, , resource, id, action] = path.split("/");
+  const [, , resource, id, action, expire] = path.split("/");
   const origin = (p: unknown) => {
     try {
       return new URL(String(p)).origin;
@@ -553,6 +553,23 @@ async function answer(db: Db, method: string, url: URL, params: Params): Promise
       }),
     );
   }
+  if (resource === "checkout" && id === "sessions" && method === "GET" && !action) {
+    const [customer, status] = [url.searchParams.get("customer"), url.searchParams.get("status")];
+    const sessions = (await localObjectsOfType<Obj>(db, "checkout.session")).filter(
+      (c) => (!customer || c.customer === customer) && (!status || c.status === status),
+    );
+    return Response.json(list("/v1/checkout/sessions", sessions.reverse()));
+  }
+  if (resource === "checkout" && id === "sessions" && method === "POST" && action && expire === "expire") {
+    const session = await localCheckoutSession(db, action);
+    if (!session) return stripeError(404, `No such checkout.session: '${action}'`, { code: "resource_missing" });
+    if (session.status !== "open")
+      return stripeError(
+        400,
+        `Only Checkout Sessions with a status of open can be expired (this one is ${String(session.status)}).`,
+      );
+    return Response.json(await put(db, { ...session, status: "expired", url: null }));
+  }
   if (resource === "checkout" && id === "sessions" && method === "GET" && action) {
     const session = await get(db, action);
     return session ? Response.json(session) : stripeError(404, `No such checkout.session: '${action}'`);
@@ -585,6 +602,13 @@ async function answer(db: Db, method: string, url: URL, params: Params): Promise
     if (!obj) return stripeError(404, `No such ${resource}: '${id}'`, { code: "resource_missing" });
     const paths = [...url.searchParams.entries()].filter(([k]) => k.startsWith("expand")).map(([, v]) => v);
     return Response.json(await expand(db, obj, paths));
+  }
+  if (resource === "subscriptions" && id && method === "DELETE") {
+    const sub = await get(db, id);
+    if (!sub) return stripeError(404, `No such subscription: '${id}'`, { code: "resource_missing" });
+    const ended = await put(db, { ...sub, status: "canceled", canceled_at: now(), ended_at: now() });
+    await recordEvent(db, "customer.subscription.deleted", ended);
+    return Response.json(ended);
   }
   if (resource === "subscriptions" && id && method === "POST") {
     const sub = await get(db, id);

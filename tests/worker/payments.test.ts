@@ -9,7 +9,7 @@ import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
 import { PLAN_PERIOD_MS } from "~/domain/plans";
 import type { AppEnv } from "~/load-context";
-import { LOCAL_WEBHOOK_SECRET } from "~/services/stripe.server";
+import { LOCAL_WEBHOOK_SECRET, stripeFor } from "~/services/stripe.server";
 import worker from "../../workers/app";
 import charge from "../fixtures/stripe/charge.json";
 import packSession from "../fixtures/stripe/checkout-session-pack.json";
@@ -381,6 +381,76 @@ describe("local checkout and plan changes (the stand-in behind the SDK)", () => 
     const down = await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie });
     expect(await down.text()).toContain("Successfully changed plan to Basic! It takes effect at the end");
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic" });
+  });
+});
+
+describe("one plan subscription per user", () => {
+  const checkoutOf = (res: Response) => new URL(res.headers.get("Location") ?? "").pathname;
+
+  it("a second checkout tab expires the first: only one open plan checkout can be paid", async () => {
+    const userId = await insertUser({ email: "twotabs@example.com", password: PASSWORD });
+    const cookie = await signIn("twotabs@example.com", PASSWORD);
+    const basic = checkoutOf(await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie }));
+    // The same plan again (a double click, a reload) reuses the open checkout.
+    expect(checkoutOf(await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie }))).toBe(basic);
+    const pro = checkoutOf(await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie }));
+    expect(pro).not.toBe(basic);
+    expect((await post(pro, { cardNumber: "4242 4242 4242 4242" }, { cookie })).status).toBe(302);
+    const late = await post(basic, { cardNumber: "4242 4242 4242 4242" }, { cookie });
+    expect(late.status).not.toBe(302);
+    expect(await late.text()).toContain("This checkout is no longer open.");
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", credits: 100 + 10000 });
+    const subs = await env.DB.prepare("SELECT status FROM billing_subscriptions WHERE user_id = ?").bind(userId).all();
+    expect(subs.results).toEqual([{ status: "active" }]);
+  });
+
+  it("two checkouts that both complete: the second subscription is cancelled, refunded in full, and the user told", async () => {
+    const userId = await insertUser({ email: "race@example.com", password: PASSWORD });
+    const cookie = await signIn("race@example.com", PASSWORD);
+    const basic = checkoutOf(await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie }));
+    // The race the expiry cannot close: a second session created beside the first (two requests at once).
+    const customer = (await env.DB.prepare("SELECT customer_id FROM billing_customers WHERE user_id = ?")
+      .bind(userId)
+      .first()) as { customer_id: string };
+    const local = stripeFor(env as AppEnv, db).stripe;
+    const [price] = (await local.prices.list({ lookup_keys: ["pro_monthly"] })).data;
+    const second = await local.checkout.sessions.create({
+      mode: "subscription",
+      customer: customer.customer_id,
+      line_items: [{ price: price!.id, quantity: 1 }],
+      metadata: { user_id: userId, plan: "Pro", billing: "monthly" },
+      success_url: `${ORIGIN}/billing/plan?checkout=success&plan=Pro`,
+      cancel_url: `${ORIGIN}/billing/plan`,
+    });
+    expect((await post(basic, { cardNumber: "4242 4242 4242 4242" }, { cookie })).status).toBe(302);
+    expect(
+      (
+        await post(
+          checkoutOf(new Response(null, { headers: { Location: second.url! } })),
+          { cardNumber: "4242 4242 4242 4242" },
+          { cookie },
+        )
+      ).status,
+    ).toBe(302);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 100 + 500 });
+    const subs = await env.DB.prepare("SELECT plan, status FROM billing_subscriptions WHERE user_id = ? ORDER BY plan")
+      .bind(userId)
+      .all();
+    expect(subs.results).toEqual([
+      { plan: "Basic", status: "active" },
+      { plan: "Pro", status: "canceled" },
+    ]);
+    const payments = await env.DB.prepare(
+      "SELECT amount_cents, refunded_cents, status, credits FROM billing_payments WHERE user_id = ? ORDER BY amount_cents",
+    )
+      .bind(userId)
+      .all();
+    expect(payments.results).toEqual([
+      { amount_cents: 1500, refunded_cents: 0, status: "paid", credits: 500 },
+      { amount_cents: 6900, refunded_cents: 6900, status: "refunded", credits: 0 },
+    ]);
+    const mail = (await outbox()).filter((m) => m.to === "race@example.com");
+    expect(mail.map((m) => m.subject)).toContain("We cancelled a second ClipCut subscription");
   });
 });
 

@@ -13,6 +13,7 @@ import type { Facts, Hold, HoldEnd, KeyMemo, LedgerState, LedgerUser, Needs, Wri
 import { RECENT_KEYS } from "~/domain/ledger";
 import type { PlanId, StoredPlan } from "~/domain/plans";
 import { sha256Hex } from "~/utils/crypto";
+import { subscriptionPaidUntil } from "./billing.server";
 import type { Db } from "./client.server";
 import { toApiClip } from "./clips.server";
 import { clips, creditHolds, creditLedger, users } from "./schema";
@@ -174,6 +175,12 @@ export async function loadFacts(
         .then((row) => {
           facts.clipCount = row?.n ?? 0;
         }),
+    );
+  if (needs.subscription)
+    reads.push(
+      subscriptionPaidUntil(db, userId).then((paidUntil) => {
+        facts.subscriptionPaidUntil = paidUntil;
+      }),
     );
   await Promise.all(reads);
   return facts;

@@ -48,6 +48,8 @@ export interface Needs {
   /** The user's clip by id. */
   clipId?: string;
   clipCount?: boolean;
+  /** The running subscription's paid period end (the renewal). */
+  subscription?: boolean;
 }
 
 interface OpSpec<I, O> {
@@ -141,7 +143,7 @@ export const LEDGER_OPS = {
   }),
   renew: op<{ now?: number }, { periodEnd: number | null }>({
     fingerprint: () => "renewal",
-    needs: () => ({}),
+    needs: () => ({ subscription: true }),
     decide: (state, input, facts, ctx) => renew(state, facts, { ...ctx, now: input.now ?? ctx.now }),
   }),
   // Payments (Stripe webhooks): each keyed by the Stripe object, so a redelivered event changes nothing.

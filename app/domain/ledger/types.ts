@@ -134,6 +134,8 @@ export interface Facts {
   clip?: { cost: number } | null;
   /** How many clips the user has (the starter reset). */
   clipCount?: number;
+  /** The end of the period a running subscription has paid for; null: no subscription (the renewal). */
+  subscriptionPaidUntil?: number | null;
 }
 
 export interface DecideContext {

@@ -30,6 +30,9 @@ export const users = sqliteTable(
     planPeriodStart: ms("plan_period_start"),
     planPeriodEnd: ms("plan_period_end"),
     pendingPlan: text("pending_plan", { enum: ["Free", "Basic", "Advanced", "Pro"] }),
+    /** The admin who last set the plan by hand (null when a purchase or the user did): the actor of the grants
+     *  that follow from it. */
+    planSetBy: text("plan_set_by"),
     lowCreditAlerts: integer("low_credit_alerts", { mode: "boolean" }).notNull().default(true),
     timeZone: text("time_zone"),
     createdAt: createdAt(),
@@ -123,6 +126,9 @@ export const clips = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The account whose ledger paid for the clip (a team member's clip is paid by the owner): refunds and deletes
+     *  go to this ledger. Filled for every row (the migration backfilled it from credit_ledger). */
+    payerId: text("payer_id"),
     name: text("name").notNull(),
     videoUrl: text("video_url").notNull(),
     startTimeSeconds: real("start_time_seconds").notNull(),

@@ -177,18 +177,18 @@ export async function leave(ctx: Ctx, userId: string): Promise<TeamResult> {
 }
 
 /**
- * The owner's plan dropped below Pro: the team is suspended (members pay for themselves at once, by
- * `billingAccount`). Tells the members by e-mail and writes the audit entry. Called where a plan change is made.
+ * The owner's plan went below Pro (the team is suspended: members pay for themselves at once, by `billingAccount`)
+ * or back to Pro. Tells the members by e-mail and writes the audit entry. Run by the owner's ledger after the commit
+ * that changed the plan (a `teamStatus` effect), whatever made the change.
  */
-export async function noticePlanChange(ctx: Omit<Ctx, "origin">, ownerId: string, before: string, after: string) {
-  if (teamActive(after) === teamActive(before)) return;
+export async function noticeTeamStatus(ctx: Omit<Ctx, "origin">, ownerId: string, plan: string) {
   const members = await memberEmails(ctx.db, ownerId);
   if (members.length === 0) return;
-  const suspended = !teamActive(after);
+  const suspended = !teamActive(plan);
   await audit(ctx.db, {
     action: "team.suspended",
     subjectId: ownerId,
-    details: { suspended, plan: effectivePlan(after), members: members.length },
+    details: { suspended, plan: effectivePlan(plan), members: members.length },
   });
   if (!suspended) return;
   for (const member of members)
@@ -207,7 +207,7 @@ export async function noticePlanChange(ctx: Omit<Ctx, "origin">, ownerId: string
  */
 export async function relayTeamCredits(ctx: Pick<Ctx, "env" | "db">, ownerId: string, credits: Credits) {
   const members = await memberEmails(ctx.db, ownerId);
-  await Promise.all(members.map((member) => ledger(ctx.env, member.id).pushTeamCredits(credits)));
+  await Promise.all(members.map((member) => ledger(ctx.env, member.id).relay({ type: "teamCredits", data: credits })));
 }
 
 /**

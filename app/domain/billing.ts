@@ -3,7 +3,7 @@
  * fields, what an invoice or a pack grants, what a refund takes back. No I/O; the UserLedger applies them.
  * See docs/decisions/011-payments.md.
  */
-import { monthlyCredits, PLAN_PERIOD_MS, type Billing, type PaidPlanId, type PlanId } from "./plans";
+import { monthlyCredits, PLAN_PERIOD_MS, planRank, type Billing, type PaidPlanId, type PlanId } from "./plans";
 
 /** A subscription as re-read from Stripe, reduced to what the ledger needs (times in ms). */
 export interface SubscriptionFacts {
@@ -37,6 +37,60 @@ export function subscriptionPlans(facts: SubscriptionFacts): { current: PaidPlan
   const current = downgradePending && facts.paidPlan ? facts.paidPlan : facts.plan;
   const next: PlanId | null = facts.cancelAtPeriodEnd ? "Free" : current !== facts.plan ? facts.plan : null;
   return { current, next };
+}
+
+export type PlanChangeIntent =
+  /** No subscription: a paid plan above the one in force is bought through Stripe Checkout. */
+  | { kind: "checkout"; plan: PaidPlanId; interval: Billing }
+  /** Prorated and invoiced at once; applied only when that invoice is paid. */
+  | { kind: "upgradeNow"; plan: PaidPlanId; interval: Billing }
+  /** The new price from now without proration; the plan paid for stays until the period end. */
+  | { kind: "downgradeAtPeriodEnd"; plan: PaidPlanId; interval: Billing; paidPlan: PaidPlanId; paidUntil: number }
+  | { kind: "cancelAtPeriodEnd" }
+  /** Asking for the plan in force drops a scheduled downgrade or cancel. */
+  | { kind: "undoPending"; plan: PaidPlanId; interval: Billing }
+  /** The same plan billed the other way: a new period starts now, prorated. */
+  | { kind: "switchInterval"; plan: PaidPlanId; interval: Billing }
+  /** A plan given without a subscription (by an admin) moves down: the ledger alone decides, no money moves. */
+  | { kind: "ledgerOnly"; plan: PlanId }
+  | { kind: "none" };
+
+/**
+ * The one rule for a creator's change of plan: upgrade now, downgrade or cancel at the period end, switch the
+ * interval, undo a pending change — or buy through Checkout when nothing is subscribed. The billing service executes
+ * what this answers; nothing else decides it.
+ */
+export function planChangeIntent(input: {
+  /** The plan in force for the user (the ledger's). */
+  current: PlanId;
+  /** The ledger's pending plan. */
+  pending: PlanId | null;
+  /** The running subscription as Stripe has it now, or null. */
+  subscription: SubscriptionFacts | null;
+  target: PlanId;
+  interval: Billing;
+  now: number;
+}): PlanChangeIntent {
+  const { target, interval } = input;
+  const sub = input.subscription;
+  // A subscription that ended, or a cancelled one past its end (Stripe deletes it shortly), is no subscription.
+  const running = sub !== null && IN_FORCE.has(sub.status) && !(sub.cancelAtPeriodEnd && sub.periodEnd <= input.now);
+  if (!running) {
+    if (target !== "Free" && planRank(target) > planRank(input.current))
+      return { kind: "checkout", plan: target, interval };
+    if (target === input.current && input.pending === null) return { kind: "none" };
+    return { kind: "ledgerOnly", plan: target };
+  }
+  const { current, next } = subscriptionPlans(sub);
+  if (target === "Free") return sub.cancelAtPeriodEnd ? { kind: "none" } : { kind: "cancelAtPeriodEnd" };
+  if (target === current) {
+    if (interval !== sub.billing) return { kind: "switchInterval", plan: target, interval };
+    return next === null ? { kind: "none" } : { kind: "undoPending", plan: target, interval };
+  }
+  if (planRank(target) > planRank(current)) return { kind: "upgradeNow", plan: target, interval };
+  if (next === target && sub.plan === target && sub.billing === interval && !sub.cancelAtPeriodEnd)
+    return { kind: "none" };
+  return { kind: "downgradeAtPeriodEnd", plan: target, interval, paidPlan: current, paidUntil: sub.periodEnd };
 }
 
 /**
@@ -81,43 +135,91 @@ export interface Grant {
   description: string;
 }
 
+/** One line of a Stripe invoice, reduced to what a grant needs (times in ms). */
+export interface InvoiceLine {
+  /** What the line charged, in cents: negative for a proration's credit for unused time. */
+  amount: number;
+  /** Stripe marked it as a proration (a change within a period). */
+  proration: boolean;
+  /** The plan of the line's price; null for anything we do not sell. */
+  plan: PaidPlanId | null;
+  billing: Billing | null;
+  start: number;
+  end: number;
+}
+
+/** The end of a billing period minus one interval, as Stripe counts calendar months and years. */
+function periodStartOf(end: number, billing: Billing): number {
+  const d = new Date(end);
+  if (billing === "yearly") d.setUTCFullYear(d.getUTCFullYear() - 1);
+  else d.setUTCMonth(d.getUTCMonth() - 1);
+  return d.getTime();
+}
+
 /**
- * The credits a paid subscription invoice grants, once. A first invoice grants the plan's month; an upgrade's
- * prorated invoice the difference between the two plans' months; a renewal invoice the new period's month under
- * the renewal alarm's own key (`renewal:<period start>`, same kind and text), so that period is credited once,
- * by whichever of the two arrives first.
+ * The credits an upgrade's invoice paid for: each priced line counts its plan's monthly credits for the part of the
+ * current credit month it covers, added when it charged, taken away when it credited unused time. One hour of Pro
+ * over Basic before renewal is 1/720 of the difference; the months after this one come from later invoices (or the
+ * renewal alarm within a paid year). Derived only from the invoice's own lines and amounts.
+ */
+export function upgradeCredits(lines: readonly InvoiceLine[]): number {
+  const priced = lines.filter((l) => l.plan !== null && l.billing !== null && l.end > l.start && l.amount !== 0);
+  if (priced.length === 0) return 0;
+  const changedAt = Math.min(...priced.map((l) => l.start));
+  // The subscription's period after the change: the line that runs longest is the new price's.
+  const latest = priced.reduce((a, b) => (b.end > a.end ? b : a));
+  const month = creditMonth(periodStartOf(latest.end, latest.billing!), latest.end, changedAt);
+  const length = month.end - month.start;
+  let credits = 0;
+  for (const line of priced) {
+    const covered = Math.max(0, Math.min(line.end, month.end) - Math.max(line.start, month.start));
+    credits += Math.sign(line.amount) * monthlyCredits(line.plan!) * (covered / length);
+  }
+  return Math.max(0, Math.round(credits));
+}
+
+/** The line that bills the subscription's price for a whole period (not a proration). */
+const periodLine = (lines: readonly InvoiceLine[]) => lines.find((l) => !l.proration && l.plan !== null) ?? null;
+
+/**
+ * The credits a paid subscription invoice grants, once. A first invoice grants its plan's month; an upgrade's
+ * prorated invoice what its lines charged for (upgradeCredits); a renewal invoice the new period's month under the
+ * renewal alarm's own key (`renewal:<period start>`, same kind and text), so a period is credited once, by
+ * whichever of the two arrives first. The plan is read from the invoice's lines, never from metadata.
  */
 export function invoiceGrant(input: {
   invoiceId: string;
   billingReason: string | null;
-  plan: PaidPlanId;
-  previousPlan: PlanId | null;
-  periodStart: number;
+  lines: readonly InvoiceLine[];
 }): Grant | null {
-  const { invoiceId, plan } = input;
+  const { invoiceId, lines } = input;
+  const line = periodLine(lines);
   switch (input.billingReason) {
     case "subscription_create":
+      if (!line?.plan) return null;
       return {
         key: `stripe:invoice:${invoiceId}`,
-        delta: monthlyCredits(plan),
+        delta: monthlyCredits(line.plan),
         kind: "purchase",
-        description: `${plan} plan credits (invoice ${invoiceId})`,
+        description: `${line.plan} plan credits (invoice ${invoiceId})`,
       };
     case "subscription_cycle":
+      if (!line?.plan) return null;
       return {
-        key: `renewal:${input.periodStart}`,
-        delta: monthlyCredits(plan),
+        key: `renewal:${line.start}`,
+        delta: monthlyCredits(line.plan),
         kind: "renewal",
-        description: `${plan} plan credits`,
+        description: `${line.plan} plan credits`,
       };
     case "subscription_update": {
-      const delta = Math.max(0, monthlyCredits(plan) - monthlyCredits(input.previousPlan ?? "Free"));
+      const delta = upgradeCredits(lines);
       if (delta === 0) return null;
+      const plan = lines.reduce<InvoiceLine | null>((a, b) => (b.amount > 0 && (!a || b.end > a.end) ? b : a), null);
       return {
         key: `stripe:invoice:${invoiceId}`,
         delta,
         kind: "purchase",
-        description: `Upgrade to ${plan}: credits (invoice ${invoiceId})`,
+        description: `Upgrade to ${plan?.plan ?? "a new plan"}: credits for the rest of this month (invoice ${invoiceId})`,
       };
     }
     default:

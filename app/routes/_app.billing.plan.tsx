@@ -14,10 +14,10 @@ import { useLive } from "~/components/realtime";
 import { formatShortDate } from "~/domain/greeting";
 import { runningSubscription } from "~/db/billing.server";
 import { getDb } from "~/db/client.server";
-import { effectivePlan, PLAN_IDS, planRank, PLANS } from "~/domain/plans";
+import { effectivePlan, PLAN_IDS, PLANS } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
-import { changeRunningSubscription, planCheckoutUrl } from "~/services/billing.server";
-import { busyHeaders, ledger } from "~/services/ledger.server";
+import { changePlan } from "~/services/billing.server";
+import { busyHeaders } from "~/services/ledger.server";
 import { BillingConfigError } from "~/services/stripe.server";
 import { readForm } from "~/utils/forms";
 
@@ -56,19 +56,25 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success)
     return data({ ok: false as const, message: "Failed to update plan: Unknown plan." }, { status: 400 });
   const { env } = context.cloudflare;
-  const db = getDb(env.DB);
-  const origin = new URL(request.url).origin;
   const { plan: target, billing } = parsed.data;
   try {
-    const change = await changeRunningSubscription(env, db, origin, user, target, billing);
-    if (change.kind === "changed")
-      return {
-        ok: true as const,
-        message: `Successfully changed plan to ${target}!${change.effective === "period_end" ? PERIOD_END_NOTE : ""}`,
-      };
-    // No subscription: a paid plan above the current one is bought through Stripe Checkout.
-    if (target !== "Free" && planRank(target) > planRank(effectivePlan(user.plan)))
-      return redirect(await planCheckoutUrl(env, db, origin, user, target, billing));
+    const outcome = await changePlan(env, getDb(env.DB), new URL(request.url).origin, user, target, billing);
+    switch (outcome.kind) {
+      case "checkout":
+        return redirect(outcome.url);
+      case "refused":
+        return data(
+          { ok: false as const, message: `Failed to update plan: ${outcome.message}` },
+          { status: outcome.status, headers: busyHeaders({ ok: false, status: outcome.status }) },
+        );
+      case "unchanged":
+        return { ok: true as const, message: `Successfully changed plan to ${target}!` };
+      case "changed":
+        return {
+          ok: true as const,
+          message: `Successfully changed plan to ${target}!${outcome.effective === "period_end" ? PERIOD_END_NOTE : ""}`,
+        };
+    }
   } catch (error) {
     if (error instanceof BillingConfigError)
       return data({ ok: false as const, message: `Failed to update plan: ${error.message}` }, { status: 503 });
@@ -78,15 +84,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       { status: 502 },
     );
   }
-  // Nothing paid is involved (a move down from a plan given without a subscription): the ledger decides.
-  const result = await ledger(env, user.id).changePlan({ plan: target });
-  if (!result.ok)
-    return data(
-      { ok: false as const, message: `Failed to update plan: ${result.message}` },
-      { status: result.status, headers: busyHeaders(result) },
-    );
-  const note = result.value.effective === "period_end" ? PERIOD_END_NOTE : "";
-  return { ok: true as const, message: `Successfully changed plan to ${target}!${note}` };
 }
 
 export default function PlanPage() {

@@ -3,10 +3,10 @@
  * the Customer Portal, a refund. None of this changes plan or credits itself: Stripe's events do, through the
  * webhook and the ledger. In local mode the stand-in's events are delivered before the answer.
  */
-import { subscriptionPlans } from "~/domain/billing";
+import { planChangeIntent } from "~/domain/billing";
 import {
   creditPack,
-  planRank,
+  effectivePlan,
   priceLookupKey,
   REFUND_WINDOW_MS,
   type Billing,
@@ -16,7 +16,8 @@ import {
 import { customerIdOf, paymentById, runningSubscription, saveCustomer } from "~/db/billing.server";
 import type { Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
-import { stripeFor, type BillingStripe } from "./stripe.server";
+import { ledger } from "./ledger.server";
+import { stripeFor, type BillingStripe, type Stripe } from "./stripe.server";
 import { deliverLocalEvents, subscriptionFacts, syncSubscription } from "./stripe-webhook.server";
 
 interface Who {
@@ -53,29 +54,46 @@ async function ensureCustomer(client: BillingStripe, db: Db, user: Who): Promise
 const CHECKOUT_KEY_WINDOW_MS = 10 * 60 * 1000;
 const window = () => Math.floor(Date.now() / CHECKOUT_KEY_WINDOW_MS);
 
-export async function planCheckoutUrl(
-  env: AppEnv,
+/**
+ * One open plan checkout per user: an open session for the same price is reused; any other open subscription
+ * checkout is expired before a new one starts, so two tabs cannot both subscribe. (If both still complete — a
+ * race between the two — the webhook cancels and refunds the second subscription.)
+ */
+async function planCheckoutUrl(
+  client: BillingStripe,
   db: Db,
   origin: string,
   user: Who,
   plan: PaidPlanId,
   billing: Billing,
 ) {
-  const client = stripeFor(env, db);
   const customer = await ensureCustomer(client, db, user);
   const lookupKey = priceLookupKey(plan, billing);
+  const open = await client.stripe.checkout.sessions.list({ customer, status: "open", limit: 100 });
+  const expired: string[] = [];
+  for (const session of open.data) {
+    if (session.mode !== "subscription") continue;
+    if (session.metadata?.plan === plan && session.metadata?.billing === billing && session.url) return session.url;
+    try {
+      await client.stripe.checkout.sessions.expire(session.id);
+      expired.push(session.id);
+    } catch {
+      // Completed meanwhile: the webhook's duplicate-subscription rule takes it from here.
+    }
+  }
   const session = await client.stripe.checkout.sessions.create(
     {
       mode: "subscription",
       customer,
       client_reference_id: user.id,
       line_items: [{ price: await priceId(client, lookupKey), quantity: 1 }],
-      subscription_data: { metadata: { user_id: user.id, clipcut_plan: plan } },
+      subscription_data: { metadata: { user_id: user.id } },
       metadata: { user_id: user.id, plan, billing },
       success_url: `${origin}/billing/plan?checkout=success&plan=${plan}`,
       cancel_url: `${origin}/billing/plan?checkout=cancelled`,
     },
-    { idempotencyKey: `checkout:${user.id}:${lookupKey}:${window()}` },
+    // The sessions just expired are part of the key: a key never replays a session this request expired.
+    { idempotencyKey: `checkout:${user.id}:${lookupKey}:${window()}:${expired.join(",")}` },
   );
   if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL.");
   return session.url;
@@ -102,77 +120,99 @@ export async function packCheckoutUrl(env: AppEnv, db: Db, origin: string, user:
   return session.url;
 }
 
-export type SubscriptionChange =
-  { kind: "none" } | { kind: "changed"; effective: "now" | "period_end"; periodEnd: number };
+export type PlanChangeOutcome =
+  | { kind: "checkout"; url: string }
+  | { kind: "changed"; plan: PlanId; effective: "now" | "period_end" }
+  | { kind: "unchanged"; plan: PlanId }
+  | { kind: "refused"; status: number; message: string };
+
+interface PlanUser extends Who {
+  plan: string;
+  pendingPlan: PlanId | null;
+}
 
 /**
- * A change of the running subscription: an upgrade now and prorated (invoiced at once, applied only if paid); a
- * downgrade or a cancel at the end of the paid period; asking for the plan in force undoes a pending change.
+ * A creator's change of plan: the rule (planChangeIntent) decides, this carries it out — Checkout, a change of the
+ * running subscription in Stripe, or the ledger alone for a plan given without one. Plan and credits then follow
+ * Stripe's events (applied here at once as well; both paths are idempotent).
  */
-export async function changeRunningSubscription(
+export async function changePlan(
   env: AppEnv,
   db: Db,
   origin: string,
-  user: Who,
+  user: PlanUser,
   target: PlanId,
-  billing: Billing,
-): Promise<SubscriptionChange> {
-  const running = await runningSubscription(db, user.id);
-  if (!running) return { kind: "none" };
+  interval: Billing,
+): Promise<PlanChangeOutcome> {
   const client = stripeFor(env, db);
-  const sub = await client.stripe.subscriptions.retrieve(running.id);
-  const facts = subscriptionFacts(sub);
-  const item = sub.items.data[0];
-  if (!facts || !item) return { kind: "none" };
-  const { current } = subscriptionPlans(facts);
+  const running = await runningSubscription(db, user.id);
+  const sub = running ? await client.stripe.subscriptions.retrieve(running.id) : null;
+  const facts = sub ? subscriptionFacts(sub) : null;
+  const intent = planChangeIntent({
+    current: effectivePlan(user.plan),
+    pending: user.pendingPlan,
+    subscription: facts,
+    target,
+    interval,
+    now: Date.now(),
+  });
+  switch (intent.kind) {
+    case "none":
+      return { kind: "unchanged", plan: target };
+    case "checkout":
+      return { kind: "checkout", url: await planCheckoutUrl(client, db, origin, user, intent.plan, intent.interval) };
+    case "ledgerOnly": {
+      const result = await ledger(env, user.id).changePlan({ plan: intent.plan });
+      if (!result.ok) return { kind: "refused", status: result.status, message: result.message };
+      return { kind: "changed", plan: target, effective: result.value.effective };
+    }
+  }
+  const item = sub?.items.data[0];
+  if (!sub || !facts || !item) return { kind: "unchanged", plan: target };
+  const key = `change:${sub.id}:${intent.kind}:${target}:${interval}:${facts.periodStart}:${facts.cancelAtPeriodEnd}:${facts.plan}`;
   const clearDowngrade = { clipcut_paid_plan: "", clipcut_paid_until: "" };
-  const key = `change:${sub.id}:${target}:${billing}:${facts.periodStart}:${facts.cancelAtPeriodEnd}:${facts.plan}`;
-  let effective: "now" | "period_end";
-  if (target === "Free") {
-    await client.stripe.subscriptions.update(sub.id, { cancel_at_period_end: true }, { idempotencyKey: key });
-    effective = "period_end";
-  } else if (target === current && billing === facts.billing) {
-    await client.stripe.subscriptions.update(
-      sub.id,
-      {
+  const price = async (plan: PaidPlanId, billing: Billing) => [
+    { id: item.id, price: await priceId(client, priceLookupKey(plan, billing)) },
+  ];
+  let params: Stripe.SubscriptionUpdateParams;
+  switch (intent.kind) {
+    case "cancelAtPeriodEnd":
+      params = { cancel_at_period_end: true };
+      break;
+    case "undoPending":
+      params = {
         cancel_at_period_end: false,
-        items: [{ id: item.id, price: await priceId(client, priceLookupKey(target, billing)) }],
+        items: await price(intent.plan, intent.interval),
         proration_behavior: "none",
-        metadata: { clipcut_plan: target, ...clearDowngrade },
-      },
-      { idempotencyKey: key },
-    );
-    effective = "now";
-  } else if (planRank(target) > planRank(current) || (target === current && billing !== facts.billing)) {
-    await client.stripe.subscriptions.update(
-      sub.id,
-      {
+        metadata: clearDowngrade,
+      };
+      break;
+    case "upgradeNow":
+    case "switchInterval":
+      // Invoiced at once and applied only if paid; the credits follow what that invoice charged.
+      params = {
         cancel_at_period_end: false,
-        items: [{ id: item.id, price: await priceId(client, priceLookupKey(target, billing)) }],
+        items: await price(intent.plan, intent.interval),
         proration_behavior: "always_invoice",
         payment_behavior: "pending_if_incomplete",
-        metadata: { clipcut_plan: target, clipcut_upgraded_from: current, ...clearDowngrade },
-      },
-      { idempotencyKey: key },
-    );
-    effective = "now";
-  } else {
-    await client.stripe.subscriptions.update(
-      sub.id,
-      {
+        metadata: clearDowngrade,
+      };
+      break;
+    case "downgradeAtPeriodEnd":
+      params = {
         cancel_at_period_end: false,
-        items: [{ id: item.id, price: await priceId(client, priceLookupKey(target, billing)) }],
+        items: await price(intent.plan, intent.interval),
         proration_behavior: "none",
-        metadata: { clipcut_plan: target, clipcut_paid_plan: current, clipcut_paid_until: String(facts.periodEnd) },
-      },
-      { idempotencyKey: key },
-    );
-    effective = "period_end";
+        metadata: { clipcut_paid_plan: intent.paidPlan, clipcut_paid_until: String(intent.paidUntil) },
+      };
+      break;
   }
+  await client.stripe.subscriptions.update(sub.id, params, { idempotencyKey: key });
   if (client.local) await deliverLocalEvents(env, origin);
   // Apply what Stripe now holds at once (the webhook does the same; both are idempotent).
-  const synced = await syncSubscription({ env, db, client, origin }, sub.id);
-  return { kind: "changed", effective, periodEnd: synced?.facts.periodEnd ?? facts.periodEnd };
+  await syncSubscription({ env, db, client, origin }, sub.id);
+  const later = intent.kind === "cancelAtPeriodEnd" || intent.kind === "downgradeAtPeriodEnd";
+  return { kind: "changed", plan: target, effective: later ? "period_end" : "now" };
 }
 
 /** The saved card: the customer's default, else the running subscription's. */

@@ -177,6 +177,7 @@ async function newInvoice(
   billingReason: string,
   period: { start: number; end: number },
   status: "paid" | "open",
+  prorations?: ProrationLine[],
 ) {
   const customer = String(sub.customer);
   const id = newId("in");
@@ -206,19 +207,12 @@ async function newInvoice(
       quote_details: null,
       subscription_details: { subscription: sub.id, metadata: { ...(sub.metadata as object) } },
     },
-    lines: list(`/v1/invoices/${id}/lines`, [
-      {
-        id: newId("il"),
-        object: "line_item",
-        amount,
-        currency: "usd",
-        period: { start: period.start, end: period.end },
-        pricing: {
-          type: "price_details",
-          price_details: { price: (sub.items as { data: { price: Obj }[] }).data[0]?.price.id },
-        },
-      },
-    ]),
+    lines: list(
+      `/v1/invoices/${id}/lines`,
+      (prorations ?? [{ amount, price: subscriptionItem(sub).price, ...period, proration: false }]).map((line) =>
+        invoiceLine(id, sub, line),
+      ),
+    ),
     payments: list(
       `/v1/invoices/${id}/payments`,
       paid
@@ -237,6 +231,39 @@ async function newInvoice(
     ),
   };
   return put(db, invoice);
+}
+
+/** A line of an invoice: what it charged for which price and period; prorations say so in their parent. */
+interface ProrationLine {
+  amount: number;
+  price: Obj;
+  start: number;
+  end: number;
+  proration: boolean;
+}
+
+function invoiceLine(invoice: string, sub: Obj, line: ProrationLine): Obj {
+  return {
+    id: newId("il"),
+    object: "line_item",
+    invoice,
+    amount: line.amount,
+    currency: "usd",
+    description: null,
+    period: { start: line.start, end: line.end },
+    parent: {
+      type: "subscription_item_details",
+      invoice_item_details: null,
+      subscription_item_details: {
+        invoice_item: null,
+        proration: line.proration,
+        proration_details: null,
+        subscription: sub.id,
+        subscription_item: subscriptionItem(sub).id,
+      },
+    },
+    pricing: { type: "price_details", price_details: { price: line.price.id, product: line.price.product } },
+  };
 }
 
 function subscriptionItem(sub: Obj) {
@@ -390,9 +417,21 @@ async function updateSubscription(db: Db, sub: Obj, params: Params): Promise<Res
       : { ...item, price };
     next = { ...next, items: { ...(sub.items as object), data: [newItem] } };
     if (params.proration_behavior === "always_invoice") {
-      const amount = intervalChanged
-        ? Math.max(0, newAmount - Math.round(oldAmount * unused))
-        : Math.max(0, Math.round((newAmount - oldAmount) * unused));
+      // As Stripe prorates: a credit for the old price's unused time, a charge for the new price's remaining time
+      // (or, when the interval changes, its whole new period).
+      const lines: ProrationLine[] = [
+        {
+          amount: -Math.round(oldAmount * unused),
+          price: item.price,
+          start: t,
+          end: item.current_period_end,
+          proration: true,
+        },
+        intervalChanged
+          ? { amount: newAmount, price, start: t, end: newItem.current_period_end, proration: false }
+          : { amount: Math.round(newAmount * unused), price, start: t, end: item.current_period_end, proration: true },
+      ];
+      const amount = Math.max(0, lines[0]!.amount + lines[1]!.amount);
       invoice = await newInvoice(
         db,
         next,
@@ -400,6 +439,7 @@ async function updateSubscription(db: Db, sub: Obj, params: Params): Promise<Res
         "subscription_update",
         { start: t, end: newItem.current_period_end },
         "paid",
+        lines,
       );
       next.latest_invoice = invoice.id;
     }
@@ -457,7 +497,7 @@ async function createRefund(db: Db, params: Params): Promise<Response> {
 /** Answers one SDK request the way Stripe would; unknown calls get Stripe's 404 shape. */
 async function answer(db: Db, method: string, url: URL, params: Params): Promise<Response> {
   const path = url.pathname.replace(/\/+$/, "");
-  const [, , resource, id, action] = path.split("/");
+  const [, , resource, id, action, expire] = path.split("/");
   const origin = (p: unknown) => {
     try {
       return new URL(String(p)).origin;
@@ -513,6 +553,23 @@ async function answer(db: Db, method: string, url: URL, params: Params): Promise
       }),
     );
   }
+  if (resource === "checkout" && id === "sessions" && method === "GET" && !action) {
+    const [customer, status] = [url.searchParams.get("customer"), url.searchParams.get("status")];
+    const sessions = (await localObjectsOfType<Obj>(db, "checkout.session")).filter(
+      (c) => (!customer || c.customer === customer) && (!status || c.status === status),
+    );
+    return Response.json(list("/v1/checkout/sessions", sessions.reverse()));
+  }
+  if (resource === "checkout" && id === "sessions" && method === "POST" && action && expire === "expire") {
+    const session = await localCheckoutSession(db, action);
+    if (!session) return stripeError(404, `No such checkout.session: '${action}'`, { code: "resource_missing" });
+    if (session.status !== "open")
+      return stripeError(
+        400,
+        `Only Checkout Sessions with a status of open can be expired (this one is ${String(session.status)}).`,
+      );
+    return Response.json(await put(db, { ...session, status: "expired", url: null }));
+  }
   if (resource === "checkout" && id === "sessions" && method === "GET" && action) {
     const session = await get(db, action);
     return session ? Response.json(session) : stripeError(404, `No such checkout.session: '${action}'`);
@@ -530,6 +587,10 @@ async function answer(db: Db, method: string, url: URL, params: Params): Promise
       }),
     );
   }
+  if (resource === "prices" && method === "GET" && id) {
+    const price = priceById(id);
+    return price ? Response.json(price) : stripeError(404, `No such price: '${id}'`, { code: "resource_missing" });
+  }
   if (resource === "refunds" && method === "POST" && !id) return createRefund(db, params);
   if (resource === "refunds" && method === "GET" && !id) {
     const charge = url.searchParams.get("charge");
@@ -541,6 +602,13 @@ async function answer(db: Db, method: string, url: URL, params: Params): Promise
     if (!obj) return stripeError(404, `No such ${resource}: '${id}'`, { code: "resource_missing" });
     const paths = [...url.searchParams.entries()].filter(([k]) => k.startsWith("expand")).map(([, v]) => v);
     return Response.json(await expand(db, obj, paths));
+  }
+  if (resource === "subscriptions" && id && method === "DELETE") {
+    const sub = await get(db, id);
+    if (!sub) return stripeError(404, `No such subscription: '${id}'`, { code: "resource_missing" });
+    const ended = await put(db, { ...sub, status: "canceled", canceled_at: now(), ended_at: now() });
+    await recordEvent(db, "customer.subscription.deleted", ended);
+    return Response.json(ended);
   }
   if (resource === "subscriptions" && id && method === "POST") {
     const sub = await get(db, id);

@@ -3,8 +3,8 @@
  * body; each event id is applied once; the event's object is re-read from Stripe before acting (delivery order is
  * not trusted); plan and credits change only as UserLedger operations; the answer is 2xx only after they committed.
  */
-import { subscriptionPlans, invoiceGrant, type SubscriptionFacts } from "~/domain/billing";
-import { creditPack, effectivePlan, planOfLookupKey, type PaidPlanId, type PlanId } from "~/domain/plans";
+import { subscriptionPlans, invoiceGrant, type InvoiceLine, type SubscriptionFacts } from "~/domain/billing";
+import { creditPack, effectivePlan, formatCents, planOfLookupKey, type Billing, type PaidPlanId } from "~/domain/plans";
 import {
   eventSeen,
   markEvent,
@@ -136,17 +136,22 @@ export function subscriptionFacts(sub: Stripe.Subscription): SubscriptionFacts |
   };
 }
 
+const RUNNING = ["active", "trialing", "past_due"];
+
 /** Re-reads a subscription and brings the user's plan in line with it (one ledger operation). */
 export async function syncSubscription(ctx: Ctx, subscriptionId: string) {
-  const sub = await ctx.client.stripe.subscriptions.retrieve(subscriptionId);
+  let sub = await ctx.client.stripe.subscriptions.retrieve(subscriptionId);
   const facts = subscriptionFacts(sub);
   if (!facts) return null;
   const userId = await userOf(ctx, sub.customer, sub.metadata);
   const running = await runningSubscription(ctx.db, userId);
+  // A second subscription while one is running (two checkout tabs): it is cancelled and refunded, never applied.
+  if (running !== null && running.id !== sub.id && RUNNING.includes(sub.status))
+    sub = await cancelDuplicate(ctx, sub, userId, running.id);
+  const duplicate = Boolean(sub.metadata?.clipcut_duplicate_of);
   // An old subscription that ended must not take the plan of a newer one away.
-  const superseded =
-    running !== null && running.id !== sub.id && !["active", "trialing", "past_due"].includes(sub.status);
-  if (!superseded) must(await billingLedger(ctx.env, userId).applySubscription(facts));
+  const superseded = running !== null && running.id !== sub.id && !RUNNING.includes(sub.status);
+  if (!superseded && !duplicate) must(await billingLedger(ctx.env, userId).applySubscription(facts));
   const { current, next } = subscriptionPlans(facts);
   await saveSubscription(ctx.db, {
     id: sub.id,
@@ -159,7 +164,53 @@ export async function syncSubscription(ctx: Ctx, subscriptionId: string) {
     currentPeriodEnd: new Date(facts.periodEnd),
     updatedAt: new Date(),
   });
-  return { userId, facts };
+  return { userId, facts, duplicate };
+}
+
+/**
+ * Cancels a duplicate subscription at once, refunds what its first invoice took and tells the user. Marked first
+ * (our own metadata), so its invoice grants nothing whichever event comes next; every step is idempotent.
+ */
+async function cancelDuplicate(ctx: Ctx, sub: Stripe.Subscription, userId: string, keptId: string) {
+  const { stripe } = ctx.client;
+  await stripe.subscriptions.update(
+    sub.id,
+    { metadata: { clipcut_duplicate_of: keptId } },
+    { idempotencyKey: `duplicate:${sub.id}:mark` },
+  );
+  const cancelled = await stripe.subscriptions.cancel(sub.id, {}, { idempotencyKey: `duplicate:${sub.id}:cancel` });
+  const invoiceId = idOf(sub.latest_invoice);
+  const invoice = invoiceId ? await stripe.invoices.retrieve(invoiceId, { expand: ["payments"] }) : null;
+  const paymentIntent = invoice ? invoicePaymentIntent(invoice) : null;
+  if (invoice && paymentIntent && invoice.amount_paid > 0)
+    await stripe.refunds.create(
+      {
+        payment_intent: paymentIntent,
+        amount: invoice.amount_paid,
+        reason: "duplicate",
+        metadata: { reason: "second subscription cancelled", user_id: userId },
+      },
+      { idempotencyKey: `duplicate:${sub.id}:refund` },
+    );
+  const user = await userEmail(ctx.db, userId);
+  const priced = subscriptionFacts(sub);
+  if (user)
+    await sendEmail(
+      { env: ctx.env, db: ctx.db },
+      actionEmail({
+        to: user.email,
+        subject: "We cancelled a second ClipCut subscription",
+        intro:
+          `You completed a second checkout${priced ? ` (${priced.plan}, ${priced.billing})` : ""} while a subscription was already running. ` +
+          `We cancelled the second one at once` +
+          (invoice && invoice.amount_paid > 0 ? ` and refunded its ${formatCents(invoice.amount_paid)} in full` : "") +
+          ". Your existing subscription is unchanged.",
+        action: "Change your plan here instead",
+        url: `${ctx.origin}/billing/plan`,
+        outro: "Refunds reach your card within 5–10 business days. Nothing else is needed from you.",
+      }),
+    );
+  return { ...cancelled, metadata: { ...cancelled.metadata, clipcut_duplicate_of: keptId } };
 }
 
 async function checkoutCompleted(ctx: Ctx, sessionId: string): Promise<void> {
@@ -196,6 +247,38 @@ const invoiceSubscription = (invoice: Stripe.Invoice) => invoice.parent?.subscri
 const invoicePaymentIntent = (invoice: Stripe.Invoice) =>
   idOf(invoice.payments?.data.find((p) => p.status === "paid")?.payment.payment_intent ?? null);
 
+const linePlans = new Map<string, { plan: PaidPlanId; billing: Billing } | null>();
+
+/** The plan a price stands for, by its lookup key (a price id alone says nothing); remembered per isolate. */
+async function planOfPrice(ctx: Ctx, price: string | Stripe.Price | null | undefined) {
+  if (!price) return null;
+  if (typeof price !== "string") return planOfLookupKey(price.lookup_key);
+  if (!linePlans.has(price))
+    linePlans.set(price, planOfLookupKey((await ctx.client.stripe.prices.retrieve(price)).lookup_key));
+  return linePlans.get(price) ?? null;
+}
+
+/** The invoice's lines as the grant rule reads them: amounts, proration flags, prices and periods. */
+async function invoiceLines(ctx: Ctx, invoice: Stripe.Invoice): Promise<InvoiceLine[]> {
+  const items: Stripe.InvoiceLineItem[] = invoice.lines.has_more
+    ? await ctx.client.stripe.invoices.listLineItems(invoice.id, { limit: 100 }).autoPagingToArray({ limit: 1000 })
+    : invoice.lines.data;
+  return Promise.all(
+    items.map(async (line) => {
+      const parent = line.parent;
+      const priced = await planOfPrice(ctx, line.pricing?.price_details?.price);
+      return {
+        amount: line.amount,
+        proration: parent?.subscription_item_details?.proration ?? parent?.invoice_item_details?.proration ?? false,
+        plan: priced?.plan ?? null,
+        billing: priced?.billing ?? null,
+        start: msOf(line.period.start),
+        end: msOf(line.period.end),
+      };
+    }),
+  );
+}
+
 async function invoicePaid(ctx: Ctx, invoiceId: string): Promise<void> {
   const invoice = await ctx.client.stripe.invoices.retrieve(invoiceId, { expand: ["payments"] });
   if (invoice.status !== "paid") return;
@@ -204,18 +287,14 @@ async function invoicePaid(ctx: Ctx, invoiceId: string): Promise<void> {
   if (!subscriptionId) return;
   const synced = await syncSubscription(ctx, subscriptionId);
   if (!synced) return;
-  const plan = paidPlanOf(details?.metadata?.clipcut_plan) ?? synced.facts.plan;
-  const previousPlan: PlanId | null = details?.metadata?.clipcut_upgraded_from
-    ? effectivePlan(details.metadata.clipcut_upgraded_from)
-    : null;
+  // A duplicate subscription's invoice is refunded in full: recorded (the refund needs it), never granted.
   const input = {
     invoiceId: invoice.id,
     billingReason: invoice.billing_reason,
-    plan,
-    previousPlan,
-    periodStart: msOf(invoice.lines.data[0]?.period.start ?? invoice.period_start),
+    lines: await invoiceLines(ctx, invoice),
   };
-  must(await billingLedger(ctx.env, synced.userId).grantPurchase(input));
+  if (!synced.duplicate) must(await billingLedger(ctx.env, synced.userId).grantPurchase(input));
+  const plan = subscriptionPlans(synced.facts).current;
   await savePayment(ctx.db, {
     id: invoice.id,
     userId: synced.userId,
@@ -225,7 +304,7 @@ async function invoicePaid(ctx: Ctx, invoiceId: string): Promise<void> {
     status: "paid",
     amountCents: invoice.amount_paid,
     currency: invoice.currency,
-    credits: invoiceGrant(input)?.delta ?? 0,
+    credits: synced.duplicate ? 0 : (invoiceGrant(input)?.delta ?? 0),
     paymentIntentId: invoicePaymentIntent(invoice),
     invoiceUrl: invoice.invoice_pdf ?? invoice.hosted_invoice_url ?? null,
     createdAt: new Date(msOf(invoice.created)),

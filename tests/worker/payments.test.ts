@@ -9,7 +9,7 @@ import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
 import { PLAN_PERIOD_MS } from "~/domain/plans";
 import type { AppEnv } from "~/load-context";
-import { LOCAL_WEBHOOK_SECRET } from "~/services/stripe.server";
+import { LOCAL_WEBHOOK_SECRET, stripeFor } from "~/services/stripe.server";
 import worker from "../../workers/app";
 import charge from "../fixtures/stripe/charge.json";
 import packSession from "../fixtures/stripe/checkout-session-pack.json";
@@ -80,12 +80,19 @@ async function userRow(id: string) {
 const ledger = (userId: string) => ledgerClient(env, userId);
 
 /** A Free creator with 100 credits, a Stripe customer, and a Basic monthly subscription in Stripe's books. */
-async function subscriber(tag: string, opts: { yearly?: boolean } = {}) {
+async function subscriber(tag: string, opts: { yearly?: boolean; calendarMonth?: boolean } = {}) {
   const userId = await insertUser({ email: `${tag}@example.com`, password: PASSWORD });
   await saveCustomer(db, userId, `cus_${tag}`);
   const f = fixtures(tag, userId);
   const start = Math.floor((Date.now() - DAY) / 1000);
-  const end = opts.yearly ? start + 365 * 86_400 : start + 31 * 86_400;
+  // Stripe bills calendar months; most tests only need a period of about a month.
+  const monthEnd = new Date(start * 1000);
+  monthEnd.setUTCMonth(monthEnd.getUTCMonth() + 1);
+  const end = opts.yearly
+    ? start + 365 * 86_400
+    : opts.calendarMonth
+      ? Math.floor(monthEnd.getTime() / 1000)
+      : start + 31 * 86_400;
   const item = f.subscription.items.data[0];
   item.current_period_start = start;
   item.current_period_end = end;
@@ -155,27 +162,57 @@ describe("Stripe webhook", () => {
     expect(await userRow(other)).toMatchObject({ plan: "Basic", credits: 600 });
   });
 
-  it("an upgrade is immediate and tops up the difference; the plan follows the subscription", async () => {
-    const { userId, f } = await subscriber("upgrade");
+  /** Basic → Pro at `at` (seconds), invoiced as Stripe prorates: unused Basic credited, remaining Pro charged. */
+  async function upgradeAt(tag: string, at: (period: { start: number; end: number }) => number) {
+    const { userId, f, start, end } = await subscriber(tag, { calendarMonth: true });
     await deliver("invoice.paid", f.invoice);
     const item = f.subscription.items.data[0];
+    const basic = item.price;
     item.price = { ...item.price, id: "price_pro_monthly", lookup_key: "pro_monthly", unit_amount: 6900 };
-    f.subscription.metadata = { ...f.subscription.metadata, clipcut_plan: "Pro", clipcut_upgraded_from: "Basic" };
+    const t = at({ start, end });
+    const unused = (end - t) / (end - start);
+    const line = (amount: number, price: string) => ({
+      ...structuredClone(f.invoice.lines.data[0]),
+      id: `il_${tag}_${price}`,
+      amount,
+      period: { start: t, end },
+      parent: {
+        type: "subscription_item_details",
+        invoice_item_details: null,
+        subscription_item_details: { proration: true, subscription: f.subscription.id, subscription_item: item.id },
+      },
+      pricing: { type: "price_details", price_details: { price, product: "prod" } },
+    });
+    const lines = [line(-Math.round(1500 * unused), basic.id), line(Math.round(6900 * unused), "price_pro_monthly")];
     const proration = {
       ...structuredClone(f.invoice),
-      id: "in_upgrade_proration",
+      id: `in_${tag}_proration`,
       billing_reason: "subscription_update",
-      amount_paid: 5200,
-      parent: {
-        type: "subscription_details",
-        subscription_details: { subscription: f.subscription.id, metadata: f.subscription.metadata },
-      },
+      amount_paid: lines[0].amount + lines[1].amount,
+      lines: { ...f.invoice.lines, data: lines },
     };
     await stripeHas(f.subscription, proration);
     expect((await deliver("customer.subscription.updated", f.subscription)).status).toBe(200);
     expect((await userRow(userId)).plan).toBe("Pro");
     expect((await deliver("invoice.paid", proration)).status).toBe(200);
-    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: null, credits: 100 + 500 + 9500 });
+    return { userId, charged: proration.amount_paid, hours: (end - start) / 3600 };
+  }
+
+  it("an upgrade one hour before renewal grants what it paid for (about 1/720 of the difference), not a month", async () => {
+    const { userId, charged, hours } = await upgradeAt("lateup", ({ end }) => end - 3600);
+    expect(charged).toBeLessThan(10); // Stripe charged a few cents
+    const share = Math.round(9500 / hours); // 13 in a 30-day month
+    expect(share).toBeLessThan(15);
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: null, credits: 100 + 500 + share });
+    const payment = await env.DB.prepare("SELECT credits FROM billing_payments WHERE id = ?")
+      .bind("in_lateup_proration")
+      .first();
+    expect(payment).toEqual({ credits: share });
+  });
+
+  it("an upgrade halfway through the month grants about half of the difference", async () => {
+    const { userId } = await upgradeAt("halfup", ({ start, end }) => Math.floor((start + end) / 2));
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", credits: 100 + 500 + 4750 });
   });
 
   it("a downgrade waits for the period end; the renewal there grants the lower plan once", async () => {
@@ -344,6 +381,76 @@ describe("local checkout and plan changes (the stand-in behind the SDK)", () => 
     const down = await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie });
     expect(await down.text()).toContain("Successfully changed plan to Basic! It takes effect at the end");
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic" });
+  });
+});
+
+describe("one plan subscription per user", () => {
+  const checkoutOf = (res: Response) => new URL(res.headers.get("Location") ?? "").pathname;
+
+  it("a second checkout tab expires the first: only one open plan checkout can be paid", async () => {
+    const userId = await insertUser({ email: "twotabs@example.com", password: PASSWORD });
+    const cookie = await signIn("twotabs@example.com", PASSWORD);
+    const basic = checkoutOf(await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie }));
+    // The same plan again (a double click, a reload) reuses the open checkout.
+    expect(checkoutOf(await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie }))).toBe(basic);
+    const pro = checkoutOf(await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie }));
+    expect(pro).not.toBe(basic);
+    expect((await post(pro, { cardNumber: "4242 4242 4242 4242" }, { cookie })).status).toBe(302);
+    const late = await post(basic, { cardNumber: "4242 4242 4242 4242" }, { cookie });
+    expect(late.status).not.toBe(302);
+    expect(await late.text()).toContain("This checkout is no longer open.");
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", credits: 100 + 10000 });
+    const subs = await env.DB.prepare("SELECT status FROM billing_subscriptions WHERE user_id = ?").bind(userId).all();
+    expect(subs.results).toEqual([{ status: "active" }]);
+  });
+
+  it("two checkouts that both complete: the second subscription is cancelled, refunded in full, and the user told", async () => {
+    const userId = await insertUser({ email: "race@example.com", password: PASSWORD });
+    const cookie = await signIn("race@example.com", PASSWORD);
+    const basic = checkoutOf(await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie }));
+    // The race the expiry cannot close: a second session created beside the first (two requests at once).
+    const customer = (await env.DB.prepare("SELECT customer_id FROM billing_customers WHERE user_id = ?")
+      .bind(userId)
+      .first()) as { customer_id: string };
+    const local = stripeFor(env as AppEnv, db).stripe;
+    const [price] = (await local.prices.list({ lookup_keys: ["pro_monthly"] })).data;
+    const second = await local.checkout.sessions.create({
+      mode: "subscription",
+      customer: customer.customer_id,
+      line_items: [{ price: price!.id, quantity: 1 }],
+      metadata: { user_id: userId, plan: "Pro", billing: "monthly" },
+      success_url: `${ORIGIN}/billing/plan?checkout=success&plan=Pro`,
+      cancel_url: `${ORIGIN}/billing/plan`,
+    });
+    expect((await post(basic, { cardNumber: "4242 4242 4242 4242" }, { cookie })).status).toBe(302);
+    expect(
+      (
+        await post(
+          checkoutOf(new Response(null, { headers: { Location: second.url! } })),
+          { cardNumber: "4242 4242 4242 4242" },
+          { cookie },
+        )
+      ).status,
+    ).toBe(302);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 100 + 500 });
+    const subs = await env.DB.prepare("SELECT plan, status FROM billing_subscriptions WHERE user_id = ? ORDER BY plan")
+      .bind(userId)
+      .all();
+    expect(subs.results).toEqual([
+      { plan: "Basic", status: "active" },
+      { plan: "Pro", status: "canceled" },
+    ]);
+    const payments = await env.DB.prepare(
+      "SELECT amount_cents, refunded_cents, status, credits FROM billing_payments WHERE user_id = ? ORDER BY amount_cents",
+    )
+      .bind(userId)
+      .all();
+    expect(payments.results).toEqual([
+      { amount_cents: 1500, refunded_cents: 0, status: "paid", credits: 500 },
+      { amount_cents: 6900, refunded_cents: 6900, status: "refunded", credits: 0 },
+    ]);
+    const mail = (await outbox()).filter((m) => m.to === "race@example.com");
+    expect(mail.map((m) => m.subject)).toContain("We cancelled a second ClipCut subscription");
   });
 });
 

@@ -7,12 +7,13 @@ import type { Credits } from "../api";
 import {
   invoiceGrant,
   packGrant,
+  type InvoiceLine,
   refundTakeBack,
   subscriptionPlanFields,
   type PlanFields,
   type SubscriptionFacts,
 } from "../billing";
-import { effectivePlan, type PaidPlanId, type PlanId } from "../plans";
+import { effectivePlan, type PlanId } from "../plans";
 import { applyDelta, creditsOf, decide, fail, patchUser, success, type Draft } from "./core";
 import type { DecideContext, Decision, Facts, LedgerState } from "./types";
 
@@ -69,9 +70,8 @@ export function applySubscription(
 export interface PurchaseInput {
   invoiceId: string;
   billingReason: string | null;
-  plan: PaidPlanId;
-  previousPlan: PlanId | null;
-  periodStart: number;
+  /** The invoice's own lines: what it charged, for which price and period (invoiceGrant reads only these). */
+  lines: InvoiceLine[];
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import autocannon from "autocannon";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 
 export const benchEnv = {
   ...process.env,
@@ -25,6 +25,7 @@ export function freshDb(persist: string): void {
 }
 
 export async function startServer(port: number, persist: string): Promise<ChildProcess> {
+  const serverLog = process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, "a") : "ignore";
   const server = spawn(
     "npx",
     [
@@ -42,7 +43,8 @@ export async function startServer(port: number, persist: string): Promise<ChildP
       "APP_MODE:local",
       "--show-interactive-dev-session=false",
     ],
-    { env: benchEnv, stdio: "ignore", detached: true },
+    // BENCH_SERVER_LOG=path keeps wrangler's output (to see why a server stopped answering mid-run).
+    { env: benchEnv, stdio: ["ignore", serverLog, serverLog], detached: true },
   );
   for (let i = 0; i < 120; i++) {
     if ((await fetch(`http://127.0.0.1:${port}/favicon.svg`).catch(() => null))?.ok) return server;
@@ -60,17 +62,40 @@ export function stopServer(server: ChildProcess): void {
   }
 }
 
+/**
+ * CPU seconds used so far by every process in the server's process group (wrangler and its workerd processes): per
+ * request, the fairest figure on a shared machine, where requests per second move with everyone else's load.
+ */
+export function serverCpuSeconds(server: ChildProcess): number {
+  const ticksPerSecond = 100; // USER_HZ, the unit of /proc/<pid>/stat on Linux
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // the process ended while we looked
+    }
+    // Fields after the parenthesised command name: state, ppid, pgrp, …, utime (14th), stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === server.pid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / ticksPerSecond;
+}
+
 export interface LoadResult {
   requestsPerSecond: number;
   p99: number;
   non2xx: number;
   errors: number;
+  /** Server CPU per request in µs over the measured run, when `load` was given the server's CPU clock. */
+  cpuMicrosPerRequest?: number;
 }
 
 /** autocannon for `seconds` at `connections`, after a short warm-up. */
 export async function load(
   url: string,
-  options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {},
+  options: { connections?: number; seconds?: number; headers?: Record<string, string>; cpu?: () => number } = {},
 ): Promise<LoadResult> {
   const run = (duration: number) =>
     autocannon({
@@ -80,12 +105,18 @@ export async function load(
       headers: options.headers,
     });
   await run(1);
+  const cpuBefore = options.cpu?.();
   const result = await run(options.seconds ?? 8);
+  const cpuAfter = options.cpu?.();
   return {
     requestsPerSecond: result.requests.average,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuMicrosPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+        ? undefined
+        : ((cpuAfter - cpuBefore) / result.requests.total) * 1e6,
   };
 }
 

@@ -225,6 +225,42 @@ async function serveCommand(args: string[]) {
   });
 }
 
+/** The options serve and the native host share (install writes them into the host's launcher). */
+const HOST_OPTIONS = {
+  "output-dir": { type: "string" },
+  "api-base": { type: "string" },
+  concurrency: { type: "string" },
+  "allow-private-sources": { type: "boolean", default: false },
+} as const;
+
+async function nativeHostCommand(args: string[]) {
+  // The browser adds its own arguments: Chrome the caller's origin (and --parent-window=<hwnd> on Windows),
+  // Firefox the manifest's path and the add-on id.
+  const { values, positionals } = parseArgs({
+    args: args.filter((a) => !a.startsWith("--parent-window=")),
+    allowPositionals: true,
+    options: { ...HOST_OPTIONS, "log-file": { type: "string" } },
+  });
+  const { runNativeHost } = await import("./native-host");
+  const { killAllChildren } = await import("./ffmpeg");
+  const host = await runNativeHost({
+    outputDir: values["output-dir"] ? resolve(values["output-dir"]) : undefined,
+    apiBaseUrl: values["api-base"],
+    concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
+    allowPrivateSources: values["allow-private-sources"],
+    logFile: values["log-file"] ?? process.env.CLIPCUT_NATIVE_LOG,
+    caller: positionals,
+    onExit: () => process.exit(0),
+  });
+  // Firefox sends SIGTERM a few seconds after closing the port; treat it (and the others) like the port closing.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void host.stop(signal));
+  process.on("uncaughtException", (error) => {
+    killAllChildren();
+    process.stderr.write(`ClipCut companion crashed: ${error.message}\n`);
+    process.exit(70);
+  });
+}
+
 async function pairCommand(args: string[]) {
   const { values } = parseArgs({ args, options: { reset: { type: "boolean", default: false } } });
   const { loadConfig, resetPairingToken } = await import("./config");
@@ -268,6 +304,7 @@ async function main(argv: string[]) {
   if (command === "--version" || command === "-v") return void process.stdout.write(`${VERSION}\n`);
   if (command === "cut") return cutCommand(rest);
   if (command === "pair") return pairCommand(rest);
+  if (command === "native-host") return nativeHostCommand(rest);
   if (command === "autostart") return autostartCommand(rest);
   if (command === undefined || command === "serve") return serveCommand(rest);
   if (command.startsWith("--")) return serveCommand(argv);

@@ -8,10 +8,29 @@ import type { ExtensionReply } from "../../../app/domain/extension";
 export const clipJobSchema = withClipRange(z.object(clipFields).strict());
 export type ClipJob = z.infer<typeof clipJobSchema>;
 
+/** The companion's tools as the native host reported them (null: not installed). */
+export interface CompanionTools {
+  ffmpeg: string | null;
+  ffprobe: string | null;
+  ytDlp: string | null;
+  ytDlpWarning: string | null;
+}
+
+/**
+ * "paired" is a companion ready for jobs: started by the browser (native messaging, no pairing), or a `serve` the
+ * user paired with. "unavailable" says why there is none, with what to do (not installed, too old, stopped).
+ */
 export type CompanionState =
-  | { state: "stopped" }
+  | { state: "unavailable"; kind: FailureKind; message: string }
   | { state: "unpaired" }
-  | { state: "paired"; version: string; outputDir: string; session: boolean };
+  | {
+      state: "paired";
+      via: "native" | "serve";
+      version: string;
+      outputDir: string;
+      session: boolean;
+      tools: CompanionTools | null;
+    };
 
 export const accountSchema = meResponseSchema;
 export type Account = z.infer<typeof accountSchema>;
@@ -24,7 +43,8 @@ export interface Status {
 }
 
 /** Why a request failed, so that the panel can say what to do. */
-export type FailureKind = "stopped" | "unpaired" | "signed_out" | "credits" | "plan_limit" | "invalid" | "other";
+export type FailureKind =
+  "stopped" | "not_installed" | "outdated" | "unpaired" | "signed_out" | "credits" | "plan_limit" | "invalid" | "other";
 export interface Failure {
   kind: FailureKind;
   message: string;

@@ -6,6 +6,7 @@ import { getOptionalUser } from "../app/services/auth.server";
 import { ledger } from "../app/services/ledger.server";
 import { ADMIN_FEED_NAME } from "./admin-feed";
 import { CREDENTIAL_HEADERS } from "./socket-credential";
+import { upgradeRefusedForIp, upgradeRefusedForUser } from "./socket-upgrade-limit";
 
 const json = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
@@ -28,6 +29,8 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return json(426, "bad_request", "This endpoint speaks WebSocket only.");
   }
+  const ipRefused = await upgradeRefusedForIp(env, request);
+  if (ipRefused) return ipRefused;
   const context = { cloudflare: { env, ctx }, nonce: "" };
   if (url.pathname === "/api/v1/realtime") {
     const offered = offeredProtocols(request);
@@ -36,6 +39,8 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
       offered.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
     const caller = await apiCallerOrError(request, env, token ?? null);
     if (caller instanceof Response) return caller;
+    const userRefused = await upgradeRefusedForUser(env, caller.id);
+    if (userRefused) return userRefused;
     return forward(request, env, caller.id, "extension", {
       protocol: offered.includes(REALTIME_SUBPROTOCOL) ? REALTIME_SUBPROTOCOL : null,
       tokenHash: caller.tokenHash,
@@ -46,6 +51,8 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
   if (origin !== null && origin !== url.origin) return json(403, "forbidden", "Cross-site WebSocket refused.");
   const user = await getOptionalUser(request, context);
   if (!user) return json(401, "unauthorized", "Sign in to receive live updates.");
+  const userRefused = await upgradeRefusedForUser(env, user.id);
+  if (userRefused) return userRefused;
   if (url.pathname === "/admin/realtime") {
     if (user.role !== "admin") return json(403, "forbidden", "Admins only.");
     const headers = new Headers(request.headers);

@@ -6,7 +6,7 @@ import { clipFields, withClipRange } from "~/domain/clip-request";
 import { INSUFFICIENT_CREDITS_MESSAGE } from "~/domain/credits";
 import { parseClockTime } from "~/domain/time";
 import { audit } from "~/services/audit.server";
-import { requireAdmin } from "~/services/auth.server";
+import { getOptionalUser, requireAdmin } from "~/services/auth.server";
 import { busyHeaders, ledger } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
@@ -22,7 +22,7 @@ const schema = z.object({
 });
 
 export type CreateClipResult =
-  { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean };
+  { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean; signIn?: boolean };
 
 // A resource route: a plain JSON response keeps its status (the modal reads the body either way).
 const reply = (body: CreateClipResult, status = 200, headers: HeadersInit = {}) =>
@@ -38,6 +38,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * double click charges once; the ledger commits charge and clip together.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The modal stays open while the session expires: it says so (spec K10) instead of following a sign-in redirect.
+  if (!(await getOptionalUser(request, context))) {
+    return reply({ ok: false, error: ADMIN_MESSAGES.clipSignedOut, signIn: true }, 401);
+  }
   const admin = await requireAdmin(request, context);
   const parsed = schema.safeParse(await readForm(request));
   if (!parsed.success) {

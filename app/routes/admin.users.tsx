@@ -190,11 +190,22 @@ export default function AdminUsers() {
           {notice}
         </p>
       )}
-      {listError && (
-        <p role="alert" className="alert-error mb-4">
-          {actionData.error}
-        </p>
-      )}
+      {listError &&
+        (actionData.intent === "ban" ? (
+          <div role="alert" className="alert-error mb-4">
+            <p>{ADMIN_MESSAGES.banFailed(actionData.error)}</p>
+            <p className="mt-2 font-semibold">Likely causes:</p>
+            <ul className="mt-1 list-disc pl-5">
+              {ADMIN_MESSAGES.banFailedCauses.map((cause) => (
+                <li key={cause}>{cause}</li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          <p role="alert" className="alert-error mb-4">
+            {actionData.error}
+          </p>
+        ))}
       <FilterForm
         fields={FILTERS}
         values={query}

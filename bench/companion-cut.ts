@@ -4,7 +4,14 @@
  *   - progressive: one 1080p30 H.264 + AAC MP4 (as before);
  *   - DASH: the same split into a video-only MP4 and an audio-only M4A, resolved by the stand-in yt-dlp
  *     (`requested_formats`), as YouTube serves 1080p;
+ *   - DASH with sidx: the same pair as fragmented MP4 with a sidx after the moov, as YouTube really serves it (the
+ *     in-process copy reads that index itself: mediabunny alone walks every moof);
  *   - VP9 1440p: a video-only VP9 WebM (5 s GOPs, as YouTube's) + an Opus WebM, also through yt-dlp.
+ * Copies are cut in the companion's process from the container's index (decision 002, 11); besides wall time each
+ * row reports the requests the range server answered, the bench process's own CPU (the companion's event loop, plus
+ * the range server and the stand-in API, which run in it too) and the longest event-loop stall during the row.
+ * Extra rows: the first copy after the companion starts (cold JIT), and a slow link (BENCH_SLOW_MS per request,
+ * 30 ms by default) for the floor and the first copy of each position.
  * Each beside plain ffmpeg (`-ss -i URL -t 20 -c copy`, the physical floor) and a plain ffmpeg full re-encode at the
  * quality the smart cut re-encodes with. Prints wall time, bytes read from the server and start accuracy.
  *
@@ -14,6 +21,7 @@
  *   BENCH_INSTALLED=0 …                        (no rows for the installed package)
  *   BENCH_AT=10.5,150.5 …                      (clip starts for the progressive and DASH sources)
  *   BENCH_REPEAT=3 …                           (runs of each short row; the row reports the median run)
+ *   BENCH_ONLY=progressive,dashsidx BENCH_SLOW_MS=0 …   (no slow-link rows)
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  */
@@ -21,6 +29,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Job } from "../app/domain/companion";
 import { newPairingToken } from "../extension/companion/src/config";
 import { allowedOrigins } from "../extension/companion/src/security";
@@ -35,7 +44,9 @@ import { measureAccuracy, timeCommand, type Accuracy } from "./companion/measure
 
 const SOURCE_SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 240);
 const VP9_SECONDS = Number(process.env.BENCH_VP9_SECONDS ?? 60);
-const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,vp9").split(","));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,dashsidx,vp9").split(","));
+/** The simulated slow link: a fixed delay per request at a second range server (0: no slow-link rows). */
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 30);
 const CLIP = 20;
 /** BENCH_ONE=1: one position per source (the full re-encodes dominate the run time on 2 cores). */
 const ONE = process.env.BENCH_ONE === "1";
@@ -85,6 +96,12 @@ interface Row {
   /** CPU time of the child processes (ffmpeg, ffprobe, yt-dlp) during the row: the machine's other load does not count. */
   cpu: number | null;
   bytes: number;
+  /** Requests the range server answered. */
+  requests: number;
+  /** CPU of this process (the companion's event loop, with the range server and stand-in API), seconds. */
+  selfCpu: number;
+  /** Longest event-loop stall during the row, ms (the server cannot answer meanwhile). */
+  stallMs: number;
   /** Size of the file written (the plain copy is the floor: a smart cut must stay within 1.1× of it). */
   outBytes: number | null;
   accuracy: Accuracy | null;
@@ -122,7 +139,7 @@ function format(r: Row): string {
   const err = a
     ? `${a.startErrorFrames >= 0 ? "+" : ""}${a.startErrorFrames} fr (${((a.startErrorFrames / FPS) * 1000).toFixed(0)} ms)`
     : "–";
-  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${r.cpu === null ? "–" : r.cpu.toFixed(2)} | ${mb(r.bytes)} | ${r.outBytes === null ? "–" : mb(r.outBytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.load} | ${r.note} |`;
+  return `| ${r.source} | ${r.tool} | ${r.at} | ${r.seconds.toFixed(2)} | ${r.cpu === null ? "–" : r.cpu.toFixed(2)} | ${r.selfCpu.toFixed(3)} | ${r.stallMs.toFixed(0)} | ${mb(r.bytes)} | ${r.requests} | ${r.outBytes === null ? "–" : mb(r.outBytes)} | ${err} | ${a ? a.durationSeconds.toFixed(3) : "–"} | ${a ? a.hiddenFrames : "–"} | ${r.load} | ${r.note} |`;
 }
 
 /** The goal ratios, per source and clip start, for the serve and the installed-CLI rows. */
@@ -135,6 +152,21 @@ function ratioRows(): string[] {
     const floor = get("ffmpeg -ss -i -t -c copy (floor)");
     const full = get("ffmpeg full re-encode, smart's end settings") ?? get("ffmpeg full re-encode");
     const ratio = (a?: number | null, b?: number | null) => (a && b ? (a / b).toFixed(3) : "–");
+    const copy = get("ClipCut copy (serve)");
+    out.push(
+      `| ${source} | ${at} | serve copy | – | ${ratio(copy?.seconds, floor?.seconds)} | – | ${ratio(copy?.bytes, floor?.bytes)} | ${copy?.requests ?? "–"} |`,
+    );
+    const slowFloor = get("ffmpeg -ss -i -t -c copy (floor), slow link");
+    const slowCopy = get("ClipCut copy (serve), slow link");
+    if (slowCopy)
+      out.push(
+        `| ${source} | ${at} | serve copy, slow link (${SLOW_MS} ms/request) | – | ${ratio(slowCopy.seconds, slowFloor?.seconds)} | – | ${ratio(slowCopy.bytes, slowFloor?.bytes)} | ${slowCopy.requests} |`,
+      );
+    const cold = get("ClipCut copy (serve, cold: first cut after start)");
+    if (cold)
+      out.push(
+        `| ${source} | ${at} | serve copy, cold | – | ${ratio(cold.seconds, floor?.seconds)} | – | – | ${cold.requests} |`,
+      );
     for (const [path, smart, copy] of [
       ["serve", "ClipCut smart (serve)", "ClipCut copy (serve)"],
       ["installed CLI", "installed CLI smart", "installed CLI copy"],
@@ -142,7 +174,7 @@ function ratioRows(): string[] {
       const s = get(smart);
       if (!s) continue;
       out.push(
-        `| ${source} | ${at} | ${path} | ${ratio(s.seconds, full?.seconds)} | ${ratio(get(copy)?.seconds, floor?.seconds)} | ${ratio(s.outBytes, floor?.outBytes)} |`,
+        `| ${source} | ${at} | ${path} | ${ratio(s.seconds, full?.seconds)} | ${ratio(get(copy)?.seconds, floor?.seconds)} | ${ratio(s.outBytes, floor?.outBytes)} | – | – |`,
       );
     }
   }
@@ -182,11 +214,29 @@ async function main() {
     videoBitrate: "4M",
   });
   await makeDashPair(join(mediaDir, h264), join(mediaDir, dashVideo), join(mediaDir, dashAudio));
+  // YouTube's layout: fragmented MP4 with one sidx after the moov (stream copies of the pair above).
+  const sidxVideo = `long1080-${SOURCE_SECONDS}s-video-sidx.mp4`;
+  const sidxAudio = `long1080-${SOURCE_SECONDS}s-audio-sidx.m4a`;
+  for (const [from, to, frag] of [
+    [dashVideo, sidxVideo, ["-movflags", "frag_keyframe+empty_moov+default_base_moof+global_sidx"]],
+    [
+      dashAudio,
+      sidxAudio,
+      ["-frag_duration", "2000000", "-movflags", "frag_custom+empty_moov+default_base_moof+global_sidx"],
+    ],
+  ] as const) {
+    const { existsSync } = await import("node:fs");
+    if (existsSync(join(mediaDir, to))) continue;
+    const tmp = join(mediaDir, `${to}.tmp.mp4`);
+    await run("ffmpeg", ["-v", "error", "-y", "-i", join(mediaDir, from), "-c", "copy", ...frag, "-f", "mp4", tmp]);
+    await run("mv", [tmp, join(mediaDir, to)]);
+  }
   if (ONLY.has("vp9")) {
     await makeVp9Bench(join(mediaDir, vp9), VP9_SECONDS);
     await makeOpusSource(join(mediaDir, opus), VP9_SECONDS);
   }
   const server = await startRangeServer(mediaDir);
+  const slowServer = SLOW_MS > 0 ? await startRangeServer(mediaDir, { delayMs: SLOW_MS }) : null;
   const work = mkdtempSync(join(tmpdir(), "clipcut-bench-"));
 
   // The stand-in yt-dlp answers the two page URLs with DASH pairs pointing at the range server.
@@ -194,6 +244,8 @@ async function main() {
   const fixture = join(work, "yt.json");
   const dashPage = "https://www.youtube.com/watch?v=benchdash01";
   const vp9Page = "https://www.youtube.com/watch?v=benchvp9_01";
+  const sidxPage = "https://www.youtube.com/watch?v=benchsidx01";
+  const slowSidxPage = "https://www.youtube.com/watch?v=benchslow01";
   /** yt-dlp's answer for a bench page of run r: a video-only and an audio-only stream on the range server. */
   const page = (
     id: string,
@@ -201,6 +253,7 @@ async function main() {
     r: number,
     video: { name: string; id: string; ext: string; codec: string; height: number },
     audio: { name: string; id: string; ext: string; codec: string },
+    slow = false,
   ) => ({
     id,
     title: id,
@@ -208,7 +261,11 @@ async function main() {
     formats: [
       { format_id: audio.id, ext: audio.ext, vcodec: "none", acodec: audio.codec },
       { format_id: video.id, ext: video.ext, vcodec: video.codec, acodec: "none", height: video.height },
-    ].map((f, i) => ({ ...f, url: variant(server.url(i === 0 ? audio.name : video.name), r), http_headers: headers })),
+    ].map((f, i) => ({
+      ...f,
+      url: variant((slow ? slowServer! : server).url(i === 0 ? audio.name : video.name), r),
+      http_headers: headers,
+    })),
   });
   const pages = (r: number) => ({
     [variant(dashPage, r)]: page(
@@ -225,9 +282,28 @@ async function main() {
       { name: vp9, id: "271", ext: "webm", codec: "vp09.00.50.08", height: 1440 },
       { name: opus, id: "251", ext: "webm", codec: "opus" },
     ),
+    [variant(sidxPage, r)]: page(
+      "benchsidx01",
+      SOURCE_SECONDS,
+      r,
+      { name: sidxVideo, id: "137", ext: "mp4", codec: "avc1.640028", height: 1080 },
+      { name: sidxAudio, id: "140", ext: "m4a", codec: "mp4a.40.2" },
+    ),
+    ...(slowServer
+      ? {
+          [variant(slowSidxPage, r)]: page(
+            "benchslow01",
+            SOURCE_SECONDS,
+            r,
+            { name: sidxVideo, id: "137", ext: "mp4", codec: "avc1.640028", height: 1080 },
+            { name: sidxAudio, id: "140", ext: "m4a", codec: "mp4a.40.2" },
+            true,
+          ),
+        }
+      : {}),
   });
   // A variant per clip start and run (up to four starts): see `variant`.
-  const byUrl = Object.assign({}, ...Array.from({ length: 4 * REPEAT + 1 }, (_, r) => pages(r)));
+  const byUrl = Object.assign({}, ...Array.from({ length: 8 * REPEAT + 2 }, (_, r) => pages(r)));
   writeFileSync(fixture, JSON.stringify({ byUrl }));
   process.env.FAKE_YTDLP_JSON = fixture;
 
@@ -259,22 +335,37 @@ async function main() {
     reference: string,
     fn: (run: number) => Promise<{ output: string; ok: boolean; note?: string }>,
     runs = REPEAT,
+    origin = server,
   ) => {
     const samples = [];
     for (let r = 1; r <= runs; r++) {
-      server.reset();
+      origin.reset();
       const cpuBefore = childCpuSeconds();
+      const selfBefore = process.cpuUsage();
+      const stalls = monitorEventLoopDelay({ resolution: 5 });
+      stalls.enable();
       const began = performance.now();
       const result = await fn(r);
       const seconds = (performance.now() - began) / 1000;
+      stalls.disable();
+      const self = process.cpuUsage(selfBefore);
       const cpuAfter = childCpuSeconds();
       const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-      samples.push({ ...result, seconds, cpu, bytes: server.bytesSent() });
+      samples.push({
+        ...result,
+        seconds,
+        cpu,
+        bytes: origin.bytesSent(),
+        requests: origin.requests(),
+        selfCpu: (self.user + self.system) / 1e6,
+        stallMs: stalls.max / 1e6,
+      });
       if (!result.ok) break;
     }
     const sorted = [...samples].sort((a, b) => a.seconds - b.seconds);
     const failed = samples.find((x) => !x.ok);
-    const { output, ok, note, seconds, cpu, bytes } = failed ?? sorted[Math.floor((sorted.length - 1) / 2)]!;
+    const { output, ok, note, seconds, cpu, bytes, requests, selfCpu, stallMs } =
+      failed ?? sorted[Math.floor((sorted.length - 1) / 2)]!;
     const spread =
       samples.length > 1
         ? `median of ${samples.length} (${sorted[0]!.seconds.toFixed(2)}–${sorted[sorted.length - 1]!.seconds.toFixed(2)} s)`
@@ -290,6 +381,9 @@ async function main() {
       seconds,
       cpu,
       bytes,
+      requests,
+      selfCpu,
+      stallMs,
       outBytes: ok ? sizeOf(output) : null,
       accuracy,
       load,
@@ -396,6 +490,17 @@ async function main() {
       ext: "mp4",
     },
     {
+      key: "dashsidx",
+      name: "DASH 1080p fMP4 + sidx",
+      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
+      reference: join(mediaDir, sidxVideo),
+      inputs: [server.url(sidxVideo), server.url(sidxAudio)],
+      source: sidxPage,
+      format: "mp4",
+      reencode: X264,
+      ext: "mp4",
+    },
+    {
       key: "vp9",
       name: "VP9 1440p + Opus",
       // One position: a 1440p VP9 full re-encode takes minutes on 2 cores (BENCH_VP9_BOTH=1 adds 10.4 s).
@@ -412,6 +517,7 @@ async function main() {
     },
   ].filter((c) => ONLY.has(c.key));
 
+  let cold = true;
   for (const c of cases) {
     for (const [p, at] of c.positions.entries()) {
       const q = c.key === "vp9" ? "1440p" : "1080p";
@@ -431,6 +537,48 @@ async function main() {
         );
       // The first copy row resolves (yt-dlp stand-in for the page sources) and probes; the second is the next clip
       // of the same video, where the queue's cache has both (the floor row does neither: it is handed media URLs).
+      const copyJob = (src: string) => ({
+        source: src,
+        startSeconds: at,
+        endSeconds: at + CLIP,
+        format: c.format,
+        quality: c.key === "vp9" ? "1440p" : "1080p",
+        strategy: "copy",
+        allowSnap: true,
+      });
+      // The companion's first cut since it started: mediabunny's code is not yet compiled by the JIT.
+      if (cold) {
+        cold = false;
+        await measure(
+          c.name,
+          "ClipCut copy (serve, cold: first cut after start)",
+          at,
+          c.reference,
+          () => viaServe(copyJob(variant(c.source, 8 * REPEAT + 1))),
+          1,
+        );
+      }
+      if (slowServer && c.key === "dashsidx") {
+        const slowInputs = [slowServer.url(sidxVideo), slowServer.url(sidxAudio)];
+        await measure(
+          c.name,
+          "ffmpeg -ss -i -t -c copy (floor), slow link",
+          at,
+          c.reference,
+          () => plain(slowInputs, at, join(work, `floor-slow-${c.key}-${at}.${c.ext}`), ["-c", "copy"]),
+          REPEAT,
+          slowServer,
+        );
+        await measure(
+          c.name,
+          "ClipCut copy (serve), slow link",
+          at,
+          c.reference,
+          (r) => viaServe(copyJob(variant(slowSidxPage, p * REPEAT + r))),
+          REPEAT,
+          slowServer,
+        );
+      }
       const runs = [
         { strategy: "copy", label: "ClipCut copy (serve)" },
         { strategy: "copy", label: "ClipCut copy (serve, source cached)" },
@@ -466,6 +614,7 @@ async function main() {
   await companion.close();
   await api.close();
   await server.close();
+  await slowServer?.close();
   rmSync(work, { recursive: true, force: true });
 
   const lines = [
@@ -477,14 +626,15 @@ async function main() {
       ? "Installed package: not measured (BENCH_INSTALLED=0)."
       : `Installed package (companion:pack tarball, npm install into a temp prefix): \`clipcut-companion --version\` cold start ${coldStart.toFixed(0)} ms (median of 5).`,
     "",
-    "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Bytes read (MB) | Output (MB) | Start error | Duration (s) | Hidden lead-in frames | Load 1/5/15 min | Note |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| Source | Tool | Clip start | Wall time (s) | Child CPU (s) | Own CPU (s) | Longest stall (ms) | Bytes read (MB) | Requests | Output (MB) | Start error | Duration (s) | Hidden lead-in frames | Load 1/5/15 min | Note |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(format),
     "",
-    "Ratios (same run): smart ÷ full re-encode (like-for-like for VP9), first copy ÷ plain copy, smart output ÷ plain copy output.",
+    "Ratios (same run): smart ÷ full re-encode (like-for-like for VP9), first copy ÷ plain copy, smart output ÷ plain copy output, bytes read by the first copy ÷ the plain copy's, requests per first copy.",
+    "Goals (issue 30): first copy ÷ floor ≤ 0.7 (progressive, DASH with sidx, VP9), bytes ≤ 0.8, ≤ 20 requests for DASH at 150 s; report the slow-link and cold rows.",
     "",
-    "| Source | Clip start | Path | smart ÷ full | first copy ÷ floor | smart bytes ÷ floor bytes |",
-    "|---|---|---|---|---|---|",
+    "| Source | Clip start | Path | smart ÷ full | first copy ÷ floor | smart bytes ÷ floor bytes | copy bytes read ÷ floor | requests |",
+    "|---|---|---|---|---|---|---|---|",
     ...ratioRows(),
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

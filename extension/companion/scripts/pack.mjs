@@ -8,6 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -78,6 +79,18 @@ writeFileSync(
   )}\n`,
 );
 copyFileSync(join(companion, "README.md"), join(stage, "README.md"));
+// mediabunny (MPL-2.0) is bundled unmodified into bin/main.cjs (its per-file notices stay inline); its licence and
+// where its source is travel beside it.
+const require = createRequire(import.meta.url);
+// Its package.json is not exported: the package folder is two levels above its CommonJS bundle (dist/bundles).
+const mediabunny = resolve(dirname(require.resolve("mediabunny")), "..", "..");
+const mbVersion = JSON.parse(readFileSync(join(mediabunny, "package.json"), "utf8")).version;
+writeFileSync(
+  join(stage, "bin", "THIRD-PARTY-NOTICES.txt"),
+  `bin/main.cjs contains mediabunny ${mbVersion}, unmodified, under the Mozilla Public License 2.0.\n` +
+    `Its source: https://github.com/Vanilagy/mediabunny (npm: mediabunny@${mbVersion}).\n\n` +
+    readFileSync(join(mediabunny, "LICENSE"), "utf8"),
+);
 
 const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", outDir], { cwd: stage, encoding: "utf8" })
   .trim()

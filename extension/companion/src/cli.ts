@@ -3,10 +3,9 @@ import { existsSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CUT_STRATEGIES, type CutStrategy } from "../../../app/domain/companion";
-import { FORMATS, isAudioFormat, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
+import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { parseTimecode } from "../../../app/domain/time";
 import { ClipError } from "./errors";
-import type { EarlyStage } from "./stage";
 import { MissingToolError, requireFfmpeg, toolPaths, toolVersion } from "./tools";
 // The clip engine (cut, probe, sources, yt-dlp) is imported by the command that needs it: --version, --help and
 // serve start without loading it.
@@ -106,23 +105,15 @@ async function cutCommand(args: string[]) {
   const quality: Quality | null = oneOf(values.quality, QUALITIES, "--quality") ?? null;
   const strategy: CutStrategy = oneOf(values.strategy, CUT_STRATEGIES, "--strategy") ?? "auto";
 
-  const [
-    { cutClip },
-    { clipBaseName, sanitizeName },
-    { probeMedia },
-    { resolveSource },
-    net,
-    { ytDlpAgeWarning },
-    { guessedStage, stageTimeoutMs, startEarlyStage },
-  ] = await Promise.all([
-    import("./cut"),
-    import("./output"),
-    import("./probe"),
-    import("./source"),
-    import("./net-guard"),
-    import("./ytdlp"),
-    import("./stage"),
-  ]);
+  const [{ cutClip }, { clipBaseName, sanitizeName }, { probeMedia }, { resolveSource }, net, { ytDlpAgeWarning }] =
+    await Promise.all([
+      import("./cut"),
+      import("./output"),
+      import("./probe"),
+      import("./source"),
+      import("./net-guard"),
+      import("./ytdlp"),
+    ]);
   const envAllowsPrivateSources = net.envAllowsPrivateSources;
   const tools = toolPaths();
   const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
@@ -137,8 +128,6 @@ async function cutCommand(args: string[]) {
     if (warning) process.stderr.write(`Warning: ${warning}\n`);
     return warning;
   });
-  // The staging read starts as soon as the source is resolved, beside the probe (used when the guess was right).
-  const early: { stage: EarlyStage | null } = { stage: null };
   const reading = (async () => {
     const input = await resolveSource(tools, isUrl ? source : resolve(source), {
       height: quality ? qualityHeight(quality) : null,
@@ -148,12 +137,6 @@ async function cutCommand(args: string[]) {
       ytDlpWarning,
       ytDlpVersion,
     });
-    if (!isAudioFormat(format)) {
-      early.stage = await startEarlyStage(tools.ffmpeg, input, guessedStage(input, start, end), {
-        signal: new AbortController().signal,
-        timeoutMs: stageTimeoutMs(end - start),
-      }).catch(() => null);
-    }
     return { input, info: await probeMedia(tools.ffprobe, input) };
   })();
   try {
@@ -164,7 +147,6 @@ async function cutCommand(args: string[]) {
       const out = resolve(values.out);
       outputDir = dirname(out);
       if (!existsSync(outputDir)) {
-        await early.stage?.dispose(); // fail() exits at once
         fail(`Output folder does not exist: ${outputDir}`, 2);
       }
       const name = basename(out);
@@ -187,7 +169,6 @@ async function cutCommand(args: string[]) {
       },
       {
         tools,
-        early: early.stage ?? undefined,
         onProgress: (p) => {
           if (!process.stderr.isTTY || Date.now() - lastLine < 250) return;
           lastLine = Date.now();
@@ -208,8 +189,6 @@ async function cutCommand(args: string[]) {
     // A missing ffmpeg or ffprobe fails the first run that needs it: say what to install instead of that failure.
     if (!(error instanceof MissingToolError)) await requireFfmpeg(tools);
     throw error;
-  } finally {
-    await early.stage?.dispose();
   }
 }
 

@@ -6,7 +6,7 @@ import { isAudioFormat, qualityHeight } from "../../../app/domain/media";
 import { EXTENSIONS } from "./encode";
 import { CancelledError } from "./errors";
 import { runFfmpeg } from "./ffmpeg";
-import { startEarlyHead, waitForHead, type EarlyHead } from "./early-head";
+import { adoptIfSame, startEarlyHead, waitForHead, type EarlyHead } from "./early-head";
 import { planFrames, toSeconds, toTicks } from "./keyframes";
 import { readListing } from "./listing";
 import { reserveOutput, type OutputSlot } from "./output";
@@ -18,9 +18,10 @@ import { h264HeadStep, smartPlanH264 } from "./plans/smart-h264";
 import { smartPlanVp9, vp9HeadStep } from "./plans/smart-vp9";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
-import { runStage, sameStage, stagePaths, type StageSpec } from "./stage";
+import { planDirectCopy, type DirectPlan } from "./direct-copy";
+import { runStage, stagePaths, type StageSpec } from "./stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
-import { startTrace } from "./trace";
+import { startTrace, type Trace } from "./trace";
 import { checkCopiedOutput, verifyOutput } from "./verify";
 
 /**
@@ -95,36 +96,28 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
             return started;
           })
         : Promise.resolve(null);
-    // A read the job started while the source was being probed, when it is this one and it succeeded.
-    const early = hooks.early && sameStage(hooks.early.spec, spec) ? hooks.early : null;
-    if (hooks.early && !early) void hooks.early.dispose(); // a wrong guess: stop that read now
-    early?.listen(onProgress);
-    let usedEarly = false;
-    if (early) {
-      heading = watchHead(early, early.done);
-      usedEarly = await trace.span("stage (early)", () => early.done);
-      if (!usedEarly) {
-        await (await heading)?.stop();
-        heading = Promise.resolve(null);
-      }
+    // Copies read the container's own index and write the clip in this process, without a stage (decision 002,
+    // 11); what that path does not take falls back to the staged ffmpeg path below, with the reason traced.
+    if (!audioOnlyOut) {
+      const direct = await trace.span("index", () => planDirectCopy(req, hooks.signal));
+      if ("plan" in direct) return await cutInProcess(req, hooks, direct.plan, { trace, progress, began, ownTrace });
+      void trace.span(`ffmpeg path: ${direct.refused}`, async () => undefined);
     }
     hooks.signal?.throwIfAborted();
-    const { stage, listing } = usedEarly ? early! : stagePaths(work, stageFormat);
-    if (!usedEarly) {
-      const staging = runStage(
-        hooks.tools.ffmpeg,
-        req.input,
-        spec,
-        { stage, listing },
-        {
-          signal: hooks.signal,
-          timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
-          onProgress,
-        },
-      );
-      heading = watchHead({ stage, listing }, staging);
-      await trace.span("stage", () => staging);
-    }
+    const { stage, listing } = stagePaths(work, stageFormat);
+    const staging = runStage(
+      hooks.tools.ffmpeg,
+      req.input,
+      spec,
+      { stage, listing },
+      {
+        signal: hooks.signal,
+        timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
+        onProgress,
+      },
+    );
+    heading = watchHead({ stage, listing }, staging);
+    await trace.span("stage", () => staging);
     progress.next();
     const staged = await readListing(listing, clockTicks);
     if (hooks.gate) await trace.span("gate", () => hooks.gate!);
@@ -147,9 +140,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       plan.reason = strategy.reason;
     }
     // The plan adopts the early head when it would run exactly that step; otherwise the early one is stopped.
-    const earlyHead = await heading;
-    const adopted = earlyHead && plan.steps.find((step) => sameArgs(step.args, earlyHead.step.args));
-    if (earlyHead && !adopted) await earlyHead.stop();
+    const adopted = await adoptIfSame(await heading, plan.steps);
     const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
     // Steps marked concurrent run together with the one before them; the group is one share of the progress,
     // reported by its first step.
@@ -166,15 +157,8 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
         (step, i, signal) =>
           trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, async () => {
             const onStepProgress = i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined;
-            if (step === adopted && earlyHead) {
-              if (onStepProgress) earlyHead.listen(onStepProgress);
-              const stopIt = () => void earlyHead.stop();
-              signal.addEventListener("abort", stopIt, { once: true });
-              const ok = await earlyHead.done.finally(() => signal.removeEventListener("abort", stopIt));
-              if (signal.aborted) throw new CancelledError();
-              // An early head that failed (it followed a stage that went wrong) is run again the usual way.
-              if (ok) return;
-            }
+            // An adopted early head that failed (it followed a stage that went wrong) is run again the usual way.
+            if (adopted?.step === step && (await adopted.finish(signal, onStepProgress))) return;
             if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
             await runFfmpeg(hooks.tools.ffmpeg, step.args, {
               signal,
@@ -235,7 +219,64 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
   }
 }
 
-const sameArgs = (a: string[], b: string[]) => a.length === b.length && a.every((arg, i) => arg === b[i]);
+/**
+ * The copy written in this process from the planned packets (direct-copy.ts): the reservation is awaited before
+ * anything reaches the output folder, the file is checked against the plan before it is handed over.
+ */
+async function cutInProcess(
+  req: CutRequest,
+  hooks: CutHooks,
+  plan: DirectPlan,
+  o: { trace: Trace; progress: ProgressTracker; began: number; ownTrace: Trace | null },
+): Promise<CutResult> {
+  let slot: OutputSlot | null = null;
+  try {
+    if (hooks.gate) await o.trace.span("gate", () => hooks.gate!);
+    hooks.signal?.throwIfAborted();
+    slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
+    const seconds = plan.endSeconds - plan.startSeconds;
+    o.progress.plan(1);
+    const onProgress = o.progress.step(seconds, 0);
+    const verified = await o.trace.span("copy (in-process)", () =>
+      plan.write(slot!.partPath, {
+        signal: hooks.signal,
+        ffmpeg: hooks.tools.ffmpeg,
+        onProgress: (fraction) => onProgress({ outTimeSeconds: fraction * seconds, frame: null, speed: null }),
+      }),
+    );
+    const reads = plan.stats();
+    await o.trace.span(`read ${reads.requests} requests, ${(reads.bytes / 1e6).toFixed(2)} MB`, async () => undefined);
+    await slot.commit();
+    const size = (await stat(slot.path)).size;
+    hooks.onProgress?.({ percent: 100, speed: o.progress.lastSpeed, etaSeconds: 0 });
+    o.ownTrace?.end("copy");
+    return {
+      output: slot.path,
+      strategy: "copy",
+      format: req.format,
+      requestedStartSeconds: req.startSeconds,
+      requestedEndSeconds: req.endSeconds,
+      startSeconds: round6(plan.startSeconds),
+      endSeconds: round6(plan.startSeconds + verified.durationSeconds),
+      durationSeconds: round6(verified.durationSeconds),
+      snapped: plan.snapped,
+      width: verified.width,
+      height: verified.height,
+      frames: verified.frames,
+      watermark: false,
+      sizeBytes: size,
+      elapsedSeconds: round6((Date.now() - o.began) / 1000),
+      reason: plan.reason,
+      sourceHeight: req.info.video?.height ?? null,
+      notes: resultNotes(req),
+    };
+  } catch (error) {
+    await slot?.discard();
+    throw error;
+  } finally {
+    await plan.close();
+  }
+}
 
 /** The smart cut for the stage's codec (H.264 in MPEG-TS, VP9 in Matroska): its plan, and its head on its own. */
 const SMART = {

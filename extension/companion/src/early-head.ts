@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { runFfmpeg, startInBackground, type BackgroundRun } from "./ffmpeg";
+import { CancelledError } from "./errors";
+import { runFfmpeg, startInBackground, type BackgroundRun, type FfmpegProgress } from "./ffmpeg";
 import { planFrames, type CutFrames } from "./keyframes";
 import { parseListing, type StagedPackets } from "./listing";
 import type { Step } from "./plan";
@@ -71,4 +72,36 @@ export function startEarlyHead(
     options.signal,
   );
   return { ...run, step };
+}
+
+/**
+ * Start, then adopt if identical: the plan's step that is exactly the early run (same arguments) takes it over, and
+ * `finish` waits for it (reporting its progress, stopped with the step's signal; false when it failed, so the step
+ * runs the usual way). When no step is identical the early run is stopped and null is returned.
+ */
+export async function adoptIfSame(
+  early: EarlyHead | null,
+  steps: Step[],
+): Promise<{
+  step: Step;
+  finish(signal: AbortSignal, onProgress?: (p: FfmpegProgress) => void): Promise<boolean>;
+} | null> {
+  if (!early) return null;
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((arg, i) => arg === b[i]);
+  const step = steps.find((s) => same(s.args, early.step.args));
+  if (!step) {
+    await early.stop();
+    return null;
+  }
+  return {
+    step,
+    async finish(signal, onProgress) {
+      if (onProgress) early.listen(onProgress);
+      const stop = () => void early.stop();
+      signal.addEventListener("abort", stop, { once: true });
+      const ok = await early.done.finally(() => signal.removeEventListener("abort", stop));
+      if (signal.aborted) throw new CancelledError();
+      return ok;
+    },
+  };
 }

@@ -3,14 +3,13 @@ import { EventEmitter } from "node:events";
 import type { ClipRequest, MeResponse } from "../../../app/domain/api";
 import type { ClipJobRequest, CompanionEvent, CutResult, Job, JobError, Progress } from "../../../app/domain/companion";
 import { decideQuality, fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
-import { isAudioFormat, qualityHeight, type Format } from "../../../app/domain/media";
+import { qualityHeight, type Format } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
 import { CancelledError, ClipError, isAbortError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
 import { probeMedia, type MediaInfo } from "./probe";
 import { resolveSource, type InputSpec } from "./source";
-import { guessedStage, stageTimeoutMs, startEarlyStage, type EarlyStage } from "./stage";
 import type { Tools } from "./tools";
 import { startTrace } from "./trace";
 
@@ -113,26 +112,6 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         () => null,
       ),
     };
-  }
-
-  /**
-   * Starts the staging read as soon as the source is resolved, beside its probe (issue 22: for a first clip they
-   * were sequential processes). The probe's answer is guessed (picture and sound, container from the URL); the cut
-   * uses the read only when the guess was right. Not for audio outputs (their stage depends on the audio codec).
-   */
-  private async earlyStage(
-    resolved: Promise<InputSpec | null>,
-    r: { startSeconds: number; endSeconds: number },
-    format: Format,
-    signal: AbortSignal,
-  ): Promise<EarlyStage | null> {
-    if (isAudioFormat(format) || !(r.endSeconds > r.startSeconds)) return null;
-    const input = await resolved;
-    if (!input || signal.aborted) return null;
-    return startEarlyStage(this.options.tools.ffmpeg, input, guessedStage(input, r.startSeconds, r.endSeconds), {
-      signal,
-      timeoutMs: stageTimeoutMs(r.endSeconds - r.startSeconds),
-    }).catch(() => null);
   }
 
   constructor(private readonly options: JobQueueOptions) {
@@ -251,13 +230,8 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     let api: ApiClient | null = null;
     const key = `clipcut-job-${job.id}`;
     const trace = startTrace(`job ${job.id.slice(0, 8)}`);
-    // Stops the early staging read when the reservation is refused (the cut's own reads stop with its signal).
+    // Stops the cut's reads when the reservation is refused.
     const refused = new AbortController();
-    let early: Promise<EarlyStage | null> = Promise.resolve(null);
-    const disposeEarly = async () => {
-      refused.abort();
-      await (await early)?.dispose();
-    };
     try {
       if (!session)
         throw new ClipError("session_required", "Connect your ClipCut account in the extension first.", 401);
@@ -268,10 +242,8 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked). When the
       // job says it, resolving and probing need nothing from the account, so they run beside the account check.
       const fixed = fetchQualityBeforeAccount(format, r.quality);
-      const readEarly = AbortSignal.any([signal, refused.signal]);
       const fromSource = (height: number | null) => {
         const source = this.source(r.source, height, signal);
-        early = this.earlyStage(source.resolved, r, format, readEarly);
         return trace.span("source", () => source.value);
       };
       const sourced = fixed ? fromSource(qualityHeight(fixed)) : null;
@@ -334,7 +306,6 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
           signal: AbortSignal.any([signal, refused.signal]),
           trace,
           gate: reserving,
-          early: (await early) ?? undefined,
           onProgress: (progress: Progress) => this.progress(job, progress),
         });
       } catch (error) {
@@ -344,7 +315,6 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         throw error;
       }
       const hold = await reserving;
-      await disposeEarly();
       this.update(job, { status: "verifying", result });
       try {
         await trace.span("capture", () => withRetry(() => api!.capture(hold.id, `${key}:capture`)));
@@ -359,7 +329,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         });
       }
     } catch (error) {
-      await disposeEarly();
+      refused.abort();
       const cancelled = signal.aborted || isAbortError(error);
       if (job.credits.holdId && api) {
         const holdId = job.credits.holdId;

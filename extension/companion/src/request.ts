@@ -2,7 +2,6 @@ import type { CutStrategy, Progress } from "../../../app/domain/companion";
 import type { Format, Quality } from "../../../app/domain/media";
 import type { MediaInfo } from "./probe";
 import type { InputSpec } from "./source";
-import type { EarlyStage } from "./stage";
 import type { Tools } from "./tools";
 import type { Trace } from "./trace";
 
@@ -36,6 +35,4 @@ export interface CutHooks {
    * the private work folder while it is pending, and a rejection ends the cut there.
    */
   gate?: Promise<unknown>;
-  /** The staging read, started while the source was probed; used when it is the read this cut needs. */
-  early?: EarlyStage;
 }

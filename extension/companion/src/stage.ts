@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runFfmpeg, startInBackground, type BackgroundRun, type RunOptions } from "./ffmpeg";
+import { runFfmpeg, type RunOptions } from "./ffmpeg";
 import { listingArgs } from "./listing";
-import { sec, STAGE_MARGIN_SECONDS, STAGE_OFFSET } from "./plan";
+import { sec, STAGE_OFFSET } from "./plan";
 import { withRangeProxy } from "./range-proxy";
 import { inputArgs, type InputSpec } from "./source";
 
@@ -78,75 +76,4 @@ export function runStage(
       options,
     );
   });
-}
-
-/**
- * A staging read started before the source's probe has answered (issue 22: the probe and the read were two
- * sequential processes before a copy clip's mux). It guesses what the probe will say — a picture and a sound, the
- * container from the URL — and the cut uses it only when the guess was right (`sameStage`); otherwise the cut stages
- * again as before. The job that starts it disposes of it (stops the run, removes its folder) when it ends.
- */
-export interface EarlyStage extends BackgroundRun {
-  spec: StageSpec;
-  stage: string;
-  listing: string;
-  /** Stops the run and removes its folder. */
-  dispose(): Promise<void>;
-}
-
-export async function startEarlyStage(
-  ffmpeg: string,
-  input: InputSpec,
-  spec: StageSpec,
-  options: { signal: AbortSignal; timeoutMs: number },
-): Promise<EarlyStage> {
-  const work = await mkdtemp(join(tmpdir(), "clipcut-early-"));
-  const paths = stagePaths(work, spec.format);
-  const run = startInBackground(
-    ({ signal, onProgress }) =>
-      runStage(ffmpeg, input, spec, paths, { signal, timeoutMs: options.timeoutMs, onProgress }),
-    options.signal,
-  );
-  return {
-    ...run,
-    spec,
-    ...paths,
-    async dispose() {
-      await run.stop();
-      await rm(work, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * The read a video cut of `startSeconds`–`endSeconds` will most likely need, before the probe: a picture and a
- * sound, the container from the URL, the end not yet capped at the duration.
- */
-export function guessedStage(input: InputSpec, startSeconds: number, endSeconds: number): StageSpec {
-  return {
-    startSeconds,
-    readSeconds: endSeconds - startSeconds + STAGE_MARGIN_SECONDS,
-    format: guessStageFormat(input),
-    video: true,
-    audio: true,
-  };
-}
-
-/** The staging run's time limit: a generous floor plus a tenth of realtime (a slow network). */
-export const stageTimeoutMs = (mediaSeconds: number) => Math.round((120 + mediaSeconds * 10) * 1000);
-
-/** The container guessed from the URL before the probe: Matroska for WebM/MKV, MPEG-TS (H.264/HEVC) otherwise. */
-export function guessStageFormat(input: InputSpec): StageSpec["format"] {
-  return /\.(webm|mkv)(\?|$)|mime=video%2Fwebm/i.test(input.url) ? "matroska" : "mpegts";
-}
-
-/** The early read is the one the cut would make (it may have read further: the end was not yet capped). */
-export function sameStage(early: StageSpec, wanted: StageSpec): boolean {
-  return (
-    early.format === wanted.format &&
-    early.video === wanted.video &&
-    early.audio === wanted.audio &&
-    early.startSeconds.toFixed(6) === wanted.startSeconds.toFixed(6) &&
-    early.readSeconds >= wanted.readSeconds - 1e-6
-  );
 }

@@ -32,14 +32,14 @@ it("cut prints the achieved clip as JSON on its last line", async () => {
   expect(result.durationSeconds).toBeCloseTo(3.5, 6);
 });
 
-it("cut stages the range beside the probe and removes that read's folder when it ends", async () => {
+it("cut copies in-process from the file's index, with no staging run, and leaves no work folder", async () => {
   const tmp = tempDir("clipcut-cli-tmp-");
   const out = join(tempDir(), "copy.mp4");
   const args = ["cut", join(dir, "src360.mp4"), "--start", "10", "--end", "14", "--strategy", "copy", "--out", out];
   const { code, stderr } = await runCli(args, { CLIPCUT_TRACE: "1", TMPDIR: tmp });
   expect(code).toBe(0);
-  expect(stderr).toMatch(/\[clipcut trace\] cut copy .*stage \(early\)/);
-  expect(stderr).not.toMatch(/[:|] stage \d/);
+  expect(stderr).toMatch(/\[clipcut trace\] cut copy .*copy \(in-process\)/);
+  expect(stderr).not.toMatch(/[:|] stage/);
   expect(existsSync(out)).toBe(true);
   // (tsx keeps its own cache there.)
   expect(readdirSync(tmp).filter((name) => name.startsWith("clipcut-"))).toEqual([]);

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, inject, it } from "vitest";
@@ -24,6 +24,11 @@ it("the packed tarball installs into an empty prefix with no dependencies, cuts 
   // Bundled: nothing but the package itself (no node_modules of its own, no dev dependencies).
   expect(existsSync(join(installed, "node_modules"))).toBe(false);
   expect(readdirSync(installed).sort()).toEqual(["README.md", "bin", "package.json"]);
+  // The bundled mediabunny keeps its MPL-2.0 notice: beside the program, and inline in it.
+  expect(readFileSync(join(installed, "bin", "THIRD-PARTY-NOTICES.txt"), "utf8")).toMatch(
+    /mediabunny[\s\S]*Mozilla Public License Version 2\.0/,
+  );
+  expect(readFileSync(join(installed, "bin", "main.cjs"), "utf8")).toMatch(/Mozilla Public\s*\*?\s*License, v\. 2\.0/);
   const bin = join(prefix, "bin", "clipcut-companion");
   const env = { ...process.env, PATH: `${join(prefix, "bin")}:${process.env.PATH}` };
 

@@ -1,5 +1,5 @@
 import { createReadStream, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, normalize } from "node:path";
 
@@ -16,12 +16,17 @@ export interface RangeServer {
   close: () => Promise<void>;
 }
 
-export async function startRangeServer(root: string): Promise<RangeServer> {
+/** `delayMs`: a fixed delay before each answer (a simulated slow link: every round trip costs that much). */
+export async function startRangeServer(root: string, o: { delayMs?: number } = {}): Promise<RangeServer> {
   let sent = 0;
   let requests = 0;
   let seen: { name: string; headers: Record<string, string | string[] | undefined> }[] = [];
   let perFile = new Map<string, number>();
   const server: Server = createServer((req, res) => {
+    if (o.delayMs) return void setTimeout(() => answer(req, res), o.delayMs);
+    answer(req, res);
+  });
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
     requests++;
     const name = normalize(decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/")).replace(/^[/\\]+/, "");
     if (name.includes("..")) return void res.writeHead(400).end();
@@ -58,7 +63,7 @@ export async function startRangeServer(root: string): Promise<RangeServer> {
     });
     stream.pipe(res);
     res.on("close", () => stream.destroy());
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,0 +1,332 @@
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Format } from "../../../app/domain/media";
+import { cutClip } from "../src/cut";
+import { checkClipStarts } from "../src/direct-copy";
+import { isPrivateAddress, type Guard } from "../src/net-guard";
+import { probeMedia } from "../src/probe";
+import { resolveSource, type InputSpec } from "../src/source";
+import type { Trace } from "../src/trace";
+import { tempDir, tools } from "./helpers";
+import { run } from "./media";
+import { startRangeServer, type RangeServer } from "./range-server";
+
+/**
+ * Copies are cut in this process from the container's own index (no staging run): for each container the clip
+ * must hold the source's frames from the planned keyframe (same count, same decoded pictures) and its sound must
+ * start where ffmpeg's demuxer puts the first audio packet of that span. Sources are served over HTTP with ranges.
+ */
+const dir = inject("mediaDir");
+let server: RangeServer;
+
+/** Derived sources (stream copies of the generated ones, so they are quick to make). */
+const derived: Record<string, string[]> = {
+  // moov at the end (no faststart): the reader walks the box headers to find it.
+  "moov-last.mp4": ["-i", "src360.mp4", "-c", "copy"],
+  "frag-sidx.mp4": [
+    "-i",
+    "src360.mp4",
+    "-c",
+    "copy",
+    "-movflags",
+    "frag_keyframe+empty_moov+default_base_moof+global_sidx",
+  ],
+  "frag-plain.mp4": ["-i", "src360.mp4", "-c", "copy", "-movflags", "frag_keyframe+empty_moov+default_base_moof"],
+  // YouTube's DASH pair: video-only and audio-only fragmented MP4, each with a sidx after its moov.
+  "dash-video.mp4": [
+    "-i",
+    "src360.mp4",
+    "-map",
+    "0:v",
+    "-c",
+    "copy",
+    "-movflags",
+    "frag_keyframe+empty_moov+default_base_moof+global_sidx",
+  ],
+  "dash-audio.m4a": [
+    "-i",
+    "src360.mp4",
+    "-map",
+    "0:a",
+    "-c",
+    "copy",
+    "-frag_duration",
+    "2000000",
+    "-movflags",
+    "frag_custom+empty_moov+default_base_moof+global_sidx",
+    "-f",
+    "mp4",
+  ],
+  "src360.ts": ["-i", "src360.mp4", "-c", "copy", "-f", "mpegts"],
+  // Shown turned a quarter, French sound, BT.709 colour in the H.264 headers.
+  "tagged.mp4": [
+    ...["-i", "src360.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", "-metadata:s:a:0", "language=fra"],
+    ...["-bsf:v", "h264_metadata=colour_primaries=1:transfer_characteristics=1:matrix_coefficients=1"],
+  ],
+};
+
+beforeAll(async () => {
+  for (const [name, args] of Object.entries(derived)) {
+    const out = join(dir, name);
+    if (existsSync(out)) continue;
+    const input = args.map((a, i) => (args[i - 1] === "-i" ? join(dir, a) : a));
+    const tmp = `${out}.tmp${extname(out)}`;
+    await run("ffmpeg", ["-v", "error", "-y", ...input, tmp]);
+    await run("mv", [tmp, out]);
+  }
+  server = await startRangeServer(dir);
+});
+afterAll(() => server.close());
+
+/** A trace that records its span names: which path the cut took and why. */
+function recordingTrace(): Trace & { names: string[] } {
+  const names: string[] = [];
+  return { names, span: (name, fn) => (names.push(name), fn()), end: () => undefined };
+}
+
+async function cutUrl(o: {
+  name: string;
+  start: number;
+  end: number;
+  format?: Format;
+  audio?: string;
+  allowSnap?: boolean;
+}) {
+  let input: InputSpec = await resolveSource(tools, server.url(o.name), { allowPrivate: true });
+  if (o.audio) input = { ...input, audio: { ...input, url: server.url(o.audio), audio: undefined } };
+  const info = await probeMedia(tools.ffprobe, input);
+  const trace = recordingTrace();
+  server.reset();
+  const result = await cutClip(
+    {
+      input,
+      info,
+      startSeconds: o.start,
+      endSeconds: o.end,
+      format: o.format ?? "mp4",
+      quality: null,
+      strategy: "copy",
+      allowSnap: o.allowSnap ?? true,
+      watermark: false,
+      outputDir: tempDir(),
+      baseName: "clip",
+    },
+    { tools, trace },
+  );
+  return { result, trace: trace.names, requests: server.requests() };
+}
+
+/** md5 of every decoded picture, from `from` seconds for `seconds` (accurate seek: exactly the frames shown). */
+async function pictures(file: string, from?: number, seconds?: number): Promise<string[]> {
+  // -seek_timestamp: -ss is the stream's own time, not an offset from the file's start (0.067 s in a video-only
+  // fragmented MP4 with B-frames).
+  const seek =
+    from === undefined ? [] : ["-seek_timestamp", "1", "-ss", from.toFixed(6), "-t", (seconds ?? 0).toFixed(6)];
+  const { stdout } = await run("ffmpeg", ["-v", "error", ...seek, "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"]);
+  return stdout
+    .toString()
+    .split("\n")
+    .filter((l) => /^\d/.test(l))
+    .map((l) => l.split(",").pop()!.trim());
+}
+
+/** Packet start times (seconds) of a file's first stream of `kind`, as ffmpeg's demuxer reports them. */
+async function packetTimes(file: string, kind: "v" | "a"): Promise<number[]> {
+  const { stdout } = await run("ffprobe", [
+    ...["-v", "error", "-select_streams", `${kind}:0`, "-show_entries", "packet=pts_time", "-of", "csv=p=0", file],
+  ]);
+  return stdout
+    .toString()
+    .split("\n")
+    .filter((l) => l.trim() && l.trim() !== "N/A")
+    .map(Number);
+}
+
+/**
+ * The clip against the source: the decoded pictures are the source's from the clip's start (first-frame md5 and
+ * count), and the first audio packet sits where the source's first audio packet at or after the keyframe sits.
+ */
+async function expectSameAsSource(
+  clip: { output: string; startSeconds: number; endSeconds: number; frames: number | null },
+  video: string,
+  audio: string | null,
+) {
+  const got = await pictures(clip.output);
+  const want = await pictures(video, clip.startSeconds, clip.endSeconds - clip.startSeconds - 0.001);
+  expect(got.length).toBe(clip.frames);
+  expect(got[0]).toBe(want[0]);
+  expect(got).toEqual(want);
+  if (!audio) return;
+  const sourceAudio = await packetTimes(audio, "a");
+  const firstAfter = sourceAudio.filter((t) => t >= clip.startSeconds - 0.0005).sort((a, b) => a - b)[0]!;
+  const clipVideo = (await packetTimes(clip.output, "v")).sort((a, b) => a - b)[0]!;
+  const clipAudio = (await packetTimes(clip.output, "a")).sort((a, b) => a - b)[0]!;
+  // Within a millisecond of ffmpeg's placement (one AAC frame is 21 ms).
+  expect(Math.abs(clipAudio - clipVideo - (firstAfter - clip.startSeconds))).toBeLessThan(0.0015);
+}
+
+describe("copies cut in-process from the container's index", () => {
+  const cases = [
+    {
+      title: "faststart MP4 (H.264 B-frames with an edit list, AAC with priming)",
+      name: "src360.mp4",
+      start: 10.5,
+      end: 14,
+    },
+    { title: "MP4 with the moov at the end", name: "moov-last.mp4", start: 100.5, end: 103 },
+    { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124 },
+    { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33 },
+  ];
+  for (const c of cases) {
+    it(c.title, async () => {
+      const { result, trace } = await cutUrl(c);
+      expect(trace).toContain("copy (in-process)");
+      expect(trace.some((n) => n.startsWith("stage"))).toBe(false);
+      expect(result.strategy).toBe("copy");
+      expect(result.startSeconds).toBeLessThanOrEqual(c.start);
+      const src = join(dir, c.name);
+      await expectSameAsSource(result, src, src);
+    });
+  }
+
+  it("a DASH pair (video and audio fragmented MP4 with sidx) reads only the clip's fragments", async () => {
+    const { result, trace, requests } = await cutUrl({
+      name: "dash-video.mp4",
+      audio: "dash-audio.m4a",
+      start: 130.5,
+      end: 140,
+    });
+    expect(trace).toContain("copy (in-process)");
+    // mediabunny alone walks every moof from the start (60+ dependent requests to reach 130 s).
+    expect(requests).toBeLessThanOrEqual(20);
+    await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));
+  });
+
+  it("VP9 with alt-ref frames and Opus in WebM", async () => {
+    const { result, trace } = await cutUrl({ name: "vp9-altref.webm", start: 4.5, end: 8, format: "webm" });
+    expect(trace).toContain("copy (in-process)");
+    const src = join(dir, "vp9-altref.webm");
+    await expectSameAsSource(result, src, src);
+  });
+
+  it("YouTube's VP9 pair: a video-only VP9 WebM and an Opus WebM", async () => {
+    const { result, trace } = await cutUrl({
+      ...{ name: "vp9-360.webm", audio: "opus40.webm", start: 6.5, end: 9, format: "webm" as const },
+    });
+    expect(trace).toContain("copy (in-process)");
+    await expectSameAsSource(result, join(dir, "vp9-360.webm"), join(dir, "opus40.webm"));
+  });
+
+  it("MPEG-TS is cut by the ffmpeg path, and the trace says why", async () => {
+    const { result, trace } = await cutUrl({ name: "src360.ts", start: 10.5, end: 13 });
+    expect(trace).toContain("ffmpeg path: the mpegts container is read by ffmpeg");
+    expect(trace).toContain("stage");
+    expect(result.strategy).toBe("copy");
+  });
+});
+
+describe("the in-process reader keeps the guard", () => {
+  let victim: Server;
+  let victimHits = 0;
+  let redirector: Server;
+  beforeAll(async () => {
+    victim = createServer((_req, res) => (victimHits++, res.writeHead(200).end("router")));
+    await new Promise<void>((resolve) => victim.listen(0, "127.0.0.2", resolve));
+    const to = `http://127.0.0.2:${(victim.address() as AddressInfo).port}/admin`;
+    redirector = createServer((_req, res) => res.writeHead(302, { Location: to }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(async () => {
+    for (const s of [victim, redirector]) {
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+  });
+
+  it("a source that redirects to a private address is refused, and nothing reaches that address", async () => {
+    // 127.0.0.1 plays the internet, 127.0.0.2 the user's network (as in ssrf.test.ts).
+    const guard: Guard = { allowPrivate: false, isPrivate: (a) => a !== "127.0.0.1" && isPrivateAddress(a) };
+    const good = await resolveSource(tools, server.url("src360.mp4"), { guard });
+    const info = await probeMedia(tools.ffprobe, good);
+    // The probe saw the media; the cut's own read is redirected.
+    const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/src360.mp4`;
+    const cut = cutClip(
+      {
+        input: { ...good, url },
+        info,
+        ...{ startSeconds: 10, endSeconds: 12, format: "mp4", quality: null, strategy: "copy", allowSnap: true },
+        ...{ watermark: false, outputDir: tempDir(), baseName: "clip" },
+      },
+      { tools },
+    );
+    await expect(cut).rejects.toMatchObject({ code: "source_not_allowed" });
+    expect(victimHits).toBe(0);
+  });
+});
+
+describe("the in-process copy keeps what the source says about its streams", () => {
+  it("rotation, the sound's language and the colour description", async () => {
+    const { result, trace } = await cutUrl({ name: "tagged.mp4", start: 40.5, end: 43 });
+    expect(trace).toContain("copy (in-process)");
+    const facts = async (file: string) => {
+      const { stdout } = await run("ffprobe", [
+        ...["-v", "error", "-show_entries", "stream=codec_type,color_primaries,color_transfer,color_space"],
+        ...["-show_entries", "stream_tags=language:stream_side_data=rotation", "-of", "json", file],
+      ]);
+      type Stream = {
+        codec_type: string;
+        color_primaries?: string;
+        color_transfer?: string;
+        color_space?: string;
+        tags?: { language?: string };
+        side_data_list?: { rotation?: number }[];
+      };
+      const streams = (JSON.parse(stdout.toString()) as { streams: Stream[] }).streams;
+      const v = streams.find((x) => x.codec_type === "video")!;
+      const a = streams.find((x) => x.codec_type === "audio")!;
+      return {
+        rotation: v.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0,
+        colour: [v.color_primaries, v.color_transfer, v.color_space],
+        language: a.tags?.language,
+      };
+    };
+    const source = await facts(join(dir, "tagged.mp4"));
+    expect(source.rotation).not.toBe(0);
+    expect(source.language).toBe("fra");
+    expect(source.colour).toEqual(["bt709", "bt709", "bt709"]);
+    expect(await facts(result.output)).toEqual(source);
+  });
+});
+
+describe("the in-process copy's own check refuses a clip that does not start as planned", () => {
+  it("accepts the clip as written, refuses another first keyframe or sound moved by more than an audio frame", async () => {
+    const { result } = await cutUrl({ name: "src360.mp4", start: 20.5, end: 23 });
+    const firstVideo = async (file: string) => {
+      const { stdout } = await run("ffprobe", [
+        ...["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=size", "-of", "csv=p=0"],
+        ...["-read_intervals", "%+#1", file],
+      ]);
+      return Number(stdout.toString().trim().split("\n")[0]);
+    };
+    const audioStart = (await packetTimes(result.output, "a")).sort((a, b) => a - b)[0]!;
+    const keyBytes = await firstVideo(result.output);
+    await expect(checkClipStarts(result.output, { keyBytes, audioStart })).resolves.toBeUndefined();
+    // The sound 50 ms late (more than one 21 ms AAC frame).
+    const late = join(tempDir(), "late.mp4");
+    await run("ffmpeg", [
+      ...["-v", "error", "-i", result.output, "-itsoffset", "0.05", "-i", result.output],
+      ...["-map", "0:v", "-map", "1:a", "-c", "copy", late],
+    ]);
+    await expect(checkClipStarts(late, { keyBytes, audioStart })).rejects.toMatchObject({ code: "verify_failed" });
+    // Another keyframe first (the clip from 2 s later).
+    const other = join(tempDir(), "other.mp4");
+    await run("ffmpeg", ["-v", "error", "-ss", "2", "-i", result.output, "-c", "copy", other]);
+    expect(await firstVideo(other)).not.toBe(keyBytes);
+    await expect(checkClipStarts(other, { keyBytes, audioStart: null })).rejects.toMatchObject({
+      code: "verify_failed",
+    });
+  });
+});

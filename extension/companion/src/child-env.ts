@@ -4,7 +4,7 @@
  * reads http_proxy too. The companion gives each child the only proxy it may use, on its command line.
  */
 export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {};
+  const clean: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(env)) if (!/_proxy$/i.test(key)) clean[key] = value;
-  return clean;
+  return clean as NodeJS.ProcessEnv;
 }

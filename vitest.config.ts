@@ -36,6 +36,9 @@ export default defineConfig(async () => {
       },
     },
     test: {
+      // Remix's virtual build takes Vite's mode: "production" sanitizes errors (no stack traces to clients) as the
+      // deployed build does; vitest's default "test" mode would send them.
+      mode: "production",
       include: ["app/**/*.test.ts", "workers/**/*.test.ts", "tests/worker/**/*.test.ts"],
       // Pure domain tests run in Node (vitest.domain.config.ts): workerd start-up per file cost more than the tests.
       exclude: ["app/domain/**", "**/node_modules/**"],

@@ -111,7 +111,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   }
 
   /**
-   * Rules that follow from the state itself, applied when it loads and after each commit, never by a page's GET:
+   * Rules that follow from the state itself, applied when it loads and when a page says hello, never by a GET:
    * the starter reset (a Free account left with 0 credits and no clips starts over, once — the op is idempotent).
    */
   private standingRules(): void {
@@ -204,7 +204,6 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       }
     }
     this.state = draft;
-    this.standingRules();
     // Admin pages hear of the group once per topic, not once per operation (one hop to AdminFeed, not 64).
     const topics = new Set<AdminTopic>();
     for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>, topics);
@@ -394,6 +393,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** From memory: the clip count is kept in the state, so a snapshot costs no D1 read once the object is loaded. */
   private async snapshot(userId: string): Promise<ServerMessage> {
     const state = await this.ready(userId);
+    this.standingRules();
     return {
       v: REALTIME_VERSION,
       type: "snapshot",

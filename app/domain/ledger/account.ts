@@ -48,7 +48,7 @@ export function pluginConnect(
   });
 }
 
-/** Whether the starter reset applies to this state (checked when the ledger loads and after each commit). */
+/** Whether the starter reset applies to this state (checked when the ledger loads and when a page says hello). */
 export const starterResetDue = (state: LedgerState) =>
   effectivePlan(state.user.plan) === "Free" && state.user.credits === 0 && state.clipCount === 0 && !state.user.banned;
 

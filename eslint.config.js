@@ -77,6 +77,50 @@ export default tseslint.config(
       ],
     },
   },
+  // The ledger client is called from one place: app/services (one service function per user action owns its ledger
+  // calls and audit rows); routes parse and render. The ledger's own side (workers/) calls it object to object.
+  // `busyHeaders` (the Retry-After of a busy answer) may be used anywhere.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: [
+      "app/services/**",
+      "app/components/**",
+      // The plan change is being moved into a billing service with the plan-change rule (issue 31's rework).
+      "app/routes/_app.billing.plan.tsx",
+    ],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "~/services/ledger.server",
+              importNames: ["ledger"],
+              message: "Only app/services calls the ledger: add a service function for this action.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Components render what they are given: nothing from the data layer, the services or the routes (types included).
+  {
+    files: ["app/components/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(~/|(\\.\\./)+)(db|services|routes)/",
+              message:
+                "Components import nothing from ~/db, ~/services or ~/routes: pass the data as props, or put the shape in app/domain.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Sub-folders of the domain (app/domain/ledger) may import the domain's top level, never beyond it.
   {
     files: ["app/domain/*/**/*.{ts,tsx}"],

@@ -6,6 +6,7 @@ import {
   fail,
   LEDGER_OPS,
   SAVE_FAILED_MESSAGE,
+  starterResetDue,
   type AdminTopic,
   type Decision,
   type LedgerInput,
@@ -82,6 +83,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       this.seqReserved = this.seq;
       this.userId = (await ctx.storage.get<string>("userId")) ?? null;
       if (this.userId) this.state = await loadLedgerState(this.db, this.userId);
+      this.standingRules();
     });
   }
 
@@ -99,11 +101,22 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** The state, loaded once (first call of a new object), with nothing else running meanwhile. */
   private async ready(userId: string): Promise<LedgerState | null> {
     await this.bind(userId);
-    if (!this.state)
+    if (!this.state) {
       await this.ctx.blockConcurrencyWhile(async () => {
         this.state ??= await loadLedgerState(this.db, userId);
       });
+      this.standingRules();
+    }
     return this.state;
+  }
+
+  /**
+   * Rules that follow from the state itself, applied when it loads and when a page says hello, never by a GET:
+   * the starter reset (a Free account left with 0 credits and no clips starts over, once — the op is idempotent).
+   */
+  private standingRules(): void {
+    if (this.state && this.userId && starterResetDue(this.state) && !this.state.keys.has("starter-reset"))
+      void this.enqueue(this.userId, "starterReset", {});
   }
 
   // ── The one door (RPC) ───────────────────────────────────────────────────
@@ -380,6 +393,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** From memory: the clip count is kept in the state, so a snapshot costs no D1 read once the object is loaded. */
   private async snapshot(userId: string): Promise<ServerMessage> {
     const state = await this.ready(userId);
+    this.standingRules();
     return {
       v: REALTIME_VERSION,
       type: "snapshot",

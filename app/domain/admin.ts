@@ -159,3 +159,7 @@ export function calendarCells(year: number, month: number): { day: string; inMon
 /** A placeholder table's filter: case-insensitive contains, the page reset to 1 by the caller. */
 export const containsIgnoreCase = (haystack: string, needle: string) =>
   haystack.toLowerCase().includes(needle.trim().toLowerCase());
+
+/** What the admin Create Clip resource route answers (the modal reads the body whatever the status). */
+export type CreateClipResult =
+  { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean; signIn?: boolean };

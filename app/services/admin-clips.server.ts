@@ -1,4 +1,5 @@
 import { clipRefunded, findClip } from "~/db/admin.server";
+import type { ClipRequest } from "~/domain/api";
 import type { Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
 import { audit } from "./audit.server";
@@ -48,4 +49,23 @@ export async function deleteClipAsAdmin(
     details: { clipId: clip.id, name: clip.name, refunded, payerId: clip.payerId },
   });
   return { ok: true, refunded };
+}
+
+/** An admin's own clip (the Create Clip modal), paid from the admin's ledger, idempotent on the form's key. */
+export async function createClipAsAdmin(ctx: Ctx, input: { key: string; request: ClipRequest }) {
+  const result = await ledger(ctx.env, ctx.adminId).charge({
+    key: `admin-clip:${input.key}`,
+    request: input.request,
+    source: "admin",
+    actorId: ctx.adminId,
+  });
+  if (result.ok && !result.replayed)
+    await audit(ctx.db, {
+      action: "admin.clip_created",
+      actorId: ctx.adminId,
+      subjectId: ctx.adminId,
+      ip: ctx.ip,
+      details: { clipId: result.value.clip.id, cost: result.value.clip.cost },
+    });
+  return result;
 }

@@ -22,6 +22,7 @@ import {
   SEAT_LIMIT_MESSAGE,
   teamActive,
   WRONG_ACCOUNT_MESSAGE,
+  type TeamSummary,
 } from "~/domain/teams";
 import type { AppEnv } from "~/load-context";
 import { randomToken, sha256Hex } from "~/utils/crypto";
@@ -221,16 +222,7 @@ export async function teamFiguresForOwner(db: Db, userId: string, since: Date) {
   return people.length > 1 ? people : null;
 }
 
-export interface TeamSummary {
-  ownerId: string;
-  ownerName: string;
-  role: "owner" | "member";
-  active: boolean;
-  plan: string;
-  credits: Credits;
-  /** The signed-in person's own clips and credits from the team's balance this period. */
-  usage: { clips: number; credits: number };
-}
+export type { TeamSummary } from "~/domain/teams";
 
 /**
  * A member's view of the account they clip on: the team's plan and shared balance, and their own usage. Null for

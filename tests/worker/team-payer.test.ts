@@ -162,3 +162,32 @@ describe("a refused operation changes nothing", () => {
     expect(charged).toMatchObject({ ok: false, code: "plan_limit" });
   });
 });
+
+describe("the dashboard's GET writes nothing", () => {
+  it("a Free account with 0 credits and no clips gets its starter credits from the ledger, live, not from the page", async () => {
+    const email = `zero-${crypto.randomUUID()}@example.com`;
+    const id = await insertUser({ email, credits: 0, password: PASSWORD });
+    const cookie = await signIn(email, PASSWORD);
+    expect((await get("/dashboard", { cookie })).status).toBe(200);
+    const credits = async () =>
+      (await env.DB.prepare("SELECT credits FROM users WHERE id = ?").bind(id).first<{ credits: number }>())!.credits;
+    expect(await credits()).toBe(0);
+    // The page's socket loads the ledger, which applies the rule and says so.
+    const res = await exports.default.fetch(
+      new Request("http://localhost/realtime", { headers: { Upgrade: "websocket", Cookie: cookie } }),
+    );
+    const ws = res.webSocket!;
+    const messages: { type: string; data?: { balance?: number; credits?: { balance: number } } }[] = [];
+    ws.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data))));
+    ws.accept();
+    ws.send(JSON.stringify({ v: 1, type: "hello", lastSeq: null }));
+    await vi.waitFor(
+      () => expect(messages.some((m) => m.data?.balance === 100 || m.data?.credits?.balance === 100)).toBe(true),
+      {
+        timeout: 5_000,
+      },
+    );
+    expect(await credits()).toBe(100);
+    ws.close();
+  });
+});

@@ -4,7 +4,7 @@ import { AUTO_CLOSE_MS } from "~/domain/admin";
 import { clipRangeError } from "~/domain/clip-request";
 import { clipCost } from "~/domain/credits";
 import { parseClockTime } from "~/domain/time";
-import type { CreateClipResult } from "~/routes/admin.create-clip";
+import type { CreateClipResult } from "~/domain/admin";
 
 /** "Create Clip" button and its modal (Calendars and Clips). Each opening mounts a fresh form: every field resets. */
 export function CreateClipButton() {

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
-import type { TeamOfUser } from "~/db/teams.server";
+import type { TeamOfUser } from "~/domain/teams";
 import { NEW_USER_CREDITS } from "~/domain/credits";
 import { PLAN_IDS } from "~/domain/plans";
 

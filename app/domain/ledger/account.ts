@@ -48,11 +48,14 @@ export function pluginConnect(
   });
 }
 
+/** Whether the starter reset applies to this state (checked when the ledger loads and when a page says hello). */
+export const starterResetDue = (state: LedgerState) =>
+  effectivePlan(state.user.plan) === "Free" && state.user.credits === 0 && state.clipCount === 0 && !state.user.banned;
+
 /** The spec's rule: a Free user with 0 credits and no clips gets 100 back — once, ever. */
 export function starterReset(state: LedgerState, facts: Facts, ctx: DecideContext): Decision<{ credits: Credits }> {
   return decide(state, ctx, () => {
-    const eligible = effectivePlan(state.user.plan) === "Free" && state.user.credits === 0 && state.clipCount === 0;
-    if (!eligible || state.user.banned) return { result: success({ credits: creditsOf(state, ctx.now) }, true) };
+    if (!starterResetDue(state)) return { result: success({ credits: creditsOf(state, ctx.now) }, true) };
     return applyDelta(state, ctx, {
       key: "starter-reset",
       hash: facts.hash,

@@ -45,7 +45,7 @@ import type { DecideContext, Decision, Facts, Hold, LedgerState } from "./types"
 export * from "./types";
 export * from "./core";
 export type { AdminEditInput, AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange };
-export { adminEditChanges, stepUpFresh } from "./account";
+export { adminEditChanges, starterResetDue, stepUpFresh } from "./account";
 
 /** What a decision needs read from D1 when memory cannot answer (see `Facts`). */
 export interface Needs {

@@ -68,6 +68,17 @@ export async function saveSubscription(db: Db, row: BillingSubscription): Promis
 
 const RUNNING = ["active", "trialing", "past_due"];
 
+/**
+ * How far the user's running subscription is paid (epoch ms), or null without one: the renewal
+ * alarm credits a subscriber's months only up to it; later months come from paid invoices.
+ */
+export async function subscriptionPaidUntil(db: Db, userId: string): Promise<number | null> {
+  const sub = await runningSubscription(db, userId);
+  if (!sub) return null;
+  // Past due: Stripe has moved the period on, but its invoice is unpaid — paid only up to that period's start.
+  return (sub.status === "past_due" ? sub.currentPeriodStart : sub.currentPeriodEnd).getTime();
+}
+
 /** The user's subscription that Stripe still bills, if any. */
 export async function runningSubscription(db: Db, userId: string): Promise<BillingSubscription | null> {
   const row = await db

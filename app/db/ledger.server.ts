@@ -13,6 +13,7 @@ import type { Facts, Hold, HoldEnd, KeyMemo, LedgerState, LedgerUser, Needs, Wri
 import { RECENT_KEYS } from "~/domain/ledger";
 import type { PlanId, StoredPlan } from "~/domain/plans";
 import { sha256Hex } from "~/utils/crypto";
+import { subscriptionPaidUntil } from "./billing.server";
 import type { Db } from "./client.server";
 import { toApiClip } from "./clips.server";
 import { clips, creditHolds, creditLedger, sessions, users } from "./schema";
@@ -184,6 +185,12 @@ export async function loadFacts(
         }),
     );
   }
+  if (needs.subscription)
+    reads.push(
+      subscriptionPaidUntil(db, userId).then((paidUntil) => {
+        facts.subscriptionPaidUntil = paidUntil;
+      }),
+    );
   await Promise.all(reads);
   return facts;
 }

@@ -231,6 +231,16 @@ export async function revokeInvitation(db: Db, ownerId: string, id: string, now 
   return rows.length === 1;
 }
 
+/** A live invitation's address, or null (resend checks its limits before renewing). */
+export async function pendingInvitationEmail(db: Db, ownerId: string, id: string, now = new Date()) {
+  const row = await db
+    .select({ email: teamInvitations.email })
+    .from(teamInvitations)
+    .where(and(eq(teamInvitations.id, id), eq(teamInvitations.ownerId, ownerId), pending(now)))
+    .get();
+  return row?.email ?? null;
+}
+
 /** A live invitation gets a new token and 7 more days; the old link stops working. Its e-mail, or null. */
 export async function renewInvitation(
   db: Db,

@@ -18,3 +18,13 @@ export async function saveFullName(db: Db, userId: string, fullName: string): Pr
 export async function saveLowCreditAlerts(db: Db, userId: string, on: boolean): Promise<void> {
   await db.update(users).set({ lowCreditAlerts: on, updatedAt: new Date() }).where(eq(users.id, userId));
 }
+
+/** The user's e-mail address if they confirmed it, else null (what may name them to someone else). */
+export async function verifiedEmailOf(db: Db, userId: string): Promise<string | null> {
+  const row = await db
+    .select({ email: users.email, verifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  return row?.verifiedAt ? row.email : null;
+}

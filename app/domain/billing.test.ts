@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   invoiceGrant,
   planChangeIntent,
+  unspentRefund,
   upgradeCredits,
   type InvoiceLine,
   type PlanChangeIntent,
@@ -219,5 +220,31 @@ describe("the plan-change rule", () => {
 
   it.each(rows)("%s", (_name, current, pending, subscription, target, interval, expected) => {
     expect(planChangeIntent({ current, pending, subscription, target, interval, now: NOW })).toEqual(expected);
+  });
+});
+
+describe("the money-back refund returns only unspent value", () => {
+  it("a $10 pack of 500 credits with 300 left refunds $6.00, and says 200 were spent", () => {
+    expect(unspentRefund({ amountCents: 1000, refundedCents: 0, grantedCredits: 500, available: 300 })).toEqual({
+      cents: 600,
+      unspentCredits: 300,
+      spentCredits: 200,
+    });
+  });
+
+  it("unspent credits refund in full; all spent refunds nothing; a payment without credits refunds whole", () => {
+    expect(unspentRefund({ amountCents: 1500, refundedCents: 0, grantedCredits: 500, available: 900 }).cents).toBe(
+      1500,
+    );
+    expect(unspentRefund({ amountCents: 1500, refundedCents: 0, grantedCredits: 500, available: 0 }).cents).toBe(0);
+    expect(unspentRefund({ amountCents: 8, refundedCents: 0, grantedCredits: 0, available: 0 }).cents).toBe(8);
+  });
+
+  it("after a partial refund only the rest of the payment's credits count", () => {
+    expect(unspentRefund({ amountCents: 1000, refundedCents: 600, grantedCredits: 500, available: 1000 })).toEqual({
+      cents: 400,
+      unspentCredits: 200,
+      spentCredits: 0,
+    });
   });
 });

@@ -115,7 +115,13 @@ export function subscriptionPlanFields(facts: SubscriptionFacts, user: PlanField
   if (ENDED.has(facts.status)) return { plan: "Free", pendingPlan: null, planPeriodStart: null, planPeriodEnd: null };
   if (!IN_FORCE.has(facts.status)) return null;
   const { current, next } = subscriptionPlans(facts);
-  const renewalDue = user.planPeriodEnd !== null && user.planPeriodEnd <= now && user.plan === current;
+  // A credit month inside the paid period is the renewal alarm's to grant first; one that starts this Stripe
+  // period was paid by its invoice, so the fields move on.
+  const renewalDue =
+    user.planPeriodEnd !== null &&
+    user.planPeriodEnd <= now &&
+    user.planPeriodEnd > facts.periodStart &&
+    user.plan === current;
   if (renewalDue) return null;
   const month = creditMonth(facts.periodStart, facts.periodEnd, now);
   return {
@@ -234,6 +240,25 @@ export function packGrant(input: { paymentIntentId: string; credits: number; nam
     kind: "pack",
     description: `Credit pack: ${input.name}`,
   };
+}
+
+/**
+ * The money-back guarantee returns only unspent value: the share of the payment whose credits are still in the
+ * balance. Credits are counted as this payment's first (the most the creator can have back); what an earlier partial
+ * refund took back is no longer the payment's. A payment that granted no credits is refunded whole.
+ */
+export function unspentRefund(input: {
+  amountCents: number;
+  refundedCents: number;
+  grantedCredits: number;
+  available: number;
+}): { cents: number; unspentCredits: number; spentCredits: number } {
+  const left = Math.max(0, input.amountCents - input.refundedCents);
+  if (input.grantedCredits <= 0 || input.amountCents <= 0) return { cents: left, unspentCredits: 0, spentCredits: 0 };
+  const stillGranted = Math.round(input.grantedCredits * (left / input.amountCents));
+  const unspentCredits = Math.max(0, Math.min(stillGranted, input.available));
+  const cents = Math.min(left, Math.round((input.amountCents * unspentCredits) / input.grantedCredits));
+  return { cents, unspentCredits, spentCredits: stillGranted - unspentCredits };
 }
 
 /**

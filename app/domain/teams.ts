@@ -14,6 +14,18 @@ export const INVITATION_INVALID_MESSAGE =
   "This invitation link is not valid any more: it was used, revoked or it expired.";
 export const WRONG_ACCOUNT_MESSAGE =
   "This invitation was sent to another e-mail address. Sign in with the invited account to join.";
+const HOUR_MS = 60 * 60 * 1000;
+/**
+ * Invitation e-mails (invites and resends, revoked ones still counted): an owner sends at most 10 an hour and 30 a
+ * day; one address receives at most one an hour, whoever sends it.
+ */
+export const INVITATION_LIMITS = {
+  ownerHour: { name: "team-invite-owner-hour", limit: 10, windowMs: HOUR_MS },
+  ownerDay: { name: "team-invite-owner-day", limit: 30, windowMs: 24 * HOUR_MS },
+  recipientHour: { name: "team-invite-recipient", limit: 1, windowMs: HOUR_MS },
+} as const;
+export const UNVERIFIED_OWNER_MESSAGE =
+  "Confirm your e-mail address first: invitations name you by your confirmed address.";
 export const ALREADY_IN_TEAM_MESSAGE = "You are already in a team. Leave it first to join another.";
 export const OWNER_CANNOT_LEAVE_MESSAGE = "Remove the other members first: an owner cannot leave a team others are in.";
 

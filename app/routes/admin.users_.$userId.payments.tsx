@@ -46,7 +46,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-/** Money-back guarantee: a refund through Stripe; the credits come back with Stripe's event, as far as unspent. */
+/** Money-back guarantee: a refund through Stripe of the unspent share only; its credits go with Stripe's event. */
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const { env } = context.cloudflare;
@@ -59,6 +59,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       { ok: false as const, message: parsed.error.issues[0]?.message ?? "Invalid request." },
       { status: 400 },
     );
+  let refunded: { cents: number; unspentCredits: number; spentCredits: number };
   try {
     const result = await refundPayment(env, db, new URL(request.url).origin, {
       userId: userId.data,
@@ -67,6 +68,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       reason: parsed.data.reason,
     });
     if (!result.ok) return data({ ok: false as const, message: result.message }, { status: result.status });
+    refunded = result;
   } catch (error) {
     console.error(JSON.stringify({ level: "error", msg: "refund failed", error: String(error) }));
     return data({ ok: false as const, message: "Stripe did not accept the refund. Nothing changed." }, { status: 502 });
@@ -76,9 +78,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     actorId: admin.id,
     subjectId: userId.data,
     ip: clientIp(request),
-    details: { paymentId: parsed.data.paymentId, reason: parsed.data.reason },
+    details: { paymentId: parsed.data.paymentId, reason: parsed.data.reason, cents: refunded.cents },
   });
-  return { ok: true as const, message: "Refund sent to Stripe. Unspent credits are taken back as Stripe confirms it." };
+  const spent =
+    refunded.spentCredits > 0
+      ? ` ${refunded.spentCredits.toLocaleString("en-US")} credits of it were already spent and are not refunded.`
+      : "";
+  return {
+    ok: true as const,
+    message: `Refund of ${formatCents(refunded.cents)} sent to Stripe for ${refunded.unspentCredits.toLocaleString("en-US")} unspent credits; they are taken back as Stripe confirms it.${spent}`,
+  };
 }
 
 export default function AdminUserPayments() {

@@ -3,7 +3,7 @@
  * the Customer Portal, a refund. None of this changes plan or credits itself: Stripe's events do, through the
  * webhook and the ledger. In local mode the stand-in's events are delivered before the answer.
  */
-import { planChangeIntent } from "~/domain/billing";
+import { planChangeIntent, unspentRefund } from "~/domain/billing";
 import {
   creditPack,
   effectivePlan,
@@ -15,6 +15,7 @@ import {
 } from "~/domain/plans";
 import { customerIdOf, paymentById, runningSubscription, saveCustomer } from "~/db/billing.server";
 import type { Db } from "~/db/client.server";
+import { readCredits } from "~/db/credits.server";
 import type { AppEnv } from "~/load-context";
 import { ledger } from "./ledger.server";
 import { stripeFor, type BillingStripe, type Stripe } from "./stripe.server";
@@ -244,11 +245,13 @@ export async function portalUrl(env: AppEnv, db: Db, origin: string, user: Who):
   return session.url;
 }
 
-export type RefundOutcome = { ok: true } | { ok: false; status: number; message: string };
+export type RefundOutcome =
+  | { ok: true; cents: number; unspentCredits: number; spentCredits: number }
+  | { ok: false; status: number; message: string };
 
 /**
- * Money-back guarantee: a refund of a whole payment within 14 days of paying, through Stripe. The credits come back
- * with Stripe's charge.refunded event (as far as unspent), like any refund made on Stripe's dashboard.
+ * Money-back guarantee within 14 days of paying, through Stripe: only the unspent share of the payment comes back
+ * (unspentRefund); the credits go with Stripe's charge.refunded event, like any refund made on Stripe's dashboard.
  */
 export async function refundPayment(
   env: AppEnv,
@@ -263,16 +266,29 @@ export async function refundPayment(
   if (payment.status === "refunded") return { ok: false, status: 409, message: "This payment was already refunded." };
   if ((input.now ?? Date.now()) - payment.paidAt.getTime() > REFUND_WINDOW_MS)
     return { ok: false, status: 422, message: "The 14-day money-back guarantee for this payment has ended." };
+  const credits = await readCredits(db, input.userId);
+  const share = unspentRefund({
+    amountCents: payment.amountCents,
+    refundedCents: payment.refundedCents,
+    grantedCredits: payment.credits,
+    available: credits?.available ?? 0,
+  });
+  if (share.cents <= 0)
+    return {
+      ok: false,
+      status: 422,
+      message: `All ${share.spentCredits.toLocaleString("en-US")} credits of this payment were spent, so no unspent value is left to refund.`,
+    };
   const client = stripeFor(env, db);
   await client.stripe.refunds.create(
     {
       payment_intent: payment.paymentIntentId,
-      amount: payment.amountCents - payment.refundedCents,
+      amount: share.cents,
       reason: "requested_by_customer",
       metadata: { reason: input.reason, actor_id: input.actorId, user_id: input.userId },
     },
     { idempotencyKey: `refund:${payment.id}:${payment.refundedCents}` },
   );
   if (client.local) await deliverLocalEvents(env, origin);
-  return { ok: true };
+  return { ok: true, ...share };
 }

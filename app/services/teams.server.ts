@@ -1,5 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { readCredits } from "~/db/credits.server";
+import { verifiedEmailOf } from "~/db/users.server";
 import {
   acceptInvitation,
   deleteMember,
@@ -7,6 +8,7 @@ import {
   insertInvitation,
   invitationByHash,
   membershipOf,
+  pendingInvitationEmail,
   memberEmails,
   renewInvitation,
   revokeInvitation,
@@ -19,8 +21,10 @@ import {
   INVITATION_INVALID_MESSAGE,
   INVITATION_TTL_MS,
   OWNER_CANNOT_LEAVE_MESSAGE,
+  INVITATION_LIMITS,
   SEAT_LIMIT_MESSAGE,
   teamActive,
+  UNVERIFIED_OWNER_MESSAGE,
   WRONG_ACCOUNT_MESSAGE,
   type TeamSummary,
 } from "~/domain/teams";
@@ -30,6 +34,7 @@ import { audit } from "./audit.server";
 import { billingAccount } from "./billing-account.server";
 import { ledger } from "./ledger.server";
 import { actionEmail, sendEmail } from "./email.server";
+import { hitRateLimit, refundRateLimit, retryMessage } from "./rate-limit.server";
 
 type Ctx = { env: AppEnv; db: Db; origin: string; ip?: string };
 export type TeamResult = { ok: true; message: string } | { ok: false; status: number; message: string };
@@ -40,17 +45,44 @@ const refused = (status: number, message: string): TeamResult => ({ ok: false, s
 export const periodSince = (periodStart: Date | null, now = Date.now()) =>
   periodStart ?? new Date(now - PLAN_PERIOD_MS);
 
-async function sendInvitation(ctx: Ctx, to: string, owner: { fullName: string; email: string }, token: string) {
+/**
+ * May this owner send an invitation e-mail to this address now? Counted per owner (hour and day) and per recipient
+ * (hour); null when it may. Revoking an invitation does not give its e-mail back.
+ */
+async function invitationLimit(ctx: Ctx, ownerId: string, to: string): Promise<TeamResult | null> {
+  const recipient = to.toLowerCase();
+  const { ownerHour, ownerDay, recipientHour } = INVITATION_LIMITS;
+  const forRecipient = await hitRateLimit(ctx.env.DB, recipientHour, recipient);
+  if (!forRecipient.ok)
+    return refused(
+      429,
+      `An invitation was sent to ${recipient} less than an hour ago. ${retryMessage(forRecipient.retryAfterSeconds).replace("Too many attempts. ", "")}`,
+    );
+  for (const rule of [ownerHour, ownerDay]) {
+    const forOwner = await hitRateLimit(ctx.env.DB, rule, ownerId);
+    if (!forOwner.ok) {
+      await refundRateLimit(ctx.env.DB, recipientHour, recipient);
+      return refused(
+        429,
+        `You have sent ${rule.limit} invitations in ${rule === ownerHour ? "an hour" : "a day"}, the most allowed. ${retryMessage(forOwner.retryAfterSeconds).replace("Too many attempts. ", "")}`,
+      );
+    }
+  }
+  return null;
+}
+
+/** The invitation names its sender by their confirmed address only: a display name is free text anyone can set. */
+async function sendInvitation(ctx: Ctx, to: string, ownerEmail: string, token: string) {
   await sendEmail(
     ctx,
     actionEmail({
       to,
       subject: "You are invited to a ClipCut Pro team",
-      intro: `${owner.fullName} (${owner.email}) invites you to clip on their ClipCut Pro team: their plan and their shared credits.`,
+      intro: `The ClipCut account ${ownerEmail} invites you to clip on their ClipCut Pro team: their plan and their shared credits.`,
       action: "Join the team",
       url: `${ctx.origin}/team/join/${token}`,
       outro:
-        "The link works once, for this e-mail address, and expires in 7 days. If you do not want to join, ignore this e-mail.",
+        "The link works once, for this e-mail address, and expires in 7 days. If you do not know this address or do not want to join, ignore this e-mail.",
     }),
   );
 }
@@ -65,6 +97,10 @@ export async function invite(
   if (email.toLowerCase() === owner.email.toLowerCase()) return refused(400, "You are already in your team.");
   const membership = await membershipOf(ctx.db, owner.id);
   if (membership && membership.role !== "owner") return refused(409, ALREADY_IN_TEAM_MESSAGE);
+  const ownerEmail = await verifiedEmailOf(ctx.db, owner.id);
+  if (!ownerEmail) return refused(403, UNVERIFIED_OWNER_MESSAGE);
+  const limited = await invitationLimit(ctx, owner.id, email);
+  if (limited) return limited;
   const token = randomToken(32);
   const id = crypto.randomUUID();
   const now = new Date();
@@ -80,7 +116,7 @@ export async function invite(
     now,
   );
   if (!created) return refused(409, SEAT_LIMIT_MESSAGE);
-  await sendInvitation(ctx, email, owner, token);
+  await sendInvitation(ctx, email, ownerEmail, token);
   await audit(ctx.db, {
     action: "team.invited",
     actorId: owner.id,
@@ -92,6 +128,12 @@ export async function invite(
 }
 
 export async function resend(ctx: Ctx, owner: { id: string; email: string; fullName: string }, invitationId: string) {
+  const ownerEmail = await verifiedEmailOf(ctx.db, owner.id);
+  if (!ownerEmail) return refused(403, UNVERIFIED_OWNER_MESSAGE);
+  const pending = await pendingInvitationEmail(ctx.db, owner.id, invitationId);
+  if (!pending) return refused(404, "That invitation is no longer pending.");
+  const limited = await invitationLimit(ctx, owner.id, pending);
+  if (limited) return limited;
   const token = randomToken(32);
   const email = await renewInvitation(ctx.db, {
     ownerId: owner.id,
@@ -100,7 +142,7 @@ export async function resend(ctx: Ctx, owner: { id: string; email: string; fullN
     expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
   });
   if (!email) return refused(404, "That invitation is no longer pending.");
-  await sendInvitation(ctx, email, owner, token);
+  await sendInvitation(ctx, email, ownerEmail, token);
   await audit(ctx.db, {
     action: "team.invitation_resent",
     actorId: owner.id,

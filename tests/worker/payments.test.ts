@@ -227,17 +227,41 @@ describe("Stripe webhook", () => {
     await stripeHas(f.subscription);
     await deliver("customer.subscription.updated", f.subscription);
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic" });
-    // Period end: the renewal alarm applies the pending plan and grants Basic's month…
+    // Period end: the renewal alarm credits nothing for a subscriber — the month after is Stripe's to invoice.
     const renewed = await ledger(userId).renew({ now: end * 1000 + 1 });
     expect(renewed.ok).toBe(true);
-    expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 1100 });
-    // …and Stripe's renewal invoice for that period is the same grant (one key per period): no second month.
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic", credits: 600 });
+    // Stripe's paid renewal invoice for the next period grants the lower plan's month, once.
     const cycle: Json = { ...structuredClone(f.invoice), id: "in_down_cycle", billing_reason: "subscription_cycle" };
     cycle.lines.data[0].period = { start: end, end: end + 31 * 86_400 };
     const next = structuredClone(f.subscription);
     next.items.data[0].current_period_start = end;
     next.items.data[0].current_period_end = end + 31 * 86_400;
     await stripeHas(cycle, next);
+    expect((await deliver("invoice.paid", cycle)).status).toBe(200);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 1100 });
+    expect((await deliver("invoice.paid", cycle)).status).toBe(200);
+    await ledger(userId).renew({ now: end * 1000 + 2 });
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 1100 });
+  });
+
+  it("a subscriber whose renewal is not paid gets no credit months from the alarm, however long it stays past due", async () => {
+    const { userId, f, end } = await subscriber("pastdue");
+    await deliver("invoice.paid", f.invoice);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+    // The renewal fails: Stripe moves the period on and keeps the subscription past due.
+    const pastDue = structuredClone(f.subscription);
+    pastDue.status = "past_due";
+    pastDue.items.data[0].current_period_start = end;
+    pastDue.items.data[0].current_period_end = end + 31 * 86_400;
+    await stripeHas(pastDue);
+    expect((await deliver("customer.subscription.updated", pastDue)).status).toBe(200);
+    for (const months of [0, 1, 2]) await ledger(userId).renew({ now: (end + months * 31 * 86_400) * 1000 + 1 });
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+    // Paid at last: that invoice grants the month it paid for, once.
+    const cycle: Json = { ...structuredClone(f.invoice), id: "in_pastdue_cycle", billing_reason: "subscription_cycle" };
+    cycle.lines.data[0].period = { start: end, end: end + 31 * 86_400 };
+    await stripeHas(cycle, { ...pastDue, status: "active" });
     expect((await deliver("invoice.paid", cycle)).status).toBe(200);
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 1100 });
   });
@@ -485,7 +509,7 @@ describe("money-back guarantee and revenue", () => {
       { cookie: admin },
     );
     expect(refunded.status).toBe(200);
-    expect(await refunded.text()).toContain("Refund sent to Stripe");
+    expect(await refunded.text()).toContain("Refund of $15.00 sent to Stripe for 500 unspent credits");
     // The 500 plan credits were unspent: all taken back; the plan itself follows the subscription, not the refund.
     expect((await userRow(userId)).credits).toBe(100);
     const again = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "twice" }, { cookie: admin });
@@ -494,6 +518,40 @@ describe("money-back guarantee and revenue", () => {
     expect(await revenue()).toBe(before - 15);
     const notAdmin = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "sneaky" }, { cookie });
     expect(notAdmin.status).toBe(302);
+  });
+});
+
+describe("money-back guarantee returns only unspent value", () => {
+  it("a $10 pack whose credits were mostly spent refunds only the unspent share; the spent clips are not paid back", async () => {
+    const userId = await insertUser({ email: "spender@example.com", password: PASSWORD });
+    await insertUser({ email: "cashier@example.com", password: PASSWORD, role: "admin" });
+    const cookie = await signIn("spender@example.com", PASSWORD);
+    const checkout = (await post("/billing/packs", { pack: "credits_500" }, { cookie })).headers.get("Location");
+    expect((await post(new URL(checkout ?? "").pathname, { cardNumber: "4242424242424242" }, { cookie })).status).toBe(
+      302,
+    );
+    expect((await userRow(userId)).credits).toBe(600);
+    // 300 credits of clips made: 300 left, all counted as the pack's.
+    expect((await ledger(userId).adjust({ key: "clips", newBalance: 300, actorId: userId, reason: "clips" })).ok).toBe(
+      true,
+    );
+    const admin = await signIn("cashier@example.com", PASSWORD);
+    const paymentId = (await env.DB.prepare("SELECT id FROM billing_payments WHERE user_id = ?").bind(userId).first())
+      ?.id as string;
+    const refunded = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "asked" }, { cookie: admin });
+    expect(refunded.status).toBe(200);
+    const text = await refunded.text();
+    expect(text).toContain("Refund of $6.00 sent to Stripe for 300 unspent credits");
+    expect(text).toContain("200 credits of it were already spent and are not refunded.");
+    expect(await userRow(userId)).toMatchObject({ credits: 0 });
+    const payment = await env.DB.prepare("SELECT status, refunded_cents FROM billing_payments WHERE id = ?")
+      .bind(paymentId)
+      .first();
+    expect(payment).toEqual({ status: "partially_refunded", refunded_cents: 600 });
+    // Nothing unspent is left: a second refund is refused and moves no money.
+    const again = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "again" }, { cookie: admin });
+    expect(again.status).toBe(422);
+    expect(await again.text()).toContain("were spent, so no unspent value is left to refund");
   });
 });
 

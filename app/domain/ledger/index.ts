@@ -59,6 +59,8 @@ export interface Needs {
   clipId?: string;
   /** The acting admin's step-up time on their session (admin edits of money). */
   stepUp?: { sessionId: string; adminId: string };
+  /** The running subscription's paid period end (the renewal). */
+  subscription?: boolean;
 }
 
 interface OpSpec<I, O> {
@@ -157,7 +159,7 @@ export const LEDGER_OPS = {
   }),
   renew: op<{ now?: number }, { periodEnd: number | null }>({
     fingerprint: () => "renewal",
-    needs: () => ({}),
+    needs: () => ({ subscription: true }),
     decide: (state, input, facts, ctx) => renew(state, facts, { ...ctx, now: input.now ?? ctx.now }),
   }),
   // Payments (Stripe webhooks): each keyed by the Stripe object, so a redelivered event changes nothing.

@@ -64,16 +64,25 @@ export function changePlan(
 /**
  * End of a paid period: apply a pending downgrade, start the next period and grant its credits (once per period,
  * key `renewal:<period start>`). Catches up on several missed periods. Answers when the current period ends.
+ * A subscriber's months are credited here only inside the period Stripe was paid for (a yearly plan's months);
+ * the month that starts a new Stripe period comes from its paid invoice, under the same key, and never while the
+ * renewal is unpaid (past due).
  */
 export function renew(state: LedgerState, facts: Facts, ctx: DecideContext): Decision<{ periodEnd: number | null }> {
   return decide(state, ctx, (): Draft<{ periodEnd: number | null }> => {
     const writes: Write[] = [];
     let granted = false;
+    let awaitingInvoice = false;
+    const paidUntil = facts.subscriptionPaidUntil ?? null;
     for (let guard = 0; guard < 24; guard++) {
       const user = state.user;
       if (user.periodEnd === null || user.periodEnd > ctx.now) break;
       const next: PlanId = user.pendingPlan ?? effectivePlan(user.plan);
       const start = user.periodEnd;
+      if (paidUntil !== null && start >= paidUntil && next !== "Free") {
+        awaitingInvoice = true;
+        break;
+      }
       if (next === "Free") {
         writes.push(patchUser(state, { plan: "Free", pendingPlan: null, periodStart: null, periodEnd: null }));
         break;
@@ -100,6 +109,8 @@ export function renew(state: LedgerState, facts: Facts, ctx: DecideContext): Dec
       granted = true;
     }
     const periodEnd = state.user.periodEnd;
-    return { result: success({ periodEnd }), writes, wakeAt: periodEnd, adminUsers: granted || writes.length > 0 };
+    // Waiting for Stripe's renewal invoice: its webhook moves the period on and wakes the object again.
+    const wakeAt = awaitingInvoice ? null : periodEnd;
+    return { result: success({ periodEnd }), writes, wakeAt, adminUsers: granted || writes.length > 0 };
   });
 }

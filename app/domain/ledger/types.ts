@@ -160,6 +160,8 @@ export interface Facts {
   clip?: { cost: number; creatorId: string } | null;
   /** When the acting admin's session last proved its password (step-up), epoch ms; null when never. */
   stepUpAt?: number | null;
+  /** The end of the period a running subscription has paid for; null: no subscription (the renewal). */
+  subscriptionPaidUntil?: number | null;
 }
 
 export interface DecideContext {

@@ -9,7 +9,7 @@ export default defineConfig(async () => {
   return {
     plugins: [
       cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
+        wrangler: { configPath: "./wrangler.local.toml" },
         miniflare: {
           // EXTENSION_IDS as a deploy would list its store id (the tests switch the setting to it).
           bindings: {

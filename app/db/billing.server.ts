@@ -2,15 +2,9 @@
  * Payment records as Stripe reported them (customers, subscriptions, invoices and pack payments, processed event
  * ids). Plan and credits are not here: only the UserLedger writes those.
  */
-import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
-import {
-  billingCustomers,
-  billingEvents,
-  billingPayments,
-  billingSubscriptions,
-  users,
-} from "./schema";
+import { billingCustomers, billingEvents, billingPayments, billingSubscriptions, users } from "./schema";
 
 export type BillingPayment = typeof billingPayments.$inferSelect;
 export type BillingSubscription = typeof billingSubscriptions.$inferSelect;

@@ -1,6 +1,6 @@
 import {
   data,
-  redirect,
+  redirectDocument,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -68,7 +68,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       };
     // No subscription: a paid plan above the current one is bought through Stripe Checkout.
     if (target !== "Free" && planRank(target) > planRank(effectivePlan(user.plan)))
-      return redirect(await planCheckoutUrl(env, db, origin, user, target, billing));
+      // Checkout is another site's page (or the local stand-in's): a document navigation, not a client route.
+      return redirectDocument(await planCheckoutUrl(env, db, origin, user, target, billing));
   } catch (error) {
     if (error instanceof BillingConfigError)
       return data({ ok: false as const, message: `Failed to update plan: ${error.message}` }, { status: 503 });

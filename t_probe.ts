@@ -1,0 +1,10 @@
+import type Stripe from "stripe";
+export const a: Stripe.Invoice.AutomaticTax = {};
+export const b: Stripe.Invoice.PaymentSettings = {};
+export const c: Stripe.Invoice.Parent = {};
+export const d: Stripe.Invoice.Parent.SubscriptionDetails = {};
+export const e: Stripe.Invoice.StatusTransitions = {};
+export const f: Stripe.InvoiceLineItem.Parent.SubscriptionItemDetails = {};
+export const g: Stripe.InvoiceLineItem.Pricing = {};
+export const h: Stripe.Invoice.Issuer = {};
+export const i: Stripe.InvoiceLineItem.Pricing.PriceDetails = {};

@@ -13,7 +13,7 @@ import worker from "../../workers/app";
 import charge from "../fixtures/stripe/charge.json";
 import packSession from "../fixtures/stripe/checkout-session-pack.json";
 import eventFixture from "../fixtures/stripe/event.json";
-import invoice from "../fixtures/stripe/invoice.json";
+import { invoice } from "../fixtures/stripe/invoice";
 import refund from "../fixtures/stripe/refund.json";
 import subscription from "../fixtures/stripe/subscription.json";
 import { get, insertUser, ORIGIN, outbox, post, signIn } from "./helpers";

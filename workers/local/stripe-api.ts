@@ -12,6 +12,8 @@ import {
   priceLookupKey,
   type Billing,
 } from "../../app/domain/plans";
+import type Stripe from "stripe";
+import { invoiceLine, openInvoice } from "./stripe-objects";
 
 export type Obj = Record<string, unknown> & { id: string; object: string };
 export type Params = Record<string, unknown>;
@@ -229,81 +231,30 @@ interface Line {
 }
 
 /** A finalized invoice for a subscription. Its metadata is the subscription's as it is now, before any payment. */
-function newInvoice(store: StandInStore, sub: Obj, billingReason: string, lines: Line[]): Obj {
+function newInvoice(store: StandInStore, sub: Obj, billingReason: Stripe.Invoice.BillingReason, lines: Line[]): Obj {
   const id = newId("in");
-  const t = store.now();
-  const total = lines.reduce((sum, l) => sum + l.amount, 0);
-  const due = Math.max(0, total);
-  const count = store.ofType("invoice").length + 1;
-  const lineItems = lines.map((line) => ({
-    id: newId("il"),
-    object: "line_item",
-    amount: line.amount,
-    currency: "usd",
-    description: line.description,
-    discount_amounts: [],
-    discountable: !line.proration,
-    discounts: [],
-    invoice: id,
-    livemode: false,
-    metadata: {},
-    parent: {
-      type: "subscription_item_details",
-      invoice_item_details: null,
-      subscription_item_details: {
-        invoice_item: line.proration ? newId("ii") : null,
-        proration: line.proration,
-        proration_details: { credited_items: null },
-        subscription: sub.id,
-        subscription_item: line.subscriptionItem,
-      },
-    },
-    period: line.period,
-    pretax_credit_amounts: [],
-    pricing: {
-      type: "price_details",
-      price_details: { price: line.price, product: priceById(line.price)?.product ?? null },
-      unit_amount_decimal: null,
-    },
-    quantity: 1,
-    quantity_decimal: null,
-    subscription: sub.id,
-    subtotal: line.amount,
-    taxes: [],
-  }));
-  return store.put({
+  const invoice = openInvoice({
     id,
-    object: "invoice",
-    amount_due: due,
-    amount_overpaid: 0,
-    amount_paid: 0,
-    amount_remaining: due,
-    attempt_count: 0,
-    attempted: false,
-    billing_reason: billingReason,
-    collection_method: "charge_automatically",
-    created: t,
-    currency: "usd",
-    customer: sub.customer,
-    hosted_invoice_url: null,
-    invoice_pdf: null,
-    livemode: false,
-    metadata: {},
-    number: `LOCAL-${String(count).padStart(4, "0")}`,
-    parent: {
-      type: "subscription_details",
-      quote_details: null,
-      subscription_details: { subscription: sub.id, metadata: { ...(sub.metadata as object) } },
-    },
-    period_end: t,
-    period_start: t,
-    lines: list(`/v1/invoices/${id}/lines`, lineItems),
-    payments: list(`/v1/invoices/${id}/payments`, []),
-    status: "open",
-    status_transitions: { finalized_at: t, marked_uncollectible_at: null, paid_at: null, voided_at: null },
-    subtotal: total,
-    total,
+    number: `LOCAL-${String(store.ofType("invoice").length + 1).padStart(4, "0")}`,
+    customer: String(sub.customer),
+    created: store.now(),
+    billingReason,
+    subscription: sub.id,
+    subscriptionMetadata: { ...(sub.metadata as Record<string, string>) },
+    lines: lines.map((line) =>
+      invoiceLine({
+        ...line,
+        id: newId("il"),
+        invoice: id,
+        subscription: sub.id,
+        product: String(priceById(line.price)?.product ?? ""),
+        invoiceItem: line.proration ? newId("ii") : null,
+      }),
+    ),
   });
+  // Stripe lists the invoice's payments when asked (expand); the stand-in keeps them on the invoice.
+  store.put({ ...invoice, payments: list(`/v1/invoices/${id}/payments`, []) });
+  return store.get(id)!;
 }
 
 /** Tries to pay an open invoice; records the invoice payment either way. */

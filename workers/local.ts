@@ -11,7 +11,9 @@ import { clipcutWorker } from "./app";
 import { routeDev, isDevPath } from "./local/pages";
 import type { LocalStandIn } from "./local/stand-in-object";
 
-export { UserLedger, AdminFeed } from "./app";
+import { UserLedger as ProductionUserLedger } from "./app";
+
+export { AdminFeed } from "./app";
 export { LocalStandIn } from "./local/stand-in-object";
 
 export interface LocalEnv extends AppEnv {
@@ -78,6 +80,25 @@ function standIns(env: LocalEnv, origin: string, ctx: ExecutionContext): ThirdPa
 }
 
 const app = clipcutWorker(standIns);
+
+/** A user's ledger sends e-mail itself (team notices): locally it gets the outbox too, composed here once. */
+export class UserLedger extends ProductionUserLedger {
+  constructor(ctx: DurableObjectState, env: LocalEnv) {
+    const ns = env.STAND_IN;
+    super(
+      ctx,
+      ns
+        ? {
+            ...env,
+            THIRD_PARTIES: {
+              stripeFetch: (input, init) => standInOf(ns).fetch(new Request(input, init)),
+              mailer: { send: async (message) => standInOf(ns).sendMail(message) },
+            },
+          }
+        : env,
+    );
+  }
+}
 
 /** `env` as the local Worker composes it for a request (tests that call services directly use it). */
 export const withStandIns = (env: LocalEnv, origin: string, ctx: ExecutionContext): AppEnv => ({

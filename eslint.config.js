@@ -49,6 +49,21 @@ export default tseslint.config(
       ],
     },
   },
+  // The local stand-ins (workers/local/) reach the Worker through one door: the local entry workers/local.ts composes
+  // them. Anything else importing them would carry them into the production bundle (deploy:check looks too).
+  {
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["workers/local.ts", "workers/local/**", "tests/**", "scripts/**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration", "ImportExpression"].map((node) => ({
+          selector: `${node}[source.value=/(^|\\/)workers\\/local(\\/|\\.ts$|$)|^\\.\\/local(\\/|\\.ts$|$)/]`,
+          message: "Only workers/local.ts (the local entry) imports the local stand-ins: compose them there.",
+        })),
+      ],
+    },
+  },
   // Data access lives in app/db: elsewhere no query builder and no table objects (types of rows are fine).
   {
     files: ["app/**/*.{ts,tsx}", "workers/**/*.ts"],

@@ -17,7 +17,7 @@ export default defineConfig(async () => {
     plugins: [
       remix({ future: REMIX_FUTURE }),
       cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
+        wrangler: { configPath: "./wrangler.local.toml" },
         miniflare: {
           // EXTENSION_IDS as a deploy would list its store id (the tests switch the setting to it).
           bindings: {

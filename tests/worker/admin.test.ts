@@ -7,7 +7,7 @@ import { userList } from "~/domain/admin";
 import { CLIP_TOO_SHORT_MESSAGE } from "~/domain/clip-request";
 import { csvCell, csvRow, parseCsv } from "~/domain/csv";
 import { INVALID_VIDEO_URL } from "~/domain/video-link";
-import { countRows, get, insertUser, post, signIn, expectNotice } from "./helpers";
+import { countRows, get, insertUser, post, signIn, expectNotice, outbox } from "./helpers";
 
 const PASSWORD = "admin tests passphrase";
 const db = getDb(env.DB);
@@ -304,10 +304,8 @@ describe("admin credit changes keep the ledger invariant", () => {
     }>();
     expect(user?.credits).toBe(0); // blank credits fall back to 0 (spec §5)
     expect(await reconcile(db)).toEqual([]);
-    const mail = await env.DB.prepare("SELECT links FROM email_outbox WHERE \"to\" = 'hire@example.com'").first<{
-      links: string;
-    }>();
-    expect(JSON.parse(mail!.links)[0]).toMatch(/\/reset-password\//);
+    const mail = (await outbox()).find((m) => m.to === "hire@example.com");
+    expect(mail?.links[0]).toMatch(/\/reset-password\//);
     const dup = await post(
       "/admin/users",
       {

@@ -1,12 +1,15 @@
-import type { PlanId } from "~/domain/plans";
+import { z } from "zod";
+import { PLAN_IDS, type PlanId } from "~/domain/plans";
 import type { AppEnv } from "~/load-context";
 import { getDb } from "~/db/client.server";
-import { createUser, findUserByEmail, welcomeAccount } from "./accounts.server";
-import { ledger } from "./ledger.server";
-import { hashPassword } from "./password.server";
-import { createUserSession } from "./session.server";
-import { setUserRole } from "./user-moderation.server";
+import { readForm } from "~/utils/forms";
+import { createUser, findUserByEmail, welcomeAccount } from "~/services/accounts.server";
+import { ledger } from "~/services/ledger.server";
+import { hashPassword } from "~/services/password.server";
+import { createUserSession } from "~/services/session.server";
+import { setUserRole } from "~/services/user-moderation.server";
 
+/** Local only: the tests' user fixture, served by the local entry (workers/local.ts) under /dev/users. */
 export interface DevUserInput {
   email: string;
   fullName: string;
@@ -54,4 +57,38 @@ export async function createDevUser(env: AppEnv, request: Request, input: DevUse
   }
   const session = await createUserSession(env, request, user.id, "/dashboard");
   return { ok: true, userId: user.id, email: user.email, session };
+}
+
+const schema = z.object({
+  email: z.string().trim().email().max(254),
+  fullName: z.string().trim().min(1).max(100).default("Test User"),
+  password: z.string().min(8).max(200).optional(),
+  plan: z.enum(PLAN_IDS).default("Free"),
+  credits: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  role: z.enum(["user", "admin"]).default("user"),
+});
+
+/**
+ * POST /dev/users, served by the local entry only (no deploy has it): creates a confirmed user with a plan, credits
+ * and a session, answering { userId, email } with the session cookies. Tests use it instead of the sign-up form.
+ */
+export async function devUsersRoute(request: Request, env: AppEnv): Promise<Response> {
+  if (request.method !== "POST") return new Response("Not Found", { status: 404 });
+  let form: Record<string, string>;
+  try {
+    form = await readForm(request);
+  } catch (unreadable) {
+    if (unreadable instanceof Response) return unreadable;
+    throw unreadable;
+  }
+  const parsed = schema.safeParse(form);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return Response.json({ error: `${issue?.path.join(".")}: ${issue?.message}` }, { status: 400 });
+  }
+  const result = await createDevUser(env, request, parsed.data);
+  if (!result.ok) return Response.json({ error: result.message }, { status: result.status });
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  for (const cookie of result.session.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return Response.json({ userId: result.userId, email: result.email }, { headers });
 }

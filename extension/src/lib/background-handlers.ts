@@ -196,6 +196,10 @@ export function createHandlers({ store, companion, account, site, version }: Dep
     job: async (message) => (await paired()).job(message.id),
     jobs: async () => (await paired()).jobs(),
     cancelJob: async (message) => (await paired()).cancel(message.id),
+    dryRun: async ({ ask }) => {
+      const { videoUrl, ...range } = ask;
+      return (await paired()).dryRun({ source: videoUrl, ...range });
+    },
     presets: () => asAccount((api) => api.presets()),
     savePreset: (message) => asAccount((api) => api.savePreset(message.preset)),
     deletePreset: (message) => asAccount((api) => api.deletePreset(message.id)),

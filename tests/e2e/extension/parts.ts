@@ -57,8 +57,24 @@ export interface Companion {
   stop: () => Promise<void>;
 }
 
+/** The file the stand-in yt-dlp hands out for the watch page (the 720p source unless a test brings its own). */
+export interface StandInFormat {
+  file: string;
+  width: number;
+  height: number;
+  fps: number;
+  seconds: number;
+}
+const DEFAULT_FORMAT: StandInFormat = {
+  file: "source-720p.mp4",
+  width: 1280,
+  height: 720,
+  fps: 25,
+  seconds: SOURCE_SECONDS,
+};
+
 /** `clipcut-companion serve` with temporary config and output folders, resolving pages through the fake yt-dlp. */
-export async function startCompanion(media: RangeServer): Promise<Companion> {
+export async function startCompanion(media: RangeServer, format: StandInFormat = DEFAULT_FORMAT): Promise<Companion> {
   const dir = mkdtempSync(join(tmpdir(), "clipcut-ext-companion-"));
   const outputDir = join(dir, "out");
   const fixture = join(dir, "yt-dlp.json");
@@ -67,18 +83,18 @@ export async function startCompanion(media: RangeServer): Promise<Companion> {
     JSON.stringify({
       id: VIDEO_ID,
       title: VIDEO_TITLE,
-      duration: SOURCE_SECONDS,
+      duration: format.seconds,
       http_headers: { "User-Agent": "Mozilla/5.0" },
       formats: [
         {
           format_id: "22",
-          url: media.url("source-720p.mp4"),
+          url: media.url(format.file),
           ext: "mp4",
           vcodec: "avc1.64001f",
           acodec: "mp4a.40.2",
-          width: 1280,
-          height: 720,
-          fps: 25,
+          width: format.width,
+          height: format.height,
+          fps: format.fps,
           protocol: "https",
         },
       ],

@@ -44,6 +44,7 @@ function sentRange(range: ClipRange, fps: number | null) {
 
 /** The panel's frame grabs are this wide (the companion's thumbnails are compared with them). */
 const GRAB_WIDTH = 160;
+const GRAB_KEPT = 12;
 /** A report is asked for once the handles rest this long. */
 const REPORT_DELAY_MS = 400;
 
@@ -84,14 +85,15 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   const setRange = (update: (r: ClipRange) => ClipRange) =>
     setRawRange((r) => (fps ? snapRange(update(r), fps) : update(r)));
   const grab = (frame: number, video: HTMLVideoElement) => {
-    if (!frames || (frame !== frames.first && frame !== frames.last) || grabs.has(frame) || !video.videoWidth) return;
+    if (!fps || grabs.has(frame) || !video.videoWidth) return;
     const canvas = document.createElement("canvas");
     canvas.width = GRAB_WIDTH;
     canvas.height = Math.round((GRAB_WIDTH * video.videoHeight) / video.videoWidth);
     try {
       canvas.getContext("2d")?.drawImage(video, 0, 0, canvas.width, canvas.height);
       const url = canvas.toDataURL("image/jpeg", 0.85);
-      setGrabs((g) => new Map(g).set(frame, url));
+      // The last few paused frames: a handle set on one of them has the browser's picture at hand.
+      setGrabs((g) => new Map([...g].slice(1 - GRAB_KEPT)).set(frame, url));
     } catch {
       // A protected or cross-origin video cannot be read: the panel then shows the companion's frames alone.
     }

@@ -133,8 +133,8 @@ test("[ and ] set the handles; the report and the companion's thumbnails name th
   ] as const;
   for (const [thumb, frame] of thumbs)
     expect(await watch.evaluate(imageFrame((await thumb.getAttribute("src"))!))).toBe(frame);
-  // The browser's own picture of the last frame was grabbed when it was on screen: the same picture, no warning.
-  await expect(watch.getByRole("img", { name: "This frame as your browser shows it" })).toHaveCount(1);
+  // The browser's own pictures of both handle frames were kept when they were on screen: the same pictures, no warning.
+  await expect(watch.getByRole("img", { name: "This frame as your browser shows it" })).toHaveCount(2);
   await expect(watch.getByText("is not the picture you see")).toHaveCount(0);
 
   // Loop on: every frame the preview presents lies inside the range.

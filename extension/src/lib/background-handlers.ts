@@ -259,6 +259,10 @@ export function createHandlers({ store, companion, native, account, site, versio
       const cancelled = await native.call("cancel", { jobId: message.id });
       return cancelled.ok ? { ok: true, value: cancelled.value.job } : cancelled;
     },
+    dryRun: async ({ ask }) => {
+      const { videoUrl, ...range } = ask;
+      return (await paired()).dryRun({ source: videoUrl, ...range });
+    },
     presets: () => asAccount((api) => api.presets()),
     savePreset: (message) => asAccount((api) => api.savePreset(message.preset)),
     deletePreset: (message) => asAccount((api) => api.deletePreset(message.id)),

@@ -261,7 +261,13 @@ export function createHandlers({ store, companion, native, account, site, versio
     },
     dryRun: async ({ ask }) => {
       const { videoUrl, ...range } = ask;
-      return (await paired()).dryRun({ source: videoUrl, ...range });
+      const request = { source: videoUrl, ...range };
+      // The same companion the clip would go to: the native host when it answers, else a paired `serve`.
+      if ((await native.connect()).ok) {
+        const answered = await native.call("dryRun", { request });
+        return answered.ok ? { ok: true, value: answered.value.report } : answered;
+      }
+      return (await paired()).dryRun(request);
     },
     presets: () => asAccount((api) => api.presets()),
     savePreset: (message) => asAccount((api) => api.savePreset(message.preset)),

@@ -16,7 +16,8 @@ import { formActionSources, httpsRedirect, withSecurityHeaders as secure } from 
 export { UserLedger } from "./user-ledger";
 export { AdminFeed } from "./admin-feed";
 
-const handleRemixRequest = createRequestHandler(build);
+// Always production: errors reach clients sanitized, also when vitest compiles the app from source.
+const handleRemixRequest = createRequestHandler(build, "production");
 const apiRoutes = compileApiRoutes(build);
 
 function newNonce(): string {

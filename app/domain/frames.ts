@@ -57,7 +57,8 @@ export const frameRangeSeconds = (frames: FrameRange, fps: number) => ({
 });
 
 /** Seconds snapped onto the frame grid (a round trip through frames). */
-export const snapRange = (range: { start: number; end: number }, fps: number) => frameRangeSeconds(toFrames(range, fps), fps);
+export const snapRange = (range: { start: number; end: number }, fps: number) =>
+  frameRangeSeconds(toFrames(range, fps), fps);
 
 /**
  * What the companion is sent for a frame range: the middle of the first and of the last frame. It takes the frame

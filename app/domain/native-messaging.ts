@@ -6,6 +6,7 @@ import {
   jobSchema,
   sessionRequestSchema,
 } from "./companion";
+import { dryRunReportSchema, dryRunRequestSchema } from "./true-cut";
 
 /**
  * The companion as a native messaging host: the browser starts it for the extension (no port, no pairing token; only
@@ -53,6 +54,8 @@ export const nativeRequestSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("jobs"), id: requestId }).strict(),
   z.object({ type: z.literal("job"), id: requestId, jobId: z.string().uuid() }).strict(),
   z.object({ type: z.literal("cancel"), id: requestId, jobId: z.string().uuid() }).strict(),
+  /** The panel's true-cut report for a range (nothing reserved or written); see ./true-cut. */
+  z.object({ type: z.literal("dryRun"), id: requestId, request: dryRunRequestSchema }).strict(),
 ]);
 export type NativeRequest = z.infer<typeof nativeRequestSchema>;
 export type NativeRequestType = NativeRequest["type"];
@@ -77,6 +80,7 @@ export const nativeReplyValues = {
   jobs: z.object({ jobs: z.array(jobSchema) }),
   job: z.object({ job: jobSchema }),
   cancel: z.object({ job: jobSchema }),
+  dryRun: z.object({ report: dryRunReportSchema }),
 } as const;
 
 /** Everything the host sends: a reply to one request, a refusal (id null when the request was unreadable), an event. */

@@ -11,6 +11,7 @@ import {
 } from "../../../app/domain/native-messaging";
 import { ApiClient, DEFAULT_API_BASE } from "./api-client";
 import { cleanStaleParts, defaultOutputDir } from "./config";
+import { dryRun } from "./dry-run";
 import { ClipError } from "./errors";
 import { killAllChildren } from "./ffmpeg";
 import { JobQueue, type JobQueueOptions, type Session } from "./jobs";
@@ -170,6 +171,12 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
       }
       case "cancel":
         return { job: queue.cancel(request.jobId) };
+      case "dryRun": {
+        const t = await toolsReady;
+        if (!t.ffmpeg || !t.ffprobe)
+          throw new ClipError("missing_tool", `FFmpeg is not installed.\n${installHint("ffmpeg")}`, 503);
+        return { report: await dryRun(request.request, { tools, allowPrivateSources, ytDlpWarning: t.ytDlpWarning }) };
+      }
     }
   }
 

@@ -62,6 +62,25 @@ describe("the companion as a native messaging host", () => {
     expect(h.stray).toEqual([]);
   });
 
+  it("answers the panel's dry run on the same port: the frame plan, with nothing reserved or written", async () => {
+    const out = tempDir();
+    const h = host(out);
+    const callsBefore = api.calls.length;
+    const reply = await h.request({
+      type: "dryRun",
+      request: { source: join(dir, "src360.mp4"), startSeconds: 2, endSeconds: 6, format: "mp4", quality: "360p" },
+    });
+    expect(reply.type).toBe("reply");
+    const report = (reply as { value: { report: Record<string, number> } }).value.report;
+    expect(report.fps).toBeGreaterThan(0);
+    expect(report.frameCount).toBe(report.lastFrame! - report.firstFrame! + 1);
+    expect(report.firstFrame).toBe(Math.floor(2 * report.fps!));
+    expect(readdirSync(out)).toEqual([]);
+    expect(api.calls.slice(callsBefore)).toEqual([]);
+    h.child.stdin.end();
+    expect(await h.exited).toBe(0);
+  });
+
   it("cuts a clip with the token sent with the job: progress and the result arrive on the one port, credits captured", async () => {
     const out = tempDir();
     const h = host(out);

@@ -259,6 +259,16 @@ export function createHandlers({ store, companion, native, account, site, versio
       const cancelled = await native.call("cancel", { jobId: message.id });
       return cancelled.ok ? { ok: true, value: cancelled.value.job } : cancelled;
     },
+    dryRun: async ({ ask }) => {
+      const { videoUrl, ...range } = ask;
+      const request = { source: videoUrl, ...range };
+      // The same companion the clip would go to: the native host when it answers, else a paired `serve`.
+      if ((await native.connect()).ok) {
+        const answered = await native.call("dryRun", { request });
+        return answered.ok ? { ok: true, value: answered.value.report } : answered;
+      }
+      return (await paired()).dryRun(request);
+    },
     presets: () => asAccount((api) => api.presets()),
     savePreset: (message) => asAccount((api) => api.savePreset(message.preset)),
     deletePreset: (message) => asAccount((api) => api.deletePreset(message.id)),

@@ -57,26 +57,42 @@ export interface Companion {
   stop: () => Promise<void>;
 }
 
-/** The stand-in yt-dlp's answer for the stand-in watch page: one progressive 720p MP4 on the media server. */
-function ytDlpFixture(media: RangeServer, dir: string): string {
+/** The file the stand-in yt-dlp hands out for the watch page (the 720p source unless a test brings its own). */
+export interface StandInFormat {
+  file: string;
+  width: number;
+  height: number;
+  fps: number;
+  seconds: number;
+}
+const DEFAULT_FORMAT: StandInFormat = {
+  file: "source-720p.mp4",
+  width: 1280,
+  height: 720,
+  fps: 25,
+  seconds: SOURCE_SECONDS,
+};
+
+/** The stand-in yt-dlp's answer for the stand-in watch page: one progressive MP4 on the media server. */
+function ytDlpFixture(media: RangeServer, dir: string, format: StandInFormat = DEFAULT_FORMAT): string {
   const fixture = join(dir, "yt-dlp.json");
   writeFileSync(
     fixture,
     JSON.stringify({
       id: VIDEO_ID,
       title: VIDEO_TITLE,
-      duration: SOURCE_SECONDS,
+      duration: format.seconds,
       http_headers: { "User-Agent": "Mozilla/5.0" },
       formats: [
         {
           format_id: "22",
-          url: media.url("source-720p.mp4"),
+          url: media.url(format.file),
           ext: "mp4",
           vcodec: "avc1.64001f",
           acodec: "mp4a.40.2",
-          width: 1280,
-          height: 720,
-          fps: 25,
+          width: format.width,
+          height: format.height,
+          fps: format.fps,
           protocol: "https",
         },
       ],
@@ -146,32 +162,10 @@ FAKE_YTDLP_JSON='${ytDlpFixture(media, dir)}' exec '${process.execPath}' '${join
 }
 
 /** `clipcut-companion serve` with temporary config and output folders, resolving pages through the fake yt-dlp. */
-export async function startCompanion(media: RangeServer): Promise<Companion> {
+export async function startCompanion(media: RangeServer, format: StandInFormat = DEFAULT_FORMAT): Promise<Companion> {
   const dir = mkdtempSync(join(tmpdir(), "clipcut-ext-companion-"));
   const outputDir = join(dir, "out");
-  const fixture = join(dir, "yt-dlp.json");
-  writeFileSync(
-    fixture,
-    JSON.stringify({
-      id: VIDEO_ID,
-      title: VIDEO_TITLE,
-      duration: SOURCE_SECONDS,
-      http_headers: { "User-Agent": "Mozilla/5.0" },
-      formats: [
-        {
-          format_id: "22",
-          url: media.url("source-720p.mp4"),
-          ext: "mp4",
-          vcodec: "avc1.64001f",
-          acodec: "mp4a.40.2",
-          width: 1280,
-          height: 720,
-          fps: 25,
-          protocol: "https",
-        },
-      ],
-    }),
-  );
+  const fixture = ytDlpFixture(media, dir, format);
   const child = spawn(
     process.execPath,
     [

@@ -49,6 +49,21 @@ export default tseslint.config(
       ],
     },
   },
+  // The local stand-ins (workers/local/) reach the Worker through one door: the local entry workers/local.ts composes
+  // them. Anything else importing them would carry them into the production bundle (deploy:check looks too).
+  {
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["workers/local.ts", "workers/local/**", "tests/**", "scripts/**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration", "ImportExpression"].map((node) => ({
+          selector: `${node}[source.value=/(^|\\/)workers\\/local(\\/|\\.ts$|$)|^\\.\\/local(\\/|\\.ts$|$)/]`,
+          message: "Only workers/local.ts (the local entry) imports the local stand-ins: compose them there.",
+        })),
+      ],
+    },
+  },
   // Data access lives in app/db: elsewhere no query builder and no table objects (types of rows are fine).
   {
     files: ["app/**/*.{ts,tsx}", "workers/**/*.ts"],
@@ -71,6 +86,50 @@ export default tseslint.config(
               regex: "^\\.\\.?/(.*/)?db/schema$",
               message: "Tables are app/db's: add a function in app/db/*.server.ts.",
               allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The ledger client is called from one place: app/services (one service function per user action owns its ledger
+  // calls and audit rows); routes parse and render. The ledger's own side (workers/) calls it object to object.
+  // `busyHeaders` (the Retry-After of a busy answer) may be used anywhere.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: [
+      "app/services/**",
+      "app/components/**",
+      // The plan change is being moved into a billing service with the plan-change rule (issue 31's rework).
+      "app/routes/_app.billing.plan.tsx",
+    ],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "~/services/ledger.server",
+              importNames: ["ledger"],
+              message: "Only app/services calls the ledger: add a service function for this action.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Components render what they are given: nothing from the data layer, the services or the routes (types included).
+  {
+    files: ["app/components/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(~/|(\\.\\./)+)(db|services|routes)/",
+              message:
+                "Components import nothing from ~/db, ~/services or ~/routes: pass the data as props, or put the shape in app/domain.",
             },
           ],
         },

@@ -33,7 +33,8 @@ export default defineConfig({
       command: "node scripts/e2e-server.mjs",
       url: `${BASE_URL}/`,
       reuseExistingServer: false,
-      timeout: 180_000,
+      // A loaded machine (several servers migrating and seeding at once) may need more: E2E_SERVER_TIMEOUT_MS.
+      timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 180_000),
       stdout: "ignore",
       stderr: "pipe",
       env: {

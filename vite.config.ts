@@ -8,19 +8,20 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
+/** Remix's future flags: the build and the workerd test suite (vitest.config.ts) compile the same app. */
+export const REMIX_FUTURE = {
+  v3_fetcherPersist: true,
+  v3_relativeSplatPath: true,
+  v3_throwAbortReason: true,
+  v3_singleFetch: true,
+  v3_lazyRouteDiscovery: true,
+};
+
 export default defineConfig(({ command }) => ({
   plugins: [
     // The dev proxy boots workerd; only wanted when Vite serves, never during a build.
     command === "serve" && remixCloudflareDevProxy(),
-    remix({
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_singleFetch: true,
-        v3_lazyRouteDiscovery: true,
-      },
-    }),
+    remix({ future: REMIX_FUTURE }),
     tsconfigPaths(),
   ],
   ssr: { resolve: { conditions: ["workerd", "worker", "browser"] } },

@@ -1,15 +1,23 @@
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vitest/config";
+import { REMIX_FUTURE } from "./vite.config";
 
 // Domain, data and Worker tests run inside workerd with real D1 and Durable Objects.
-// Tests that fetch through the Worker import the built server: run `npm run build` first (npm test does).
+// The Worker imports the app from source: Remix's Vite plugin serves its server build as a virtual module, so the
+// suite starts at once instead of waiting for `remix vite:build`.
 export default defineConfig(async () => {
+  // wrangler.toml's static assets folder must exist for the config to load; the tests fetch the Worker itself,
+  // never the assets, so an empty one (before any build) is enough.
+  mkdirSync(path.join(__dirname, "build/client"), { recursive: true });
   const migrations = await readD1Migrations(path.join(__dirname, "migrations"));
   return {
     plugins: [
+      remix({ future: REMIX_FUTURE }),
       cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
+        wrangler: { configPath: "./wrangler.local.toml" },
         miniflare: {
           // EXTENSION_IDS as a deploy would list its store id (the tests switch the setting to it).
           bindings: {
@@ -24,10 +32,13 @@ export default defineConfig(async () => {
     resolve: {
       alias: {
         "~": path.join(__dirname, "app"),
-        "remix-server-build": path.join(__dirname, "build/server/index.js"),
+        "remix-server-build": "virtual:remix/server-build",
       },
     },
     test: {
+      // Remix's virtual build takes Vite's mode: "production" sanitizes errors (no stack traces to clients) as the
+      // deployed build does; vitest's default "test" mode would send them.
+      mode: "production",
       include: ["app/**/*.test.ts", "workers/**/*.test.ts", "tests/worker/**/*.test.ts"],
       // Pure domain tests run in Node (vitest.domain.config.ts): workerd start-up per file cost more than the tests.
       exclude: ["app/domain/**", "**/node_modules/**"],

@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: { alias: { "~": path.join(__dirname, "app") } },
   test: {
     environment: "node",
-    include: ["app/domain/**/*.test.ts"],
+    // …and the deploy rehearsal's file rules (scripts/deploy-check-rules.mjs), plain Node as well.
+    include: ["app/domain/**/*.test.ts", "scripts/**/*.test.ts"],
   },
 });

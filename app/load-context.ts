@@ -1,3 +1,5 @@
+import type { ThirdParties } from "./services/third-parties.server";
+
 /** The one place that types what every loader and action receives from the Worker. */
 export interface AppEnv extends Env {
   /** Secrets (wrangler secret put / .dev.vars); optional so local mode runs without them. */
@@ -12,9 +14,11 @@ export interface AppEnv extends Env {
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;
-  /** Stripe (docs/payments.md). Without them local mode uses its stand-in; production refuses to start. */
+  /** Stripe (docs/payments.md). Without them the Worker refuses to start (wrangler.local.toml sets test ones). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
+  /** Set by the Worker where it builds the request context (workers/app.ts), never by configuration. */
+  THIRD_PARTIES?: ThirdParties;
 }
 
 export interface AppContext {

@@ -34,9 +34,9 @@ function prepare() {
   // 50,000 clips for one creator over the last ~3 years, generated inside SQLite (one statement).
   const now = Date.now();
   const span = 3 * 365 * 86_400_000;
-  const sql = `INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at)
+  const sql = `INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at)
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${CLIPS})
-SELECT 'bench-' || i, (SELECT id FROM users WHERE email = '${CREATOR}'), 'Bench clip ' || i,
+SELECT 'bench-' || i, (SELECT id FROM users WHERE email = '${CREATOR}'), (SELECT id FROM users WHERE email = '${CREATOR}'), 'Bench clip ' || i,
   'https://www.youtube.com/watch?v=bench' || (i % 400), (i % 50), (i % 50) + 5 + (i % 90),
   CASE i % 4 WHEN 0 THEN 'mp4' WHEN 1 THEN 'mp3' WHEN 2 THEN 'webm' ELSE 'gif' END,
   CASE i % 3 WHEN 0 THEN '720p' WHEN 1 THEN '1080p' ELSE '360p' END,

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "wxt";
+import { FIREFOX_EXTENSION_ID } from "../app/domain/native-messaging";
 import { chromeSitePatterns, firefoxSitePatterns, readBuildConfig } from "./build-config";
 
 /**
@@ -33,14 +34,21 @@ export default defineConfig({
     name: "ClipCut",
     description: "Cut clips from the video you are watching, on your own computer.",
     version: "0.1.0",
-    permissions: ["storage"],
+    // nativeMessaging: the companion is started by the browser (connectNative), listed in its host manifest.
+    permissions: ["storage", "nativeMessaging"],
     // Not the companion: without a host permission Chrome sends it ordinary CORS requests, each with our
     // Origin, which the companion checks (with a host permission a GET would carry no Origin at all).
     host_permissions: sitePatterns(browser),
     ...(browser === "firefox"
       ? {
           browser_specific_settings: {
-            gecko: { id: "extension@clipcut.app", strict_min_version: "121.0" },
+            gecko: {
+              id: FIREFOX_EXTENSION_ID,
+              strict_min_version: "121.0",
+              // addons.mozilla.org requires the declaration for new add-ons. What leaves the extension: the account's
+              // API token (to ClipCut's site and the local companion) and the page link of each clip the user makes.
+              data_collection_permissions: { required: ["authenticationInfo", "browsingActivity"] },
+            },
           },
         }
       : { key: MANIFEST_KEY, externally_connectable: { matches: sitePatterns(browser) } }),

@@ -3,13 +3,16 @@
 //   2. the bundle's size, raw and gzip, against our budget;
 //   3. the Worker's start-up time (`wrangler check startup`, a CPU profile of the global scope) against Cloudflare's 1 s;
 //   4. every migration applies from empty to head on a fresh local D1, and the drizzle schema has nothing left to
-//      generate (schema.ts and migrations/ agree).
+//      generate (schema.ts and migrations/ agree);
+//   5. the bundle holds nothing of the local stand-ins (workers/local/), and EXTENSION_IDS is listed or opted out.
+// DEPLOY_CHECK_CONFIG names another wrangler config to rehearse (wrangler.local.toml fails check 5, on purpose).
 // Run `npm run build` first (npm test does): the Worker serves the built Remix app.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
+import { extensionIdsProblem, standInInBundle, STAND_IN_MARKER } from "./deploy-check-rules.mjs";
 
 /** The bundle was 2,741 KiB raw, 506 KiB gzip on 2026-11-23; the budget leaves ~40% to grow, far under the 3 MB gzip
  *  a Free plan Worker may be (10 MB on paid). Raise it on purpose, in a reviewed change, never to make CI pass. */
@@ -18,6 +21,7 @@ const BUDGET_GZIP_BYTES = 700 * 1024;
  *  (~170 ms on an idle 2-core machine, 2026-11-23), so the check holds the limit itself and prints the margin. */
 const STARTUP_LIMIT_MS = 1000;
 
+const CONFIG = process.env.DEPLOY_CHECK_CONFIG ?? "wrangler.toml";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", FORCE_COLOR: "0" };
 const work = mkdtempSync(join(tmpdir(), "clipcut-deploy-check-"));
 const failures = [];
@@ -47,6 +51,8 @@ const dry = run("wrangler deploy --dry-run", "npx", [
   "wrangler",
   "deploy",
   "--dry-run",
+  "--config",
+  CONFIG,
   "--outdir",
   outdir,
   "--outfile",
@@ -64,6 +70,21 @@ if (dry.ok) {
   if (gzip > BUDGET_GZIP_BYTES) failures.push(`${line}: over budget`);
   else console.log(`✓ ${line}`);
 }
+
+// 5a. Nothing of the local stand-ins: they are wrangler.local.toml's only.
+if (dry.ok) {
+  const found = standInInBundle(outdir);
+  if (found.length > 0)
+    failures.push(
+      `the bundle contains the local stand-in (${STAND_IN_MARKER}): ${found.join("; ")}. Only workers/local.ts may import workers/local/.`,
+    );
+  else console.log("✓ no local stand-in in the bundle");
+}
+
+// 5b. A deploy that hands tokens to no extension is a decision, not an accident.
+const extensionProblem = extensionIdsProblem(readFileSync(CONFIG, "utf8"));
+if (extensionProblem) failures.push(extensionProblem);
+else console.log("✓ EXTENSION_IDS listed (or explicitly opted out)");
 
 // 3. Start-up: wrangler profiles the bundle's global scope in a local workerd.
 if (dry.ok) {
@@ -97,6 +118,8 @@ const applied = run("migrations apply from empty to head (fresh local D1)", "npx
   "apply",
   "DB",
   "--local",
+  "--config",
+  CONFIG,
   "--persist-to",
   persist,
 ]);

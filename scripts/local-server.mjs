@@ -12,6 +12,9 @@ const env = {
   NODE_ENV: process.env.NODE_ENV === "development" ? "development" : "production",
 };
 
+/** The local Worker: production's, with the stand-ins (Stripe checkout, e-mail outbox) and their binding. */
+const LOCAL_CONFIG = "wrangler.local.toml";
+
 function run(cmd, args, label) {
   const started = Date.now();
   const result = spawnSync(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env, encoding: "utf8" });
@@ -32,16 +35,18 @@ export function startLocalServer({ port, persistTo, fresh = false, build = true,
   if (build || !existsSync("build/server/index.js")) run("npx", ["remix", "vite:build"], "Build");
   run(
     "npx",
-    ["wrangler", "d1", "migrations", "apply", "DB", "--local", ...persist],
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--config", LOCAL_CONFIG, ...persist],
     "Migrations applied to the local D1",
   );
   process.stdout.write(run("npx", ["tsx", "scripts/seed.ts", ...persist], "Demo data checked"));
-  const varArgs = Object.entries({ APP_MODE: "local", ...vars }).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     "npx",
     [
       "wrangler",
       "dev",
+      "--config",
+      LOCAL_CONFIG,
       "--port",
       String(port),
       "--ip",

@@ -185,8 +185,9 @@ async function build(now: number): Promise<Seeded> {
       const clipId = crypto.randomUUID();
       const name = `${pick(TOPICS)} #${c + 1}`;
       clipRows.push(
-        `INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (${[
+        `INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (${[
           clipId,
+          id,
           id,
           name,
           `https://www.youtube.com/watch?v=${pick(VIDEOS)}`,
@@ -322,7 +323,7 @@ function buildLarge(
         users,
       ),
       ...multiRowInserts(
-        "INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at)",
+        "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at)",
         clipRows,
       ),
       ...multiRowInserts(

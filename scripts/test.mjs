@@ -1,4 +1,5 @@
 // `npm test`: every check and every suite, on a fresh machine too. Ends with one line "N passed, N failed".
+// `npm test -- --only domain,worker` runs just those suites (names: see SUITES below) and prints the same table.
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,6 +34,24 @@ function ensureSystemPackages() {
 
 const results = [];
 const LOGS = "test-results/logs";
+
+/** Suites by short name, for --only (the checks, build and extension builds run when a chosen suite needs them). */
+const SUITES = ["check", "domain", "worker", "e2e", "firefox", "companion", "extension", "deploy"];
+const onlyArg = process.argv.find((a) => a.startsWith("--only"));
+const only = onlyArg
+  ? new Set(
+      (onlyArg.includes("=") ? onlyArg.split("=")[1] : process.argv[process.argv.indexOf(onlyArg) + 1]).split(","),
+    )
+  : null;
+for (const name of only ?? []) {
+  if (!SUITES.includes(name)) {
+    console.error(`Unknown suite "${name}". Suites: ${SUITES.join(", ")}`);
+    process.exit(2);
+  }
+}
+const wanted = (name) => !only || only.has(name);
+/** A suite left out by --only: reported as skipped, counted as passing. */
+const skip = () => Promise.resolve(true);
 
 /** Runs one step with its output in a log file (two lanes run at once), printed whole when the step ends. */
 function step(label, cmd, args, count, stepEnv = {}) {
@@ -101,16 +120,22 @@ const started = Date.now();
 // which itself slows by only ~15%; the FFmpeg suite, run beside the browsers, more than doubled the Playwright
 // suite's time. So the FFmpeg suite waits for the Playwright suite and runs beside the Firefox test only.
 // The first two steps start at once. `check` reads every source file while the extension builds write theirs
-// (extension/.wxt types), so those wait for it; the worker suite and the browsers import the Remix build.
-const checked = step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"]);
-const built = step("Build", "npx", ["remix", "vite:build"]);
+// (extension/.wxt types), so those wait for it; the browsers import the Remix build, the workerd suite the source.
+const needsBuild = ["e2e", "firefox", "deploy"].some(wanted);
+const checked = wanted("check")
+  ? step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"])
+  : skip();
+// Only the browsers and the deploy rehearsal need the build: the workerd suite compiles the app from source.
+const built = needsBuild ? step("Build", "npx", ["remix", "vite:build"]) : skip();
 const extensionBuilt = (async () => {
   await Promise.all([checked, built]);
+  if (!["e2e", "firefox"].some(wanted)) return true;
   // Both unpacked builds (Chrome/Edge and Firefox); the e2e spec builds its own for the test ports.
   return step("Extension builds (Chrome/Edge and Firefox MV3)", "npm", ["run", "--silent", "extension:build"]);
 })();
 const e2e = (async () => {
   await extensionBuilt;
+  if (!wanted("e2e")) return true;
   return step(
     "End-to-end tests (Playwright, Chromium, wrangler dev)",
     "npx",
@@ -123,14 +148,16 @@ const lanes = await Promise.all([
   lane([
     () => checked,
     () =>
+      !wanted("domain") ||
       step(
         "Domain tests (vitest in Node: pure rules)",
         "npx",
         vitest("vitest.domain.config.ts", "vitest-domain.json"),
         vitestCounts("test-results/vitest-domain.json"),
       ),
+    // Starts at once, beside the build: it imports the app from source (vitest.config.ts).
     async () =>
-      (await built) &&
+      !wanted("worker") ||
       step(
         "Worker and data tests (vitest in workerd)",
         "npx",
@@ -139,6 +166,7 @@ const lanes = await Promise.all([
       ),
     async () => {
       await e2e; // FFmpeg beside Chromium starves the browsers (see above); it runs whatever the e2e result.
+      if (!wanted("companion")) return true;
       return step(
         "Companion tests (vitest in Node, real FFmpeg)",
         "npx",
@@ -152,6 +180,7 @@ const lanes = await Promise.all([
     () => extensionBuilt,
     () => e2e,
     () =>
+      !wanted("firefox") ||
       step(
         "The Firefox build in Firefox ESR (puppeteer over WebDriver BiDi)",
         "npx",
@@ -160,6 +189,7 @@ const lanes = await Promise.all([
       ),
     // Light steps last, so that the FFmpeg suite starts as soon as the browsers are done.
     () =>
+      !wanted("extension") ||
       step(
         "Extension tests (message map, manifests)",
         "npx",
@@ -167,6 +197,7 @@ const lanes = await Promise.all([
         vitestCounts("test-results/vitest-extension.json"),
       ),
     () =>
+      !wanted("deploy") ||
       step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", ["run", "--silent", "deploy:check"]),
   ]),
 ]);

@@ -3,6 +3,7 @@ import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
 import { applyPrivateCachePolicy } from "../app/services/cache.server";
 import { billingConfigProblem } from "../app/services/stripe.server";
+import { productionThirdParties, type ThirdParties } from "../app/services/third-parties.server";
 import { redactUrl } from "../app/utils/redact";
 import { compileApiRoutes, routeApi } from "./api-routes";
 import { isCacheablePage, servePublicPage } from "./edge-cache";
@@ -15,7 +16,8 @@ import { formActionSources, httpsRedirect, withSecurityHeaders as secure } from 
 export { UserLedger } from "./user-ledger";
 export { AdminFeed } from "./admin-feed";
 
-const handleRemixRequest = createRequestHandler(build);
+// Always production: errors reach clients sanitized, also when vitest compiles the app from source.
+const handleRemixRequest = createRequestHandler(build, "production");
 const apiRoutes = compileApiRoutes(build);
 
 function newNonce(): string {
@@ -23,7 +25,8 @@ function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-export default {
+/** The Worker itself; `env` already carries the third parties chosen for the request (clipcutWorker, below). */
+const handler = {
   async fetch(incoming, env, ctx) {
     // Our own X-ClipCut-* headers are set only below, after authentication; a client's copies go first.
     const request = stripInternalHeaders(incoming);
@@ -88,3 +91,24 @@ export default {
     ctx.waitUntil(runScheduled(env));
   },
 } satisfies ExportedHandler<AppEnv>;
+
+/**
+ * Picks the third parties for a request, once, where its context is built: Stripe's API and the e-mail provider in
+ * production; workers/local.ts passes its stand-ins. `origin` is the site's, for addresses a third party hands out.
+ */
+export type ChooseThirdParties = (env: AppEnv, origin: string, ctx: ExecutionContext) => ThirdParties;
+
+/** The Worker composed with its third parties. */
+export function clipcutWorker(choose: ChooseThirdParties) {
+  const compose = (env: AppEnv, origin: string, ctx: ExecutionContext): AppEnv => ({
+    ...env,
+    THIRD_PARTIES: choose(env, origin, ctx),
+  });
+  return {
+    fetch: (request, env, ctx) => handler.fetch(request, compose(env, new URL(request.url).origin, ctx), ctx),
+    scheduled: (controller, env, ctx) => handler.scheduled(controller, compose(env, "http://localhost", ctx), ctx),
+  } satisfies ExportedHandler<AppEnv>;
+}
+
+/** Production: Stripe's API and the e-mail provider. Nothing of the local stand-ins is in this bundle. */
+export default clipcutWorker((env) => productionThirdParties(env));

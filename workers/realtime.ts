@@ -6,6 +6,7 @@ import { getOptionalUser } from "../app/services/auth.server";
 import { ledger } from "../app/services/ledger.server";
 import { ADMIN_FEED_NAME } from "./admin-feed";
 import { CREDENTIAL_HEADERS } from "./socket-credential";
+import { countRefusedUpgrade, upgradeBlockedForIp, upgradeRefusedForUser } from "./socket-upgrade-limit";
 
 const json = (status: number, code: string, message: string) =>
   Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
@@ -28,6 +29,8 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return json(426, "bad_request", "This endpoint speaks WebSocket only.");
   }
+  const ipBlocked = upgradeBlockedForIp(request);
+  if (ipBlocked) return ipBlocked;
   const context = { cloudflare: { env, ctx }, nonce: "" };
   if (url.pathname === "/api/v1/realtime") {
     const offered = offeredProtocols(request);
@@ -35,7 +38,9 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
       bearerToken(request) ??
       offered.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))?.slice(TOKEN_SUBPROTOCOL_PREFIX.length);
     const caller = await apiCallerOrError(request, env, token ?? null);
-    if (caller instanceof Response) return caller;
+    if (caller instanceof Response) return countRefusedUpgrade(env, request, caller);
+    const userRefused = await upgradeRefusedForUser(env, caller.id);
+    if (userRefused) return userRefused;
     return forward(request, env, caller.id, "extension", {
       protocol: offered.includes(REALTIME_SUBPROTOCOL) ? REALTIME_SUBPROTOCOL : null,
       tokenHash: caller.tokenHash,
@@ -45,7 +50,9 @@ export async function routeRealtime(request: Request, env: AppEnv, ctx: Executio
   const origin = request.headers.get("Origin");
   if (origin !== null && origin !== url.origin) return json(403, "forbidden", "Cross-site WebSocket refused.");
   const user = await getOptionalUser(request, context);
-  if (!user) return json(401, "unauthorized", "Sign in to receive live updates.");
+  if (!user) return countRefusedUpgrade(env, request, json(401, "unauthorized", "Sign in to receive live updates."));
+  const userRefused = await upgradeRefusedForUser(env, user.id);
+  if (userRefused) return userRefused;
   if (url.pathname === "/admin/realtime") {
     if (user.role !== "admin") return json(403, "forbidden", "Admins only.");
     const headers = new Headers(request.headers);

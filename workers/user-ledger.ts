@@ -1,5 +1,4 @@
 import type { Credits } from "~/domain/api";
-import { teamActive } from "~/domain/teams";
 import {
   BUSY_MESSAGE,
   cloneState,
@@ -7,14 +6,15 @@ import {
   fail,
   LEDGER_OPS,
   SAVE_FAILED_MESSAGE,
+  starterResetDue,
+  type AdminTopic,
   type Decision,
-  type LedgerEvent,
   type LedgerInput,
   type LedgerOpName,
   type LedgerOutcome,
   type LedgerResult,
   type LedgerState,
-  type AdminTopic,
+  type RelayedEvent,
 } from "~/domain/ledger";
 import {
   clientMessageSchema,
@@ -24,11 +24,12 @@ import {
   type SettingsData,
 } from "~/domain/realtime";
 import { getDb, type Db } from "../app/db/client.server";
-import { clipCount } from "../app/db/clips.server";
 import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
-import { noticePlanChange, relayTeamCredits } from "../app/services/teams.server";
+import { ledger } from "../app/services/ledger.server";
+import { noticeTeamStatus, relayTeamCredits } from "../app/services/teams.server";
 import { publishAdminEvent } from "./admin-feed";
+import { runEffects, type EffectPorts } from "./ledger-effects";
 import { LastSeen, setPresence } from "./presence";
 import { credentialStillValid, socketCredential, type SocketCredential } from "./socket-credential";
 import { sessionTag, SocketHub, tokenTag } from "./socket-hub";
@@ -51,13 +52,7 @@ const SEQ_BLOCK = 1000;
 /** Operations per D1 batch stay well under D1's limits: a charge is three statements. */
 const MAX_GROUP = 64;
 
-const NOTHING: Decision<null> = {
-  result: { ok: true, value: null, replayed: false },
-  writes: [],
-  events: [],
-  adminTopics: [],
-  wakeAt: null,
-};
+const NOTHING: Decision<null> = { result: { ok: true, value: null, replayed: false }, writes: [], effects: [] };
 
 /**
  * One per user (named by the user id): the only writer of that user's plan, period, credits, holds and ban. It is
@@ -88,6 +83,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       this.seqReserved = this.seq;
       this.userId = (await ctx.storage.get<string>("userId")) ?? null;
       if (this.userId) this.state = await loadLedgerState(this.db, this.userId);
+      this.standingRules();
     });
   }
 
@@ -105,11 +101,22 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   /** The state, loaded once (first call of a new object), with nothing else running meanwhile. */
   private async ready(userId: string): Promise<LedgerState | null> {
     await this.bind(userId);
-    if (!this.state)
+    if (!this.state) {
       await this.ctx.blockConcurrencyWhile(async () => {
         this.state ??= await loadLedgerState(this.db, userId);
       });
+      this.standingRules();
+    }
     return this.state;
+  }
+
+  /**
+   * Rules that follow from the state itself, applied when it loads and when a page says hello, never by a GET:
+   * the starter reset (a Free account left with 0 credits and no clips starts over, once — the op is idempotent).
+   */
+  private standingRules(): void {
+    if (this.state && this.userId && starterResetDue(this.state) && !this.state.keys.has("starter-reset"))
+      void this.enqueue(this.userId, "starterReset", {});
   }
 
   // ── The one door (RPC) ───────────────────────────────────────────────────
@@ -197,10 +204,9 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       }
     }
     this.state = draft;
-    this.noticePlan(base.user.plan, draft.user.plan);
     // Admin pages hear of the group once per topic, not once per operation (one hop to AdminFeed, not 64).
-    const topics = new Set(decided.flatMap((d) => d?.adminTopics ?? []));
-    for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>);
+    const topics = new Set<AdminTopic>();
+    for (const [i, w] of group.entries()) await this.finish(w, decided[i] as Decision<unknown>, topics);
     this.publishAdmin(topics);
   }
 
@@ -221,48 +227,38 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       return w.answer(fail(500, "internal", SAVE_FAILED_MESSAGE));
     }
     this.state = draft;
-    this.noticePlan(base.user.plan, draft.user.plan);
-    await this.finish(w, decision);
-    this.publishAdmin(new Set(decision.adminTopics));
+    const topics = new Set<AdminTopic>();
+    await this.finish(w, decision, topics);
+    this.publishAdmin(topics);
   }
 
-  /** After commit: publish the events (each once, in order), end access if asked, wake later — then answer. */
-  private async finish(w: Waiting, decision: Decision<unknown>): Promise<void> {
-    try {
-      for (const event of decision.events) this.publish(event);
-      const credits = decision.events.filter((event) => event.type === "credits").at(-1);
-      if (credits?.type === "credits") this.relayToTeam(credits.data);
-      if (decision.endAccess) this.endAccess(decision.endAccess);
-      else if (w.name === "setBanned") this.tokens.forget();
-      if (decision.wakeAt !== null) await this.scheduleAlarm(decision.wakeAt);
-    } catch (error) {
-      // Committed already: the caller gets its answer; the scheduled safety net covers a missed alarm.
-      console.error(JSON.stringify({ level: "error", msg: "ledger publish failed", error: String(error) }));
-    }
+  /** After commit: run the decision's effects (one runner, `ledger-effects.ts`), then answer. */
+  private async finish(w: Waiting, decision: Decision<unknown>, topics: Set<AdminTopic>): Promise<void> {
+    await runEffects(decision.effects, this.ports(topics));
     w.answer(decision.result);
   }
 
-  /** A committed plan change that suspends or restores this owner's Pro team tells its members (whatever made it:
-   *  an admin, a payment, the period's end). */
-  private noticePlan(before: string, after: string): void {
-    if (before === after) return;
+  /** The object's side of every effect. */
+  private ports(topics: Set<AdminTopic>): EffectPorts {
     const userId = this.userId!;
-    this.ctx.waitUntil(
-      noticePlanChange({ env: this.env, db: this.db }, userId, before, after).catch((error: unknown) =>
-        console.error(JSON.stringify({ level: "error", msg: "team notice failed", userId, error: String(error) })),
-      ),
-    );
-  }
-
-  /** A Pro owner's balance is the team's: members' open pages and extensions hear it (through their ledgers). */
-  private relayToTeam(credits: Credits): void {
-    if (!teamActive(this.state!.user.plan) || this.state!.user.banned) return;
-    const userId = this.userId!;
-    this.ctx.waitUntil(
-      relayTeamCredits({ env: this.env, db: this.db }, userId, credits).catch((error: unknown) =>
-        console.error(JSON.stringify({ level: "error", msg: "team relay failed", userId, error: String(error) })),
-      ),
-    );
+    const background = (msg: string, work: Promise<unknown>) =>
+      this.ctx.waitUntil(
+        work.catch((error: unknown) =>
+          console.error(JSON.stringify({ level: "error", msg, userId, error: String(error) })),
+        ),
+      );
+    return {
+      publish: (event) => this.publish(event),
+      toMember: (memberId, event) => background("member relay failed", ledger(this.env, memberId).relay(event)),
+      teamCredits: (credits) =>
+        background("team relay failed", relayTeamCredits({ env: this.env, db: this.db }, userId, credits)),
+      teamStatus: (_active, plan) =>
+        background("team notice failed", noticeTeamStatus({ env: this.env, db: this.db }, userId, plan)),
+      adminTopic: (topic) => topics.add(topic),
+      wake: (at) => this.scheduleAlarm(at),
+      endAccess: (reason) => this.closeAll(CLOSE_CODES.accessEnded, reason),
+      forgetTokens: () => this.tokens.forget(),
+    };
   }
 
   private publishAdmin(topics: Set<AdminTopic>): void {
@@ -270,9 +266,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   }
 
   /** Every change message goes out here: the next seq, one serialisation, every socket. */
-  private publish(
-    event: LedgerEvent | { type: "settings"; data: SettingsData } | { type: "teamCredits"; data: Credits },
-  ): void {
+  private publish(event: RelayedEvent | { type: "settings"; data: SettingsData }): void {
     this.seq += 1;
     if (this.seq > this.seqReserved) {
       // Storage holds a bound, not each seq: a write per message made every answer wait for it (the output gate).
@@ -332,10 +326,15 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     return sockets;
   }
 
-  /** This member's team balance changed (relayed by the owner's ledger): pass it to their open pages and extension. */
-  pushTeamCredits(credits: Credits): number {
+  /**
+   * Relayed by the team owner's ledger: the team's balance, or a clip of this member's added or removed there. The
+   * member's open pages and extension hear it; the clip count follows. Returns how many sockets got it.
+   */
+  relay(event: RelayedEvent): number {
+    if (this.state && event.type === "clip") this.state.clipCount += 1;
+    if (this.state && event.type === "clipRemoved") this.state.clipCount = Math.max(0, this.state.clipCount - 1);
     const sockets = this.ctx.getWebSockets().length;
-    if (sockets > 0) this.publish({ type: "teamCredits", data: credits });
+    if (sockets > 0) this.publish(event);
     return sockets;
   }
 
@@ -391,8 +390,10 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (this.userId && remaining.length === 0) await this.presence(this.userId, false);
   }
 
+  /** From memory: the clip count is kept in the state, so a snapshot costs no D1 read once the object is loaded. */
   private async snapshot(userId: string): Promise<ServerMessage> {
-    const [state, count] = await Promise.all([this.ready(userId), clipCount(this.db, userId)]);
+    const state = await this.ready(userId);
+    this.standingRules();
     return {
       v: REALTIME_VERSION,
       type: "snapshot",
@@ -400,7 +401,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       data: {
         credits: state ? creditsOf(state, Date.now()) : { balance: 0, held: 0, available: 0 },
         plan: { plan: state?.user.plan ?? "Free", pendingPlan: state?.user.pendingPlan ?? null },
-        clipCount: count,
+        clipCount: state?.clipCount ?? 0,
       },
     };
   }
@@ -422,7 +423,6 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     );
   }
 
-  /** Closes every socket with "do not reconnect" and forgets every token check (a ban). */
   private endAccess(reason: string): void {
     this.closeAll(CLOSE_CODES.accessEnded, reason);
     this.tokens.forget();

@@ -1,21 +1,25 @@
-import { useRevalidator } from "@remix-run/react";
+import { useNavigation, useRevalidator } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import type { Clip, Credits } from "~/domain/api";
-import { serverMessageSchema, type ServerMessage } from "~/domain/realtime";
-import { connectRealtime } from "~/domain/realtime-client";
+import { REALTIME_FAILED_MESSAGE, serverMessageSchema, type ServerMessage } from "~/domain/realtime";
+import { connectRealtime, type RealtimeConnection } from "~/domain/realtime-client";
+import { signinWithNotice } from "~/domain/signin-messages";
 import { sendToExtension } from "~/utils/extension-bridge";
 
 export interface LiveState {
   credits: Credits;
   plan: string;
   pendingPlan: string | null;
-  connection: "connecting" | "live" | "reconnecting";
+  /** "failed": the client gave up after its retries (the badge offers a retry). */
+  connection: "connecting" | "live" | "reconnecting" | "failed";
   /** A team member's shared balance (the Pro owner's) when it changed since the page loaded; null until then. */
   teamCredits: Credits | null;
   /** Clips created since the page loaded, newest first, straight from the messages (no reload). */
   newClips: Clip[];
   /** The extension id in use: the stored one, replaced live when an admin changes it. */
   extensionId?: string;
+  /** After "failed": try again with a fresh set of attempts. */
+  retry?: () => void;
 }
 
 const LiveContext = createContext<LiveState | null>(null);
@@ -41,7 +45,9 @@ export function withNewClips(loaded: Clip[], live: Clip[], limit: number): Clip[
 /**
  * Holds one WebSocket to the user's ledger for the signed-in area (through `connectRealtime`): applies credit, plan
  * and clip messages at once from the message itself (no loader runs), and revalidates only when a reconnect may
- * have missed something. Sockets close on every deploy, so reconnecting is normal, not an error.
+ * have missed something. Sockets close on every deploy, so reconnecting is normal, not an error. When the session
+ * ended elsewhere (4001) the page goes to /signin with the fixed "session ended" notice; when the retries give up,
+ * the badge says "Real-time connection failed." instead of reconnecting forever.
  */
 export function RealtimeProvider({
   initial,
@@ -69,6 +75,11 @@ export function RealtimeProvider({
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
+  // A navigation under way (signing out in this tab) lands where it should: the session's end is no news to it.
+  const navigation = useNavigation();
+  const navigating = useRef(false);
+  navigating.current = navigation.state !== "idle";
+  const connectionRef = useRef<RealtimeConnection | null>(null);
 
   // Fresh loader data (after a navigation or revalidation) is the newest truth too.
   useEffect(() => {
@@ -89,12 +100,23 @@ export function RealtimeProvider({
         const parsed = serverMessageSchema.safeParse(json);
         return parsed.success ? parsed.data : null;
       },
-      // Signed out or banned elsewhere: the page stays as it is; the next navigation signs in again.
-      onStatus: (status) =>
+      onStatus: (status) => {
+        if (status === "ended") {
+          // Signed out everywhere, a password change or a ban: a reload of the page would only redirect anyway.
+          if (!navigating.current)
+            window.location.assign(signinWithNotice("session_ended", location.pathname + location.search));
+          return;
+        }
         setState((s) => ({
           ...s,
-          connection: status === "live" ? "live" : s.connection === "live" ? "reconnecting" : s.connection,
-        })),
+          connection:
+            status === "live" || status === "failed"
+              ? status
+              : s.connection === "connecting"
+                ? "connecting"
+                : "reconnecting",
+        }));
+      },
       onGap: () => revalidate.current(),
       onMessage: (message) => {
         if (message.type === "snapshot") {
@@ -135,16 +157,31 @@ export function RealtimeProvider({
         }
       },
     });
+    connectionRef.current = connection;
     return () => connection.close();
   }, []);
 
-  return <LiveContext.Provider value={{ ...state, extensionId: liveExtensionId }}>{children}</LiveContext.Provider>;
+  const retry = () => connectionRef.current?.retry();
+  return (
+    <LiveContext.Provider value={{ ...state, extensionId: liveExtensionId, retry }}>{children}</LiveContext.Provider>
+  );
 }
 
-/** A small status dot: live updates on, or reconnecting. */
+/** A small status dot: live updates on, or reconnecting; after the retries gave up, the spec's text and a retry. */
 export function ConnectionBadge() {
-  const { connection } = useLive();
+  const { connection, retry } = useLive();
   const live = connection === "live";
+  if (connection === "failed") {
+    return (
+      <span className="inline-flex items-center gap-1.5 text-xs text-red-700" role="alert" data-connection={connection}>
+        <span aria-hidden="true" className="h-2 w-2 rounded-full bg-red-600" />
+        {REALTIME_FAILED_MESSAGE}
+        <button type="button" className="font-semibold underline" onClick={retry}>
+          Retry
+        </button>
+      </span>
+    );
+  }
   return (
     <span
       className="inline-flex items-center gap-1.5 text-xs text-slate-600"

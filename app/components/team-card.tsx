@@ -1,13 +1,14 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import { useLive } from "~/components/realtime";
-import type { loader as appLoader } from "~/routes/_app";
+import type { TeamSummary } from "~/domain/teams";
 
 /**
  * A team member's account: they clip on the team's plan and shared balance (the owner's), with their own usage
  * beside it. Nothing for anyone who pays for themselves.
  */
 export function TeamCard() {
-  const team = useRouteLoaderData<typeof appLoader>("routes/_app")?.team;
+  // The app layout's loader gives `team` (a member's summary, or null).
+  const team = (useRouteLoaderData("routes/_app") as { team?: TeamSummary | null } | undefined)?.team;
   // The shared balance moves when anyone on the team clips: the member's socket hears it (teamCredits).
   const { teamCredits } = useLive();
   if (!team) return null;

@@ -241,6 +241,7 @@ const clipRow = {
   status: clips.status,
   createdAt: clips.createdAt,
   userId: clips.userId,
+  payerId: clips.payerId,
   fullName: users.fullName,
   email: users.email,
 };

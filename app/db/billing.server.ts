@@ -1,17 +1,10 @@
 /**
  * Payment records as Stripe reported them (customers, subscriptions, invoices and pack payments, processed event
- * ids) and the local Stripe stand-in's objects. Plan and credits are not here: only the UserLedger writes those.
+ * ids). Plan and credits are not here: only the UserLedger writes those.
  */
-import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
-import {
-  billingCustomers,
-  billingEvents,
-  billingPayments,
-  billingSubscriptions,
-  stripeLocalObjects,
-  users,
-} from "./schema";
+import { billingCustomers, billingEvents, billingPayments, billingSubscriptions, users } from "./schema";
 
 export type BillingPayment = typeof billingPayments.$inferSelect;
 export type BillingSubscription = typeof billingSubscriptions.$inferSelect;
@@ -177,45 +170,4 @@ export async function markEvent(db: Db, id: string, type: string, now = Date.now
     .insert(billingEvents)
     .values({ id, type, processedAt: new Date(now) })
     .onConflictDoNothing();
-}
-
-// ── Local Stripe stand-in ────────────────────────────────────────────────
-
-export async function localObject<T>(db: Db, id: string): Promise<T | null> {
-  const row = await db
-    .select({ data: stripeLocalObjects.data })
-    .from(stripeLocalObjects)
-    .where(eq(stripeLocalObjects.id, id))
-    .get();
-  return row ? (JSON.parse(row.data) as T) : null;
-}
-
-export async function putLocalObject(db: Db, id: string, type: string, data: unknown, delivered = 1): Promise<void> {
-  const json = JSON.stringify(data);
-  await db
-    .insert(stripeLocalObjects)
-    .values({ id, type, data: json, delivered })
-    .onConflictDoUpdate({ target: stripeLocalObjects.id, set: { data: json } });
-}
-
-export async function localObjectsOfType<T>(db: Db, type: string): Promise<T[]> {
-  const rows = await db
-    .select({ data: stripeLocalObjects.data })
-    .from(stripeLocalObjects)
-    .where(eq(stripeLocalObjects.type, type))
-    .orderBy(asc(sql`rowid`));
-  return rows.map((r) => JSON.parse(r.data) as T);
-}
-
-export async function undeliveredLocalEvents(db: Db): Promise<{ id: string; data: string }[]> {
-  return db
-    .select({ id: stripeLocalObjects.id, data: stripeLocalObjects.data })
-    .from(stripeLocalObjects)
-    .where(and(eq(stripeLocalObjects.type, "event"), eq(stripeLocalObjects.delivered, 0)))
-    .orderBy(asc(sql`rowid`))
-    .limit(50);
-}
-
-export async function markLocalEventDelivered(db: Db, id: string): Promise<void> {
-  await db.update(stripeLocalObjects).set({ delivered: 1 }).where(eq(stripeLocalObjects.id, id));
 }

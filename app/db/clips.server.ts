@@ -1,6 +1,6 @@
 /** Clips: the rows the ledger inserts with a charge, and the reads of the signed-in pages and API v1. */
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Clip, ClipRequest } from "~/domain/api";
+import type { Clip } from "~/domain/api";
 import type { Format, Quality } from "~/domain/media";
 import type { Db } from "./client.server";
 import { clips } from "./schema";
@@ -19,30 +19,6 @@ export function toApiClip(row: ClipRow): Clip {
     cost: row.cost,
     status: row.status,
     createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/** The row a charge inserts: built in memory, so the answer and the realtime message need no read back. */
-export function clipRow(
-  userId: string,
-  request: ClipRequest,
-  cost: number,
-  source: ClipRow["source"],
-  createdAt: Date,
-): ClipRow {
-  return {
-    id: crypto.randomUUID(),
-    userId,
-    name: request.name,
-    videoUrl: request.videoUrl,
-    startTimeSeconds: request.startSeconds,
-    endTimeSeconds: request.endSeconds,
-    format: request.format,
-    quality: request.quality,
-    cost,
-    status: "Completed",
-    source,
-    createdAt,
   };
 }
 

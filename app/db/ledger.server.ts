@@ -7,7 +7,7 @@
  * The statements are constant SQL prepared once per D1 binding: drizzle building SQL per batch showed in the
  * charge path's profile, and these are the hottest writes of the product.
  */
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Clip } from "~/domain/api";
 import type { Facts, Hold, HoldEnd, KeyMemo, LedgerState, LedgerUser, Needs, Write } from "~/domain/ledger";
 import { RECENT_KEYS } from "~/domain/ledger";
@@ -16,7 +16,7 @@ import { sha256Hex } from "~/utils/crypto";
 import { subscriptionPaidUntil } from "./billing.server";
 import type { Db } from "./client.server";
 import { toApiClip } from "./clips.server";
-import { clips, creditHolds, creditLedger, users } from "./schema";
+import { clips, creditHolds, creditLedger, sessions, users } from "./schema";
 
 // ── Reading the state ────────────────────────────────────────────────────────
 
@@ -32,6 +32,7 @@ export function toLedgerUser(row: UserRow): LedgerUser {
     periodEnd: row.planPeriodEnd?.getTime() ?? null,
     credits: row.credits,
     banned: row.status === "Banned",
+    planSetBy: row.planSetBy ?? null,
   };
 }
 
@@ -57,7 +58,7 @@ function toHold(row: HoldRow): Hold {
 
 /** One read at start (and after a failed batch): the user, their active holds and their most recent keys. */
 export async function loadLedgerState(db: Db, userId: string): Promise<LedgerState | null> {
-  const [userRows, holdRows, recent] = await db.batch([
+  const [userRows, holdRows, recent, counted] = await db.batch([
     db.select().from(users).where(eq(users.id, userId)),
     db
       .select()
@@ -70,6 +71,11 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
       .where(eq(creditLedger.userId, userId))
       .orderBy(desc(creditLedger.createdAt))
       .limit(RECENT_KEYS),
+    // Once per load, never per snapshot: the count is kept in memory from here on.
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(clips)
+      .where(eq(clips.userId, userId)),
   ]);
   const user = userRows[0];
   if (!user) return null;
@@ -81,6 +87,7 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
     holds: new Map(holdRows.map((h) => [h.id, toHold(h)])),
     keys,
     lastClipAt: 0,
+    clipCount: counted[0]?.n ?? 0,
   };
 }
 
@@ -157,25 +164,27 @@ export async function loadFacts(
   if (needs.clipId)
     reads.push(
       db
-        .select({ cost: clips.cost })
+        .select({ cost: clips.cost, creatorId: clips.userId })
         .from(clips)
-        .where(and(eq(clips.id, needs.clipId), or(eq(clips.userId, userId), paidBy(userId))))
+        .where(and(eq(clips.id, needs.clipId), eq(clips.payerId, userId)))
         .get()
         .then((row) => {
           facts.clip = row ?? null;
         }),
     );
-  if (needs.clipCount)
+  if (needs.stepUp) {
+    const { sessionId, adminId } = needs.stepUp;
     reads.push(
       db
-        .select({ n: sql<number>`count(*)` })
-        .from(clips)
-        .where(eq(clips.userId, userId))
+        .select({ at: sessions.stepUpAt })
+        .from(sessions)
+        .where(and(eq(sessions.id, sessionId), eq(sessions.userId, adminId)))
         .get()
         .then((row) => {
-          facts.clipCount = row?.n ?? 0;
+          facts.stepUpAt = row?.at?.getTime() ?? null;
         }),
     );
+  }
   if (needs.subscription)
     reads.push(
       subscriptionPaidUntil(db, userId).then((paidUntil) => {
@@ -186,21 +195,14 @@ export async function loadFacts(
   return facts;
 }
 
-/**
- * The clip was paid from this user's ledger (a team member's clip, paid by the team owner). Written out: drizzle
- * leaves columns unqualified, and inside the subquery "id" would mean the ledger row's id.
- */
-const paidBy = (userId: string) =>
-  sql`exists (select 1 from credit_ledger l where l.user_id = ${userId} and l.clip_id = "clips"."id")`;
-
 // ── Writing decisions ────────────────────────────────────────────────────────
 
 const SQL = {
   row: `INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash, clip_id, hold_id, actor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   balance: `UPDATE users SET credits = credits + ?, updated_at = ? WHERE id = ?`,
-  clip: `INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  // A team member's clip is the member's row, paid by (and deleted through) the owner's ledger.
-  deleteClip: `DELETE FROM clips WHERE id = ?1 AND (user_id = ?2 OR EXISTS (SELECT 1 FROM credit_ledger l WHERE l.user_id = ?2 AND l.clip_id = ?1))`,
+  clip: `INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  // A ledger deletes only clips it paid for (a team member's clip is the member's row, paid by the owner's ledger).
+  deleteClip: `DELETE FROM clips WHERE id = ? AND payer_id = ?`,
   hold: `INSERT INTO credit_holds (id, user_id, amount, status, request, idempotency_key, request_hash, creator_id, created_at, expires_at) VALUES (?, ?, ?, 'held', ?, ?, ?, ?, ?, ?)`,
   settle: `UPDATE credit_holds SET status = ?, clip_id = ?, settled_at = ? WHERE id = ? AND user_id = ? AND status = 'held'`,
   // An admin is banned only while another active admin remains (the same rule as a demotion, in one statement).
@@ -223,6 +225,7 @@ const PLAN_COLUMNS = {
   pendingPlan: "pending_plan",
   periodStart: "plan_period_start",
   periodEnd: "plan_period_end",
+  planSetBy: "plan_set_by",
 } as const;
 
 /** The statements that make a group of decisions true, in order; committed as one D1 batch. */
@@ -251,7 +254,7 @@ export function toStatements(d1: D1Database, userId: string, writes: Write[], no
         out.push(statement(d1, "balance").bind(w.delta, now, userId));
         break;
       case "clip":
-        out.push(clipInsert(d1, w.creatorId ?? userId, w.clip, w.source));
+        out.push(clipInsert(d1, w.creatorId ?? userId, userId, w.clip, w.source));
         break;
       case "deleteClip":
         out.push(statement(d1, "deleteClip").bind(w.clipId, userId));
@@ -293,10 +296,11 @@ export function toStatements(d1: D1Database, userId: string, writes: Write[], no
   return out;
 }
 
-function clipInsert(d1: D1Database, userId: string, clip: Clip, source: string) {
+function clipInsert(d1: D1Database, userId: string, payerId: string, clip: Clip, source: string) {
   return statement(d1, "clip").bind(
     clip.id,
     userId,
+    payerId,
     clip.name,
     clip.videoUrl,
     clip.startSeconds,

@@ -30,6 +30,9 @@ export const users = sqliteTable(
     planPeriodStart: ms("plan_period_start"),
     planPeriodEnd: ms("plan_period_end"),
     pendingPlan: text("pending_plan", { enum: ["Free", "Basic", "Advanced", "Pro"] }),
+    /** The admin who last set the plan by hand (null when a purchase or the user did): the actor of the grants
+     *  that follow from it. */
+    planSetBy: text("plan_set_by"),
     lowCreditAlerts: integer("low_credit_alerts", { mode: "boolean" }).notNull().default(true),
     timeZone: text("time_zone"),
     createdAt: createdAt(),
@@ -123,6 +126,9 @@ export const clips = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /** The account whose ledger paid for the clip (a team member's clip is paid by the owner): refunds and deletes
+     *  go to this ledger. Filled for every row (the migration backfilled it from credit_ledger). */
+    payerId: text("payer_id"),
     name: text("name").notNull(),
     videoUrl: text("video_url").notNull(),
     startTimeSeconds: real("start_time_seconds").notNull(),
@@ -295,21 +301,6 @@ export const rateLimits = sqliteTable("rate_limits", {
   count: integer("count").notNull(),
 });
 
-/** Local mode only: e-mails kept for GET /dev/outbox instead of being sent. */
-export const emailOutbox = sqliteTable(
-  "email_outbox",
-  {
-    id: text("id").primaryKey(),
-    to: text("to").notNull(),
-    subject: text("subject").notNull(),
-    text: text("text").notNull(),
-    html: text("html").notNull(),
-    links: text("links").notNull(),
-    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
-  },
-  (t) => [index("email_outbox_sent_idx").on(t.sentAt)],
-);
-
 // ── Payments (Stripe) ────────────────────────────────────────────────────
 // What Stripe told us, kept for pages and admin figures. Plan and credits themselves live on the user row and the
 // ledger, changed only by the user's UserLedger (docs/decisions/011-payments.md).
@@ -382,20 +373,6 @@ export const billingEvents = sqliteTable("billing_events", {
   type: text("type").notNull(),
   processedAt: ms("processed_at").notNull(),
 });
-
-/** Local mode only: the objects of the in-Worker Stripe stand-in (app/services/stripe-local.server.ts). */
-export const stripeLocalObjects = sqliteTable(
-  "stripe_local_objects",
-  {
-    id: text("id").primaryKey(),
-    type: text("type").notNull(),
-    data: text("data").notNull(),
-    /** Events only: 0 until delivered to /webhooks/stripe. */
-    delivered: integer("delivered").notNull().default(1),
-    createdAt: createdAt(),
-  },
-  (t) => [index("stripe_local_objects_type_idx").on(t.type, t.delivered)],
-);
 
 /**
  * Pro teams: the team is the owner's account (its plan, limits and balance). One row per person in a team, the

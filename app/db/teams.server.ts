@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
-import { TEAM_SEATS } from "~/domain/teams";
+import { TEAM_SEATS, type TeamOfUser } from "~/domain/teams";
 import type { Db } from "./client.server";
 import { teamInvitations, teamMembers, users } from "./schema";
 
@@ -87,10 +87,7 @@ export async function teamMembersOf(db: Db, ownerId: string, since: Date): Promi
     .sort((a, b) => (a.role === b.role ? 0 : a.role === "owner" ? -1 : 1));
 }
 
-export interface TeamOfUser {
-  ownerId: string;
-  people: { id: string; fullName: string; email: string; role: "owner" | "member" }[];
-}
+export type { TeamOfUser } from "~/domain/teams";
 
 /** The team a person belongs to, owner first then by joining date (the admin's view); null when in none. */
 export async function teamOfUser(db: Db, userId: string): Promise<TeamOfUser | null> {

@@ -35,7 +35,15 @@ export function adminActionRefusal(
 /** A step-up (the admin's password again) covers this many ms of sensitive changes in the same session. */
 export const STEP_UP_MS = 10 * 60 * 1000;
 
-/** Role, credit and extension-id changes need a fresh step-up; names, plans and bans do not. */
-export function needsStepUp(change: { roleChanged?: boolean; creditsChanged?: boolean; extensionId?: boolean }) {
-  return Boolean(change.roleChanged || change.creditsChanged || change.extensionId);
+/**
+ * Role, plan, credit and extension-id changes need a fresh step-up; names and bans do not. Plan and credit changes
+ * are decided by the user's ledger on what it would change (`adminEdit`), the others before the write.
+ */
+export function needsStepUp(change: {
+  roleChanged?: boolean;
+  planChanged?: boolean;
+  creditsChanged?: boolean;
+  extensionId?: boolean;
+}) {
+  return Boolean(change.roleChanged || change.planChanged || change.creditsChanged || change.extensionId);
 }

@@ -16,6 +16,14 @@ export const ADMIN_MESSAGES = {
   banConfirm: (name: string) => `Are you sure you want to ban ${name}? This will mark their account as 'Banned'.`,
   clipCreated: (name: string, cost: number) => `Clip "${name}" created successfully! ${cost} credits were deducted.`,
   clipError: "An error occurred while processing your clip. Please try again.",
+  /** The Create Clip modal's answer when the admin's session ended while it was open (spec K10). */
+  clipSignedOut: "You must be logged in to create a clip.",
+  banFailed: (message: string) => `Failed to ban the user: ${message}`,
+  /** Shown under a failed ban (spec K9): what usually causes one, and what to check. */
+  banFailedCauses: [
+    "The list was out of date: the user may be banned already, deleted, or an admin. Reload the list and try again.",
+    "Your admin rights do not cover this user: only an owner may ban another admin, and nobody can ban themselves.",
+  ],
   usersLoadFailed: "Failed to load user data. Please ensure the database functions are set up correctly.",
   extensionSaved: "Extension ID saved successfully. The app will now use this ID for new user sessions.",
   extensionSaveFailed: (message: string) =>
@@ -151,3 +159,7 @@ export function calendarCells(year: number, month: number): { day: string; inMon
 /** A placeholder table's filter: case-insensitive contains, the page reset to 1 by the caller. */
 export const containsIgnoreCase = (haystack: string, needle: string) =>
   haystack.toLowerCase().includes(needle.trim().toLowerCase());
+
+/** What the admin Create Clip resource route answers (the modal reads the body whatever the status). */
+export type CreateClipResult =
+  { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean; signIn?: boolean };

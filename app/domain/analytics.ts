@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { AREA_CHART_ABOVE_BUCKETS, type Bucket } from "./admin";
-import { effectivePlan, PLANS } from "./plans";
 
 /** The creator's Analytics Dashboard (issue 18): who sees it, its ranges and how a range splits into buckets. */
 export const ANALYTICS_RANGES = ["7d", "30d", "12m", "all"] as const;
@@ -17,11 +16,6 @@ export const analyticsRangeSchema = z.enum(ANALYTICS_RANGES).catch(DEFAULT_ANALY
 export const TOP_SOURCES = 10;
 
 export const ANALYTICS_UPSELL = "Analytics Dashboard is part of the Advanced plan";
-
-/** The one gate: the plan definition says whether the dashboard is included. */
-export function analyticsAllowed(storedPlan: string | null | undefined): boolean {
-  return PLANS[effectivePlan(storedPlan)].analytics;
-}
 
 const DAY = 86_400_000;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

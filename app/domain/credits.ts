@@ -28,3 +28,7 @@ export function clipCost(durationSeconds: number, format: Format, quality: Quali
   const exact = Math.round(((durationSeconds * num) / den) * 1e6) / 1e6;
   return Math.max(1, Math.ceil(exact));
 }
+
+/** /credits when its history cannot be read: the rest of the page still shows (spec K16). */
+export const CREDIT_HISTORY_FAILED_MESSAGE =
+  "Your credit history could not be loaded. Please reload the page to try again.";

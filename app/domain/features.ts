@@ -1,3 +1,4 @@
+import { PRESET_COPY } from "./preset-copy";
 import { PLAN_LIST, type PlanDefinition } from "./plans";
 
 /** Icons the marketing components know how to draw. */
@@ -86,10 +87,10 @@ export const FEATURES: readonly Feature[] = [
     id: "presets",
     icon: "presets",
     title: "Custom presets",
-    summary: "Save your favourite format, quality and length as a preset and reuse it with one click.",
+    summary: PRESET_COPY.summary,
     details:
       "If you always export 1080p MP4 for Shorts and MP3 for your podcast, save each as a preset. Pick a preset and every setting is filled in, so a repeat job takes one click instead of five.",
-    highlights: ["Save format, quality and length", "One click to reuse", "As many presets as you need"],
+    highlights: PRESET_COPY.highlights,
     availability: plansWhere((plan) => plan.presets),
   },
 ];

@@ -1,3 +1,4 @@
+import { PRESET_COPY } from "./preset-copy";
 import { FORMATS, FORMAT_LABELS, QUALITY_LABELS, compareQuality, type Format, type Quality } from "./media";
 
 /** Plans a user can choose, in order. The legacy stored value "Plugin" counts as Free everywhere. */
@@ -292,7 +293,7 @@ export const COMPARISON_ROWS: readonly ComparisonRow[] = [
   },
   {
     feature: "Custom Presets",
-    description: "Save named combinations of format, quality and cut mode and reuse them in one click.",
+    description: PRESET_COPY.comparison,
     values: perPlan((p) => p.presets),
   },
   {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { connectRealtime, type RealtimeStatus, type SocketLike } from "./realtime-client";
-import { serverMessageSchema, type ServerMessage } from "./realtime";
+import { MAX_RECONNECT_ATTEMPTS, serverMessageSchema, type ServerMessage } from "./realtime";
 
 /** A socket the test drives by hand, and timers that run only when the test says so. */
 function harness() {
@@ -98,18 +98,59 @@ describe("connectRealtime", () => {
     expect(h.sockets[0]!.sent.at(-1)).toEqual({ v: 1, type: "hello", lastSeq: 1 });
   });
 
-  it("stops for good after a final close (4001, 4003), and reconnects after any other", () => {
-    for (const code of [4001, 4003]) {
-      const h = harness();
-      h.sockets[0]!.open();
-      h.sockets[0]!.emit("close", { code });
-      expect(h.due).toEqual([]);
-      expect(h.statuses.at(-1)).toBe("ended");
-    }
+  it.each([
+    { code: 4001, why: "access ended (sign-out, ban, password change)", status: "ended", retries: 0 },
+    { code: 4003, why: "no longer an admin", status: "ended", retries: 0 },
+    { code: 1001, why: "a deploy", status: "reconnecting", retries: 1 },
+    { code: 1006, why: "a dropped connection", status: "reconnecting", retries: 1 },
+    { code: 1008, why: "over the frame budget", status: "reconnecting", retries: 1 },
+    { code: 1011, why: "a server error", status: "reconnecting", retries: 1 },
+  ])("after close $code ($why) the status is $status", ({ code, status, retries }) => {
     const h = harness();
     h.sockets[0]!.open();
-    h.sockets[0]!.emit("close", { code: 1011 });
-    expect(h.due).toHaveLength(1);
+    h.sockets[0]!.emit("close", { code });
+    expect(h.due).toHaveLength(retries);
+    expect(h.statuses.at(-1)).toBe(status);
+  });
+
+  it(`gives up ("failed") after ${MAX_RECONNECT_ATTEMPTS} tries in a row that never open; retry() starts over`, () => {
+    const h = harness();
+    for (let i = 0; i < MAX_RECONNECT_ATTEMPTS; i++) {
+      expect(h.statuses.at(-1)).not.toBe("failed");
+      h.sockets[i]!.emit("close", { code: 1006 }); // the upgrade was refused or the network is down
+      h.due.shift()?.fn();
+    }
+    expect(h.sockets).toHaveLength(MAX_RECONNECT_ATTEMPTS);
+    expect(h.statuses.at(-1)).toBe("failed");
+    expect(h.due).toEqual([]);
+    h.client.retry();
+    expect(h.sockets).toHaveLength(MAX_RECONNECT_ATTEMPTS + 1);
+    h.sockets.at(-1)!.open();
+    expect(h.statuses.at(-1)).toBe("live");
+  });
+
+  it("a socket that opened starts the count of failed tries again (deploys never add up to giving up)", () => {
+    const h = harness();
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < MAX_RECONNECT_ATTEMPTS - 1; i++) {
+        h.sockets.at(-1)!.emit("close", { code: 1006 });
+        h.due.shift()!.fn();
+      }
+      h.sockets.at(-1)!.open();
+      h.sockets.at(-1)!.emit("close", { code: 1001 });
+      h.due.shift()!.fn();
+    }
+    expect(h.statuses).not.toContain("failed");
+  });
+
+  it("retry() does nothing while the client is still trying or after access ended", () => {
+    const h = harness();
+    h.client.retry();
+    expect(h.sockets).toHaveLength(1);
+    h.sockets[0]!.open();
+    h.sockets[0]!.emit("close", { code: 4001 });
+    h.client.retry();
+    expect(h.sockets).toHaveLength(1);
   });
 
   it("drops frames that are not JSON or not in the protocol", () => {

@@ -1,12 +1,21 @@
 /**
  * The one realtime client, for the site's pages, the admin pages and the extension: reconnect with backoff and
- * jitter, `hello` with the last seq, resync on a gap, heartbeat, and stop for good on a final close (4001/4003).
+ * jitter, `hello` with the last seq, resync on a gap, heartbeat, and stop for good on a final close (4001/4003,
+ * "ended") or after MAX_RECONNECT_ATTEMPTS tries in a row that never opened ("failed"; `retry()` starts over).
  * The socket comes from a factory (the browser's WebSocket by default), so the protocol logic has no I/O of its
  * own and is tested with a fake socket.
  */
-import { HEARTBEAT_MS, isFinalClose, REALTIME_VERSION, reconnectDelayMs, type ClientMessage } from "./realtime";
+import {
+  HEARTBEAT_MS,
+  isFinalClose,
+  MAX_RECONNECT_ATTEMPTS,
+  REALTIME_VERSION,
+  reconnectDelayMs,
+  type ClientMessage,
+} from "./realtime";
 
-export type RealtimeStatus = "connecting" | "live" | "reconnecting" | "ended";
+/** "ended": access ended (signed out, banned), never retried; "failed": the retries gave up. */
+export type RealtimeStatus = "connecting" | "live" | "reconnecting" | "ended" | "failed";
 
 /** The part of a WebSocket the client uses. */
 export interface SocketLike {
@@ -30,6 +39,8 @@ export interface RealtimeOptions<M> {
   /** User sockets speak hello/ping with seqs; the admin feed only listens. */
   sequenced?: boolean;
   heartbeatMs?: number;
+  /** Tries in a row that never open before giving up (MAX_RECONNECT_ATTEMPTS). */
+  maxAttempts?: number;
   createSocket?: (url: string, protocols?: string[]) => SocketLike;
   schedule?: {
     setTimeout: (fn: () => void, ms: number) => unknown;
@@ -42,7 +53,13 @@ export interface RealtimeOptions<M> {
 
 const OPEN = 1;
 
-export function connectRealtime<M>(options: RealtimeOptions<M>): { close: () => void } {
+export interface RealtimeConnection {
+  close: () => void;
+  /** After "failed": start over with a fresh set of attempts. */
+  retry: () => void;
+}
+
+export function connectRealtime<M>(options: RealtimeOptions<M>): RealtimeConnection {
   const timers = options.schedule ?? {
     setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
     clearTimeout: (h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>),
@@ -53,8 +70,11 @@ export function connectRealtime<M>(options: RealtimeOptions<M>): { close: () => 
     options.createSocket ?? ((url: string, protocols?: string[]) => new WebSocket(url, protocols) as SocketLike);
   let socket: SocketLike | null = null;
   let attempt = 0;
+  /** Sockets in a row that closed without ever opening. */
+  let failures = 0;
   let lastSeq: number | null = null;
   let stopped = false;
+  let failed = false;
   let retry: unknown;
   let heartbeat: unknown;
 
@@ -96,8 +116,10 @@ export function connectRealtime<M>(options: RealtimeOptions<M>): { close: () => 
     options.onStatus?.(attempt === 0 && lastSeq === null ? "connecting" : "reconnecting");
     const current = create(options.url, options.protocols);
     socket = current;
+    let opened = false;
     current.addEventListener("open", () => {
-      attempt = 0;
+      opened = true;
+      attempt = failures = 0;
       if (options.sequenced) {
         hello();
         heartbeat = timers.setInterval(
@@ -116,6 +138,10 @@ export function connectRealtime<M>(options: RealtimeOptions<M>): { close: () => 
         stopped = true;
         return options.onStatus?.("ended");
       }
+      if (!opened && ++failures >= (options.maxAttempts ?? MAX_RECONNECT_ATTEMPTS)) {
+        stopped = failed = true;
+        return options.onStatus?.("failed");
+      }
       options.onStatus?.("reconnecting");
       retry = timers.setTimeout(connect, reconnectDelayMs(attempt++, options.random));
     });
@@ -127,6 +153,12 @@ export function connectRealtime<M>(options: RealtimeOptions<M>): { close: () => 
       timers.clearTimeout(retry);
       timers.clearInterval(heartbeat);
       socket?.close(1000, "closed");
+    },
+    retry: () => {
+      if (!failed) return;
+      stopped = failed = false;
+      attempt = failures = 0;
+      connect();
     },
   };
 }

@@ -75,6 +75,13 @@ export const adminFeedMessageSchema = z.discriminatedUnion("type", [
 export type AdminFeedMessage = z.infer<typeof adminFeedMessageSchema>;
 
 /**
+ * Attempts in a row that never open before a client gives up and says "Real-time connection failed." (spec K3):
+ * with the backoff below that is about a minute of trying, far longer than a deploy keeps sockets away.
+ */
+export const MAX_RECONNECT_ATTEMPTS = 12;
+export const REALTIME_FAILED_MESSAGE = "Real-time connection failed.";
+
+/**
  * Reconnect delay: exponential backoff with full jitter, capped at 10 s — every deploy closes the sockets, so the
  * cap bounds how stale a page can be after one, while jitter spreads the reconnect storm.
  */

@@ -22,6 +22,8 @@ export const SIGNIN_NOTICES = {
   already_confirmed: "Your e-mail address is already confirmed. Please sign in.",
   confirmed_no_password:
     "Your e-mail address is confirmed. Sign in with Google, or use “Forgot password?” to set a password.",
+  // An open page whose session ended elsewhere (sign out everywhere, a password change, a ban) is sent here.
+  session_ended: "Your session has ended. Please sign in again.",
 } as const;
 
 export type SigninErrorCode = keyof typeof SIGNIN_ERRORS;
@@ -35,4 +37,5 @@ export const signinNoticeText = (code: string | null) => lookup(SIGNIN_NOTICES, 
 
 /** The /signin address that shows one of the fixed messages. */
 export const signinWith = (kind: "error", code: SigninErrorCode) => `/signin?${kind}=${code}`;
-export const signinWithNotice = (code: SigninNoticeCode) => `/signin?notice=${code}`;
+export const signinWithNotice = (code: SigninNoticeCode, redirectTo?: string) =>
+  `/signin?${new URLSearchParams({ notice: code, ...(redirectTo ? { redirectTo } : {}) })}`;

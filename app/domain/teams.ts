@@ -1,5 +1,6 @@
 /** Pro teams: the team is the owner's account (plan, limits, balance); members clip on it. */
 import { z } from "zod";
+import type { Credits } from "./api";
 import { effectivePlan, PLANS } from "./plans";
 
 /** People in a team, the owner included. */
@@ -44,3 +45,21 @@ export const inviteEmailSchema = z.string().trim().toLowerCase().email("Enter a 
 const JOIN_PATH = /^\/team\/join\/[A-Za-z0-9_-]{16,128}$/;
 export const joinPathAfterSignup = (value: string | null | undefined): string | null =>
   value && JOIN_PATH.test(value) ? value : null;
+
+/** A member's view of the account they clip on (the app layout's `team`): plan, shared balance, own usage. */
+export interface TeamSummary {
+  ownerId: string;
+  ownerName: string;
+  role: "owner" | "member";
+  active: boolean;
+  plan: string;
+  credits: Credits;
+  /** The signed-in person's own clips and credits from the team's balance this period. */
+  usage: { clips: number; credits: number };
+}
+
+/** The team a person belongs to, as the admin's user dialog shows it. */
+export interface TeamOfUser {
+  ownerId: string;
+  people: { id: string; fullName: string; email: string; role: "owner" | "member" }[];
+}

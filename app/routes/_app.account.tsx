@@ -9,11 +9,12 @@ import { getDb } from "~/db/client.server";
 import { deletePreset, listPresets } from "~/db/presets.server";
 import { saveFullName, saveLowCreditAlerts } from "~/db/users.server";
 import { passwordProblem } from "~/domain/password-policy";
-import { presetsAllowed, PRESETS_PLAN_MESSAGE } from "~/domain/presets";
+import { PRESETS_PLAN_MESSAGE } from "~/domain/presets";
 import { setPassword } from "~/services/accounts.server";
 import { publishAdminEvent } from "~/services/admin-events.server";
 import { audit } from "~/services/audit.server";
 import { requireUser } from "~/services/auth.server";
+import { appliedPlan } from "~/services/plan.server";
 import { verifyPassword } from "~/services/password.server";
 import { beginPasswordAttempt } from "~/services/password-attempts.server";
 import { clientIp, retryMessage } from "~/services/rate-limit.server";
@@ -40,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
   return {
-    presets: presetsAllowed(user.plan) ? await listPresets(db, user.id) : null,
+    presets: (await appliedPlan(db, user)).presets ? await listPresets(db, user.id) : null,
     fullName: user.fullName,
     email: user.email,
     hasPassword: user.passwordHash !== null,
@@ -63,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = parsed.data;
   if (input.intent === "deletePreset") {
     // The same gate as API v1: below Advanced nothing is touched.
-    if (!presetsAllowed(user.plan)) {
+    if (!(await appliedPlan(db, user)).presets) {
       return data<Result>({ intent: "deletePreset", ok: false, message: PRESETS_PLAN_MESSAGE }, { status: 403 });
     }
     const deleted = await deletePreset(db, user.id, input.presetId);

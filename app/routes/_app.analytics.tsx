@@ -10,7 +10,6 @@ import {
   ANALYTICS_RANGE_LABELS,
   ANALYTICS_RANGES,
   ANALYTICS_UPSELL,
-  analyticsAllowed,
   analyticsBuckets,
   analyticsRangeSchema,
   analyticsWindow,
@@ -22,6 +21,7 @@ import {
 import { FORMAT_LABELS, QUALITY_LABELS, type Format, type Quality } from "~/domain/media";
 import { PLAN_LIST } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
+import { appliedPlan } from "~/services/plan.server";
 import { teamFiguresForOwner } from "~/services/teams.server";
 
 // Which plans include the dashboard, named on the upgrade page (from the plan definitions, never a copy).
@@ -30,11 +30,11 @@ const INCLUDED_IN = PLAN_LIST.filter((p) => p.analytics).map((p) => p.name);
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // The loader decides: below Advanced the page gets no figures at all, only what the dashboard offers.
-  if (!analyticsAllowed(user.plan)) return { allowed: false as const, includedIn: INCLUDED_IN };
+  const db = getDb(context.cloudflare.env.DB);
+  if (!(await appliedPlan(db, user)).analytics) return { allowed: false as const, includedIn: INCLUDED_IN };
   const range = analyticsRangeSchema.parse(new URL(request.url).searchParams.get("range") ?? undefined);
   const now = Date.now();
   const window = analyticsWindow(range, now);
-  const db = getDb(context.cloudflare.env.DB);
   // A Pro team owner also sees each person's figures from the team's balance.
   const [figures, team] = await Promise.all([
     creatorAnalytics(db, user.id, window),

@@ -1,6 +1,6 @@
 import {
   data,
-  redirect,
+  redirectDocument,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -49,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   if (form.intent !== "portal") return data({ message: "Unknown action." }, { status: 400 });
   try {
-    return redirect(
+    return redirectDocument(
       await portalUrl(context.cloudflare.env, getDb(context.cloudflare.env.DB), new URL(request.url).origin, user),
     );
   } catch (error) {

@@ -1,6 +1,6 @@
 import {
   data,
-  redirect,
+  redirectDocument,
   type ActionFunctionArgs,
   type LoaderFunctionArgs,
   type MetaFunction,
@@ -61,7 +61,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const outcome = await changePlan(env, getDb(env.DB), new URL(request.url).origin, user, target, billing);
     switch (outcome.kind) {
       case "checkout":
-        return redirect(outcome.url);
+        // Checkout is another site's page (or the local stand-in's): a document navigation, not a client route.
+        return redirectDocument(outcome.url);
       case "refused":
         return data(
           { ok: false as const, message: `Failed to update plan: ${outcome.message}` },

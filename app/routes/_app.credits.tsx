@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { ErrorBox } from "~/components/error-box";
 import { useLive } from "~/components/realtime";
 import { TeamCard } from "~/components/team-card";
 import { getDb } from "~/db/client.server";
 import { ledgerPage } from "~/db/credits.server";
 import { formatShortDate } from "~/domain/greeting";
+import { CREDIT_HISTORY_FAILED_MESSAGE } from "~/domain/credits";
 import { CREDIT_PACKS, effectivePlan, formatCents, planAllowance } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
 
@@ -15,18 +17,25 @@ const query = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const { page } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const { rows, total } = await ledgerPage(getDb(context.cloudflare.env.DB), user.id, { page, size: PAGE_SIZE });
+  // A failed history read still shows the page (balance, packs) with the error box where the history goes (K16).
+  const history = await ledgerPage(getDb(context.cloudflare.env.DB), user.id, { page, size: PAGE_SIZE }).catch(
+    (error: unknown) => {
+      console.error(JSON.stringify({ level: "error", msg: "credit history failed", error: String(error) }));
+      return null;
+    },
+  );
   return {
-    rows: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    rows: (history?.rows ?? []).map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
+    historyError: history ? null : CREDIT_HISTORY_FAILED_MESSAGE,
     page,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages: Math.max(1, Math.ceil((history?.total ?? 0) / PAGE_SIZE)),
     timeZone: user.timeZone ?? "UTC",
     purchased: new URL(request.url).searchParams.get("purchase") === "success",
   };
 }
 
 export default function CreditsPage() {
-  const { rows, page, pages, timeZone, purchased } = useLoaderData<typeof loader>();
+  const { rows, historyError, page, pages, timeZone, purchased } = useLoaderData<typeof loader>();
   const live = useLive();
   const allowance = planAllowance(effectivePlan(live.plan));
   const percent = Math.min(100, Math.round((live.credits.balance / allowance) * 100));
@@ -83,50 +92,56 @@ export default function CreditsPage() {
         <h2 id="history-title" className="px-6 pt-6 text-lg font-semibold">
           Credit history
         </h2>
-        <div className="mt-4 overflow-x-auto">
-          <table className="w-full min-w-[560px] text-left text-sm">
-            <thead className="bg-slate-50">
-              <tr>
-                <th scope="col" className="px-6 py-3 font-semibold">
-                  Date
-                </th>
-                <th scope="col" className="px-6 py-3 font-semibold">
-                  Description
-                </th>
-                <th scope="col" className="px-6 py-3 text-right font-semibold">
-                  Amount
-                </th>
-                <th scope="col" className="px-6 py-3 text-right font-semibold">
-                  Balance
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.length === 0 ? (
+        {historyError ? (
+          <div className="p-6">
+            <ErrorBox error={historyError} />
+          </div>
+        ) : (
+          <div className="mt-4 overflow-x-auto">
+            <table className="w-full min-w-[560px] text-left text-sm">
+              <thead className="bg-slate-50">
                 <tr>
-                  <td colSpan={4} className="px-6 py-8 text-center text-slate-600">
-                    No credit activity yet.
-                  </td>
+                  <th scope="col" className="px-6 py-3 font-semibold">
+                    Date
+                  </th>
+                  <th scope="col" className="px-6 py-3 font-semibold">
+                    Description
+                  </th>
+                  <th scope="col" className="px-6 py-3 text-right font-semibold">
+                    Amount
+                  </th>
+                  <th scope="col" className="px-6 py-3 text-right font-semibold">
+                    Balance
+                  </th>
                 </tr>
-              ) : (
-                rows.map((row) => (
-                  <tr key={row.id}>
-                    <td className="whitespace-nowrap px-6 py-3 text-slate-600">
-                      {formatShortDate(row.createdAt, timeZone)}
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {rows.length === 0 ? (
+                  <tr>
+                    <td colSpan={4} className="px-6 py-8 text-center text-slate-600">
+                      No credit activity yet.
                     </td>
-                    <td className="px-6 py-3">{row.description}</td>
-                    <td
-                      className={`px-6 py-3 text-right font-mono ${row.delta < 0 ? "text-red-700" : "text-emerald-700"}`}
-                    >
-                      {row.delta > 0 ? `+${row.delta}` : row.delta}
-                    </td>
-                    <td className="px-6 py-3 text-right font-mono text-slate-600">{row.balanceAfter}</td>
                   </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+                ) : (
+                  rows.map((row) => (
+                    <tr key={row.id}>
+                      <td className="whitespace-nowrap px-6 py-3 text-slate-600">
+                        {formatShortDate(row.createdAt, timeZone)}
+                      </td>
+                      <td className="px-6 py-3">{row.description}</td>
+                      <td
+                        className={`px-6 py-3 text-right font-mono ${row.delta < 0 ? "text-red-700" : "text-emerald-700"}`}
+                      >
+                        {row.delta > 0 ? `+${row.delta}` : row.delta}
+                      </td>
+                      <td className="px-6 py-3 text-right font-mono text-slate-600">{row.balanceAfter}</td>
+                    </tr>
+                  ))
+                )}
+              </tbody>
+            </table>
+          </div>
+        )}
         {pages > 1 && (
           <nav aria-label="Credit history pages" className="flex items-center justify-between px-6 py-4 text-sm">
             {page > 1 ? (

@@ -13,7 +13,6 @@ import { firstName, formatShortDate, greetingFor } from "~/domain/greeting";
 import { effectivePlan, PLANS } from "~/domain/plans";
 import { formatMinutesSeconds } from "~/domain/time";
 import { requireUser } from "~/services/auth.server";
-import { ledger } from "~/services/ledger.server";
 import { readForm } from "~/utils/forms";
 
 const RECENT_CLIPS = 5;
@@ -36,9 +35,7 @@ const timeZoneSchema = z.object({
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const { env } = context.cloudflare;
-  // The spec's rule: a Free user left with 0 credits and no clips starts over at 100 (once, via the ledger).
-  // A busy ledger only delays it to the next visit: the page still renders.
-  if (effectivePlan(user.plan) === "Free" && user.credits === 0) await ledger(env, user.id).starterReset({});
+  // Writes nothing: the starter reset is the ledger's own rule, applied when it loads (the page's socket shows it).
   return {
     firstName: firstName(user.fullName),
     timeZone: user.timeZone ?? "UTC",

@@ -2,7 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useLive } from "~/components/realtime";
 import { requireUser } from "~/services/auth.server";
-import { busyHeaders, ledger } from "~/services/ledger.server";
+import { busyHeaders } from "~/services/ledger.server";
+import { connectPlugin } from "~/services/plugin-connect.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
@@ -11,7 +12,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const result = await ledger(context.cloudflare.env, user.id).pluginConnect({});
+  const result = await connectPlugin(context.cloudflare.env, user.id);
   if (!result.ok) {
     const message = result.code === "not_found" ? "User profile not found." : `Connection failed: ${result.message}`;
     return data({ ok: false as const, message }, { status: result.status, headers: busyHeaders(result) });

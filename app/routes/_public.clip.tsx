@@ -6,11 +6,10 @@ import { ClipIntro } from "~/components/marketing/clip/clip-intro";
 import { RealtimeProvider } from "~/components/realtime";
 import { getDb } from "~/db/client.server";
 import { readCredits } from "~/db/credits.server";
+import { appliedPlan } from "~/services/plan.server";
 import { getOptionalUser } from "~/services/auth.server";
 import { getExtensionId } from "~/services/settings.server";
-import { effectivePlan } from "~/domain/plans";
 import { INVALID_YOUTUBE_URL, extractYouTubeId } from "~/domain/video-link";
-import { useOptionalUser } from "~/root";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -18,14 +17,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const videoId = link ? extractYouTubeId(link) : null;
   const db = getDb(context.cloudflare.env.DB);
   const user = await getOptionalUser(request, context);
-  const [extensionId, credits] = await Promise.all([
+  const [extensionId, credits, applied] = await Promise.all([
     getExtensionId(db, context.cloudflare.env),
     user ? readCredits(db, user.id) : Promise.resolve(null),
+    user ? appliedPlan(db, user) : Promise.resolve(null),
   ]);
   return {
     link,
     videoId,
     extensionId,
+    // The limits the cutter shows: the plan that applies (a team member's is the team's).
+    plan: applied?.plan ?? "Free",
     // Signed in: the credits shown beside Create follow the ledger live.
     live: user
       ? {
@@ -41,8 +43,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function ClipPage() {
-  const { link, videoId, error, origin, extensionId, live } = useLoaderData<typeof loader>();
-  const user = useOptionalUser();
+  const { link, videoId, error, origin, extensionId, live, plan } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [clientError, setClientError] = useState<string | null>(null);
   const loading =
@@ -124,7 +125,7 @@ export default function ClipPage() {
                   key={videoId}
                   videoId={videoId}
                   origin={origin}
-                  plan={effectivePlan(user?.plan)}
+                  plan={plan}
                   extensionId={extensionId}
                   signedIn
                 />
@@ -134,7 +135,7 @@ export default function ClipPage() {
                 key={videoId}
                 videoId={videoId}
                 origin={origin}
-                plan={effectivePlan(user?.plan)}
+                plan={plan}
                 extensionId={extensionId}
                 signedIn={false}
               />

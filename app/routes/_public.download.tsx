@@ -15,7 +15,7 @@ import type { NotifyResult } from "~/components/marketing/download/notify-form";
 import { PageHero } from "~/components/marketing/page-hero";
 import { SectionHeading } from "~/components/marketing/section-heading";
 import { storeListings } from "~/domain/extension";
-import { isLocalMode } from "~/services/email.server";
+
 import { addNotifyRequest } from "~/services/notify.server";
 import { clientIp, hitRateLimit, rateLimitedFormResponse } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
@@ -38,7 +38,7 @@ const NOTIFY_RATE_LIMIT = { name: "notify", limit: 5, windowMs: 10 * 60 * 1000 }
 export async function loader({ context }: LoaderFunctionArgs) {
   const env = context.cloudflare.env;
   // Local mode has no store listing for the local build: the buttons lead to the instructions instead.
-  if (isLocalMode(env)) return { links: { local: true as const } };
+  if (env.APP_MODE === "local") return { links: { local: true as const } };
   return {
     links: {
       local: false as const,

@@ -12,12 +12,11 @@ import { CreateClipButton } from "~/components/admin/create-clip-modal";
 import { AdminErrorBoundary } from "~/components/admin/error";
 import { ListTable, Pagination, SearchForm, Td } from "~/components/list";
 import { formatDate, PageHeader } from "~/components/admin/ui";
-import { clipRefunded, findClip, listClips } from "~/db/admin.server";
+import { listClips } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, clipList } from "~/domain/admin";
-import { audit } from "~/services/audit.server";
+import { deleteClipAsAdmin } from "~/services/admin-clips.server";
 import { requireAdmin } from "~/services/auth.server";
-import { busyHeaders, ledger } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
 
@@ -58,51 +57,20 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/**
- * Delete a clip through its owner's ledger, in one operation: with "Refund" ticked the cost goes back and the clip
- * goes in the same batch; without, the clip goes and its charge stays on the ledger.
- */
+/** Delete a clip (with "Refund" ticked, its cost goes back to whoever paid for it): `deleteClipAsAdmin`. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const admin = await requireAdmin(request, context);
   const parsed = deleteSchema.safeParse(await readForm(request));
   if (!parsed.success) return data({ error: ADMIN_MESSAGES.deleteClipFailed }, { status: 400 });
   const env = context.cloudflare.env;
-  const db = getDb(env.DB);
-  const clip = await findClip(db, parsed.data.clipId);
-  if (!clip) return data({ error: ADMIN_MESSAGES.deleteClipFailed }, { status: 404 });
-  const ip = clientIp(request);
-  const refund = Boolean(parsed.data.refund) && clip.cost > 0 && !(await clipRefunded(db, clip.id));
-  const owner = ledger(env, clip.userId);
-  const result = refund
-    ? await owner.refund({
-        clipId: clip.id,
-        amount: clip.cost,
-        reason: `clip "${clip.name}" deleted by an admin`,
-        actorId: admin.id,
-        deleteClip: true,
-      })
-    : await owner.deleteClip({ clipId: clip.id });
+  const ctx = { env, db: getDb(env.DB), adminId: admin.id, ip: clientIp(request) };
+  const result = await deleteClipAsAdmin(ctx, { clipId: parsed.data.clipId, refund: Boolean(parsed.data.refund) });
   if (!result.ok)
     return data(
-      { error: `${ADMIN_MESSAGES.deleteClipFailed} ${result.message}` },
-      { status: result.status, headers: busyHeaders(result) },
+      { error: [ADMIN_MESSAGES.deleteClipFailed, result.message].filter(Boolean).join(" ") },
+      { status: result.status, headers: result.headers },
     );
-  const refunded = refund ? clip.cost : 0;
-  if (refund)
-    await audit(db, {
-      action: "admin.clip_refunded",
-      actorId: admin.id,
-      subjectId: clip.userId,
-      ip,
-      details: { clipId: clip.id, credits: clip.cost },
-    });
-  await audit(db, {
-    action: "admin.clip_deleted",
-    actorId: admin.id,
-    subjectId: clip.userId,
-    ip,
-    details: { clipId: clip.id, name: clip.name, refunded },
-  });
+  const { refunded } = result;
   // Back to the same list with the notice in the URL: an answer held only in the action's data vanished when the live
   // feed refreshed the list a second later.
   const query = clipList.parse(new URL(request.url).searchParams);

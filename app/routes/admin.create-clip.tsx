@@ -1,13 +1,13 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { ADMIN_MESSAGES } from "~/domain/admin";
+import { ADMIN_MESSAGES, type CreateClipResult } from "~/domain/admin";
 import { clipFields, withClipRange } from "~/domain/clip-request";
 import { INSUFFICIENT_CREDITS_MESSAGE } from "~/domain/credits";
 import { parseClockTime } from "~/domain/time";
-import { audit } from "~/services/audit.server";
-import { requireAdmin } from "~/services/auth.server";
-import { busyHeaders, ledger } from "~/services/ledger.server";
+import { createClipAsAdmin } from "~/services/admin-clips.server";
+import { getOptionalUser, requireAdmin } from "~/services/auth.server";
+import { busyHeaders } from "~/services/ledger.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { readForm } from "~/utils/forms";
 
@@ -20,9 +20,6 @@ const schema = z.object({
   quality: z.enum(["720p", "1080p"]).catch("720p"),
   key: z.string().regex(/^[\w-]{8,64}$/, "Please reopen the form and try again."),
 });
-
-export type CreateClipResult =
-  { ok: true; message: string; cost: number } | { ok: false; error: string; upgrade?: boolean };
 
 // A resource route: a plain JSON response keeps its status (the modal reads the body either way).
 const reply = (body: CreateClipResult, status = 200, headers: HeadersInit = {}) =>
@@ -38,6 +35,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * double click charges once; the ledger commits charge and clip together.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
+  // The modal stays open while the session expires: it says so (spec K10) instead of following a sign-in redirect.
+  if (!(await getOptionalUser(request, context))) {
+    return reply({ ok: false, error: ADMIN_MESSAGES.clipSignedOut, signIn: true }, 401);
+  }
   const admin = await requireAdmin(request, context);
   const parsed = schema.safeParse(await readForm(request));
   if (!parsed.success) {
@@ -50,11 +51,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const range = withClipRange(times).safeParse({ startSeconds, endSeconds });
   if (!range.success) return reply({ ok: false, error: range.error.issues[0]?.message ?? "Invalid times." }, 422);
   const env = context.cloudflare.env;
-  const result = await ledger(env, admin.id).charge({
-    key: `admin-clip:${key}`,
+  const ctx = { env, db: getDb(env.DB), adminId: admin.id, ip: clientIp(request) };
+  const result = await createClipAsAdmin(ctx, {
+    key,
     request: { name, videoUrl, startSeconds, endSeconds, format: "mp4", quality },
-    source: "admin",
-    actorId: admin.id,
   });
   if (!result.ok) {
     if (result.code === "insufficient_credits") {
@@ -64,15 +64,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return reply({ ok: false, error }, result.status, busyHeaders(result));
   }
   const clip = result.value.clip;
-  if (!result.replayed) {
-    await audit(getDb(env.DB), {
-      action: "admin.clip_created",
-      actorId: admin.id,
-      subjectId: admin.id,
-      ip: clientIp(request),
-      details: { clipId: clip.id, cost: clip.cost },
-    });
-  }
   return reply({
     ok: true,
     cost: clip.cost,

@@ -21,6 +21,7 @@ import { PLAN_IDS } from "~/domain/plans";
 import { addUser, editUser } from "~/services/admin-users.server";
 import { adminRightsRefusal } from "~/services/admin-rights.server";
 import { requireAdmin } from "~/services/auth.server";
+import { requireStepUp } from "~/services/step-up.server";
 import { clientIp } from "~/services/rate-limit.server";
 import { banUser, signOutEverywhere, unbanUser } from "~/services/user-moderation.server";
 import { readForm } from "~/utils/forms";
@@ -34,7 +35,7 @@ const credits = z
   .pipe(z.number().int().max(100_000_000, "Credits must be at most 100,000,000."));
 const fullName = z.string().trim().min(1, "Full name is required.").max(120, "Full name is too long.");
 const key = z.string().regex(/^[\w-]{8,64}$/);
-// The admin's own password, for role and credit changes (step-up, app/services/step-up.server.ts).
+// The admin's own password, for role, plan and credit changes (step-up, app/services/step-up.server.ts).
 const currentPassword = z.string().max(1024).optional();
 
 const actionSchema = z.discriminatedUnion("intent", [
@@ -55,6 +56,7 @@ const actionSchema = z.discriminatedUnion("intent", [
     role: z.enum(["user", "admin"]),
     plan: z.enum(PLAN_IDS),
     credits,
+    shownCredits: credits,
     reason: z.string().trim().max(200, "The reason is too long (200 characters at most).").default(""),
     key,
     currentPassword,
@@ -127,8 +129,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const url = new URL(request.url);
   // Back to the list the form was on (its query, without the dialog), with the notice in the URL.
   const back = (notice: keyof typeof NOTICES) => redirect(listHref(userList.parse(url.searchParams), { notice }));
-  const ctx = { env, db, adminId: admin.id, ip, origin: url.origin };
-  // Who may act on whom, and step-up for role and credit changes (app/domain/admin-rights.ts).
+  // Plan and credit changes are step-up checked by the ledger, on what it would change; the proof is this session's.
+  const password = "currentPassword" in input ? input.currentPassword : undefined;
+  const stepUp = { sessionId: admin.sessionId, prove: () => requireStepUp(env, request, admin, password) };
+  const ctx = { env, db, adminId: admin.id, ip, origin: url.origin, stepUp };
+  // Who may act on whom, and step-up for role changes (app/domain/admin-rights.ts).
   const refused = await adminRightsRefusal(env, request, admin, input);
   if (refused) return data({ error: refused.message, intent: input.intent }, { status: refused.status });
   if (input.intent === "add") {
@@ -185,11 +190,22 @@ export default function AdminUsers() {
           {notice}
         </p>
       )}
-      {listError && (
-        <p role="alert" className="alert-error mb-4">
-          {actionData.error}
-        </p>
-      )}
+      {listError &&
+        (actionData.intent === "ban" ? (
+          <div role="alert" className="alert-error mb-4">
+            <p>{ADMIN_MESSAGES.banFailed(actionData.error)}</p>
+            <p className="mt-2 font-semibold">Likely causes:</p>
+            <ul className="mt-1 list-disc pl-5">
+              {ADMIN_MESSAGES.banFailedCauses.map((cause) => (
+                <li key={cause}>{cause}</li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          <p role="alert" className="alert-error mb-4">
+            {actionData.error}
+          </p>
+        ))}
       <FilterForm
         fields={FILTERS}
         values={query}

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { createPreset, listPresets } from "~/db/presets.server";
 import { presetRequestSchema } from "~/domain/api";
-import { checkPlanLimits, effectivePlan } from "~/domain/plans";
+import { checkPlanLimits } from "~/domain/plans";
 import { PRESET_NAME_TAKEN, PRESETS_FULL_MESSAGE } from "~/domain/presets";
 import { requireApiUser } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return apiError(422, "invalid_input", `${where}${issue?.message ?? "Invalid preset."}`);
   }
   // A preset the plan could not cut is refused now, not at the first clip.
-  const limits = checkPlanLimits(effectivePlan(plan), {
+  const limits = checkPlanLimits(plan, {
     durationSeconds: parsed.data.clipSeconds ?? 0,
     format: parsed.data.format,
     quality: parsed.data.quality,

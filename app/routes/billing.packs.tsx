@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { data, redirect, redirectDocument, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { CREDIT_PACKS } from "~/domain/plans";
@@ -17,7 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     const url = await packCheckoutUrl(env, getDb(env.DB), new URL(request.url).origin, user, parsed.data.pack);
     if (!url) return data({ message: "Unknown credit pack." }, { status: 400 });
-    return redirect(url);
+    return redirectDocument(url);
   } catch (error) {
     console.error(JSON.stringify({ level: "error", msg: "pack checkout failed", error: String(error) }));
     return data({ message: "The payment could not be started. Please try again." }, { status: 502 });

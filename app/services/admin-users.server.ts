@@ -1,5 +1,7 @@
 import { findUser, updateUserProfile } from "~/db/admin.server";
 import type { Db } from "~/db/client.server";
+import { NEW_USER_CREDITS } from "~/domain/credits";
+import { adminEditChanges } from "~/domain/ledger";
 import type { PlanId } from "~/domain/plans";
 import type { AppEnv } from "~/load-context";
 import { createUser, findUserByEmail, isUniqueViolation, welcomeAccount } from "./accounts.server";
@@ -7,34 +9,51 @@ import { publishAdminEvent } from "./admin-events.server";
 import { audit } from "./audit.server";
 import { actionEmail, sendEmail } from "./email.server";
 import { issueEmailToken } from "./email-tokens.server";
-import { ledger } from "./ledger.server";
+import { busyHeaders, ledger } from "./ledger.server";
+import type { StepUpResult } from "./step-up.server";
 import { setUserRole } from "./user-moderation.server";
 
 /**
  * Admin account management. Plan and credits change only through the user's UserLedger (`adminEdit`: plan and
  * balance in one decision, the admin as actor, a reason on the ledger row), so the very next request is decided
- * on them. Name and role are plain profile writes, published to admin pages like every other change.
+ * on them. The ledger asks for the admin's step-up on what it would change, and sets the balance only if it is still
+ * the one the form showed. Name and role are plain profile writes, published to admin pages like every other change.
  */
-type Ctx = { env: AppEnv; db: Db; adminId: string; ip?: string; origin: string };
+type Ctx = {
+  env: AppEnv;
+  db: Db;
+  adminId: string;
+  ip?: string;
+  origin: string;
+  /** The admin's session (the ledger reads its step-up) and the password check that renews it. */
+  stepUp: { sessionId: string; prove: () => Promise<StepUpResult> };
+};
 export type AdminResult =
   { ok: true; userId: string } | { ok: false; status: number; message: string; headers?: HeadersInit };
 
 async function editMoney(
   ctx: Ctx,
   userId: string,
-  input: { plan: PlanId; credits: number; key: string; reason: string },
+  input: { plan: PlanId; expectedBalance: number; credits: number; key: string; reason: string },
 ): Promise<{ ok: true; creditsChanged: boolean; planChanged: boolean } | Extract<AdminResult, { ok: false }>> {
-  const result = await ledger(ctx.env, userId).adminEdit({
-    key: input.key,
-    plan: input.plan,
-    newBalance: input.credits,
-    actorId: ctx.adminId,
-    reason: input.reason,
-  });
-  if (!result.ok) {
-    const headers: HeadersInit = result.status === 503 ? { "Retry-After": "1" } : {};
-    return { ok: false, status: result.status, message: result.message, headers };
+  const edit = () =>
+    ledger(ctx.env, userId).adminEdit({
+      key: input.key,
+      plan: input.plan,
+      expectedBalance: input.expectedBalance,
+      newBalance: input.credits,
+      actorId: ctx.adminId,
+      reason: input.reason,
+      stepUp: { sessionId: ctx.stepUp.sessionId },
+    });
+  let result = await edit();
+  if (!result.ok && result.code === "step_up_required") {
+    // The ledger would change money and this session's step-up is not fresh: check the password, then ask again.
+    const proved = await ctx.stepUp.prove();
+    if (!proved.ok) return { ok: false, status: proved.status, message: proved.message };
+    result = await edit();
   }
+  if (!result.ok) return { ok: false, status: result.status, message: result.message, headers: busyHeaders(result) };
   if (!result.replayed && result.value.creditsChanged)
     await audit(ctx.db, {
       action: "admin.credits_adjusted",
@@ -52,6 +71,16 @@ export async function addUser(
 ): Promise<AdminResult> {
   if (await findUserByEmail(ctx.db, input.email)) {
     return { ok: false, status: 409, message: "A user with this email already exists." };
+  }
+  // A new account starts Free with the welcome credits: step-up is asked before it is created, on the same rule
+  // the ledger applies, so a refused password leaves no half-made account.
+  const money = adminEditChanges(
+    { plan: "Free", pendingPlan: null },
+    { plan: input.plan, expectedBalance: NEW_USER_CREDITS, newBalance: input.credits },
+  );
+  if (money.planChanged || money.balanceChanged) {
+    const proved = await ctx.stepUp.prove();
+    if (!proved.ok) return { ok: false, status: proved.status, message: proved.message };
   }
   let userId: string;
   try {
@@ -72,13 +101,14 @@ export async function addUser(
     });
     if (!role.ok) return role;
   }
-  const money = await editMoney(ctx, userId, {
+  const initial = await editMoney(ctx, userId, {
     plan: input.plan,
+    expectedBalance: NEW_USER_CREDITS,
     credits: input.credits,
     key: `admin-create:${input.key}`,
     reason: "Initial credits",
   });
-  if (!money.ok) return money;
+  if (!initial.ok) return initial;
   await audit(ctx.db, {
     action: "admin.user_created",
     actorId: ctx.adminId,
@@ -109,6 +139,8 @@ export async function editUser(
     fullName: string;
     role: "user" | "admin";
     plan: PlanId;
+    /** The balance the form showed; `credits` is set only if the balance is still this. */
+    shownCredits: number;
     credits: number;
     reason: string;
     key: string;
@@ -116,7 +148,7 @@ export async function editUser(
 ): Promise<AdminResult> {
   const user = await findUser(ctx.db, input.userId);
   if (!user) return { ok: false, status: 404, message: "User not found." };
-  if (user.credits !== input.credits && !input.reason) {
+  if (input.shownCredits !== input.credits && !input.reason) {
     return { ok: false, status: 400, message: "Please give a reason for the credit change." };
   }
   if (user.role !== input.role) {
@@ -133,6 +165,7 @@ export async function editUser(
   if (user.fullName !== input.fullName) await updateUserProfile(ctx.db, input.userId, { fullName: input.fullName });
   const money = await editMoney(ctx, input.userId, {
     plan: input.plan,
+    expectedBalance: input.shownCredits,
     credits: input.credits,
     key: `admin-edit:${input.key}`,
     reason: input.reason,

@@ -156,5 +156,7 @@ export async function parseClipRequest(request: Request): Promise<ClipRequest> {
 
 /** A ledger refusal as API v1 says it; "busy" tells the client when it may retry (with the same key). */
 export function ledgerError(failure: LedgerFailure): Response {
-  return apiError(failure.status, failure.code, failure.message, busyHeaders(failure) as Record<string, string>);
+  // Admin-only refusals never come from an API operation; should one, it is a refusal like any other.
+  const code = failure.code === "step_up_required" || failure.code === "balance_changed" ? "forbidden" : failure.code;
+  return apiError(failure.status, code, failure.message, busyHeaders(failure) as Record<string, string>);
 }

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { membershipOf, type Membership } from "~/db/teams.server";
-import { teamActive } from "~/domain/teams";
+import { teamWorks } from "~/domain/effective-plan";
 
 /**
  * Which account pays for a person's clips — the one place this rule lives. A member of a team whose owner's plan is
@@ -18,7 +18,7 @@ export interface BillingAccount {
 export async function billingAccount(db: Db, userId: string): Promise<BillingAccount> {
   const membership = await membershipOf(db, userId);
   if (!membership) return { payerId: userId, creatorId: null, team: null };
-  const active = teamActive(membership.owner.plan) && !membership.owner.banned;
+  const active = teamWorks({ ownerPlan: membership.owner.plan, ownerBanned: membership.owner.banned });
   const team = { ...membership, active };
   if (membership.role === "member" && active) return { payerId: membership.ownerId, creatorId: userId, team };
   return { payerId: userId, creatorId: null, team };

@@ -1,7 +1,7 @@
 /**
  * What a creator (or an admin) asks of Stripe: Checkout for a plan or a pack, a change of a running subscription,
  * the Customer Portal, a refund. None of this changes plan or credits itself: Stripe's events do, through the
- * webhook and the ledger. In local mode the stand-in's events are delivered before the answer.
+ * webhook and the ledger.
  */
 import { planChangeIntent, unspentRefund } from "~/domain/billing";
 import {
@@ -19,7 +19,7 @@ import { readCredits } from "~/db/credits.server";
 import type { AppEnv } from "~/load-context";
 import { ledger } from "./ledger.server";
 import { stripeFor, type BillingStripe, type Stripe } from "./stripe.server";
-import { deliverLocalEvents, subscriptionFacts, syncSubscription } from "./stripe-webhook.server";
+import { subscriptionFacts, syncSubscription } from "./stripe-webhook.server";
 
 interface Who {
   id: string;
@@ -32,7 +32,7 @@ const priceIds = new Map<string, string>();
 /** A price by its lookup key (never an id pasted into config); remembered per isolate. */
 async function priceId(client: BillingStripe, lookupKey: string): Promise<string> {
   const known = priceIds.get(lookupKey);
-  if (known && !client.local) return known;
+  if (known) return known;
   const prices = await client.stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 });
   const id = prices.data[0]?.id;
   if (!id) throw new Error(`No active Stripe price with lookup key ${lookupKey} (docs/payments.md).`);
@@ -209,7 +209,6 @@ export async function changePlan(
       break;
   }
   await client.stripe.subscriptions.update(sub.id, params, { idempotencyKey: key });
-  if (client.local) await deliverLocalEvents(env, origin);
   // Apply what Stripe now holds at once (the webhook does the same; both are idempotent).
   await syncSubscription({ env, db, client, origin }, sub.id);
   const later = intent.kind === "cancelAtPeriodEnd" || intent.kind === "downgradeAtPeriodEnd";
@@ -289,6 +288,5 @@ export async function refundPayment(
     },
     { idempotencyKey: `refund:${payment.id}:${payment.refundedCents}` },
   );
-  if (client.local) await deliverLocalEvents(env, origin);
   return { ok: true, ...share };
 }

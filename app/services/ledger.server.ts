@@ -8,6 +8,7 @@ import {
   type LedgerOpName,
   type LedgerOutcome,
   type LedgerResult,
+  type RelayedEvent,
 } from "~/domain/ledger";
 import type { SettingsData } from "~/domain/realtime";
 import type { AppEnv } from "~/load-context";
@@ -45,7 +46,7 @@ interface LedgerStub {
   disconnect(reason: string): Promise<number>;
   closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number>;
   pushSettings(data: SettingsData): Promise<number>;
-  pushTeamCredits(credits: Credits): Promise<number>;
+  relay(event: RelayedEvent): Promise<number>;
   sweep(input: { userId: string }): Promise<void>;
   fetch(request: Request): Promise<Response>;
 }
@@ -65,8 +66,8 @@ export type LedgerClient = Operations & {
   /** Sessions or tokens ended: close the sockets opened with them (4001). */
   closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number | LedgerFailure>;
   pushSettings(data: SettingsData): Promise<number | LedgerFailure>;
-  /** The team's shared balance, for this member's open pages and extension. */
-  pushTeamCredits(credits: Credits): Promise<number | LedgerFailure>;
+  /** From the team owner's ledger: the shared balance or a clip of this member's, for their open pages and extension. */
+  relay(event: RelayedEvent): Promise<number | LedgerFailure>;
   sweep(): Promise<void | LedgerFailure>;
   /** A WebSocket upgrade, already authenticated by the Worker. */
   fetch(request: Request): Promise<Response>;
@@ -91,7 +92,7 @@ export function ledger(env: AppEnv, userId: string): LedgerClient {
     disconnect: (reason) => guarded(() => stub.disconnect(reason)),
     closeRevoked: (input) => guarded(() => stub.closeRevoked(input)),
     pushSettings: (data) => guarded(() => stub.pushSettings(data)),
-    pushTeamCredits: (credits) => guarded(() => stub.pushTeamCredits(credits)),
+    relay: (event) => guarded(() => stub.relay(event)),
     sweep: () => guarded(() => stub.sweep({ userId })),
     fetch: (request) => stub.fetch(request),
   };

@@ -9,9 +9,16 @@ import { clientIp } from "./rate-limit.server";
  * a Durable Object counter costs a round trip per request (reasoned from the design, not benchmarked). Its counts are per
  * location and approximate: right for flood limits, not for exact quotas. A missing binding limits nothing.
  */
-type Limiter = "API_TOKEN_LIMITER" | "API_BAD_TOKEN_LIMITER" | "API_MINT_LIMITER";
+type Limiter =
+  "API_TOKEN_LIMITER" | "API_BAD_TOKEN_LIMITER" | "API_MINT_LIMITER" | "SOCKET_USER_LIMITER" | "SOCKET_IP_LIMITER";
 /** The periods configured in wrangler.toml, in seconds: what Retry-After says. */
-const PERIOD_S: Record<Limiter, number> = { API_TOKEN_LIMITER: 60, API_BAD_TOKEN_LIMITER: 60, API_MINT_LIMITER: 60 };
+const PERIOD_S: Record<Limiter, number> = {
+  API_TOKEN_LIMITER: 60,
+  API_BAD_TOKEN_LIMITER: 60,
+  API_MINT_LIMITER: 60,
+  SOCKET_USER_LIMITER: 60,
+  SOCKET_IP_LIMITER: 60,
+};
 
 /** Seconds to wait when `key` is over the limit, null when the request may go on. */
 export async function overLimit(env: AppEnv, limiter: Limiter, key: string): Promise<number | null> {

@@ -8,14 +8,12 @@ import { creditPack, effectivePlan, formatCents, planOfLookupKey, type Billing, 
 import {
   eventSeen,
   markEvent,
-  markLocalEventDelivered,
   paymentById,
   paymentByIntent,
   runningSubscription,
   savePayment,
   saveSubscription,
   setRefunded,
-  undeliveredLocalEvents,
   userEmail,
   userIdOfCustomer,
 } from "~/db/billing.server";
@@ -368,41 +366,4 @@ async function chargeRefunded(ctx: Ctx, chargeId: string): Promise<void> {
     );
   }
   await setRefunded(ctx.db, payment.id, charge.amount_refunded, payment.amountCents);
-}
-
-/**
- * Local mode: the stand-in's events go to the same handler, signed with the webhook secret through the SDK's
- * test-header helper, exactly as Stripe's deliveries would arrive. Stops at the first event that is not accepted.
- */
-export async function deliverLocalEvents(env: AppEnv, origin: string): Promise<number> {
-  const db = getDb(env.DB);
-  const client = stripeFor(env, db);
-  if (!client.local) return 0;
-  let delivered = 0;
-  for (let round = 0; round < 10; round++) {
-    const events = await undeliveredLocalEvents(db);
-    if (events.length === 0) break;
-    for (const event of events) {
-      const header = await client.stripe.webhooks.generateTestHeaderStringAsync({
-        payload: event.data,
-        secret: client.webhookSecret,
-        cryptoProvider,
-      });
-      const response = await handleStripeWebhook(
-        new Request(`${origin}/webhooks/stripe`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "Stripe-Signature": header },
-          body: event.data,
-        }),
-        env,
-      );
-      if (!response.ok) {
-        console.warn(JSON.stringify({ level: "warn", msg: "local stripe event refused", status: response.status }));
-        return delivered;
-      }
-      await markLocalEventDelivered(db, event.id);
-      delivered += 1;
-    }
-  }
-  return delivered;
 }

@@ -26,6 +26,7 @@ import {
   teamActive,
   UNVERIFIED_OWNER_MESSAGE,
   WRONG_ACCOUNT_MESSAGE,
+  type TeamSummary,
 } from "~/domain/teams";
 import type { AppEnv } from "~/load-context";
 import { randomToken, sha256Hex } from "~/utils/crypto";
@@ -219,18 +220,18 @@ export async function leave(ctx: Ctx, userId: string): Promise<TeamResult> {
 }
 
 /**
- * The owner's plan dropped below Pro: the team is suspended (members pay for themselves at once, by
- * `billingAccount`). Tells the members by e-mail and writes the audit entry. Called where a plan change is made.
+ * The owner's plan went below Pro (the team is suspended: members pay for themselves at once, by `billingAccount`)
+ * or back to Pro. Tells the members by e-mail and writes the audit entry. Run by the owner's ledger after the commit
+ * that changed the plan (a `teamStatus` effect), whatever made the change.
  */
-export async function noticePlanChange(ctx: Omit<Ctx, "origin">, ownerId: string, before: string, after: string) {
-  if (teamActive(after) === teamActive(before)) return;
+export async function noticeTeamStatus(ctx: Omit<Ctx, "origin">, ownerId: string, plan: string) {
   const members = await memberEmails(ctx.db, ownerId);
   if (members.length === 0) return;
-  const suspended = !teamActive(after);
+  const suspended = !teamActive(plan);
   await audit(ctx.db, {
     action: "team.suspended",
     subjectId: ownerId,
-    details: { suspended, plan: effectivePlan(after), members: members.length },
+    details: { suspended, plan: effectivePlan(plan), members: members.length },
   });
   if (!suspended) return;
   for (const member of members)
@@ -249,7 +250,7 @@ export async function noticePlanChange(ctx: Omit<Ctx, "origin">, ownerId: string
  */
 export async function relayTeamCredits(ctx: Pick<Ctx, "env" | "db">, ownerId: string, credits: Credits) {
   const members = await memberEmails(ctx.db, ownerId);
-  await Promise.all(members.map((member) => ledger(ctx.env, member.id).pushTeamCredits(credits)));
+  await Promise.all(members.map((member) => ledger(ctx.env, member.id).relay({ type: "teamCredits", data: credits })));
 }
 
 /**
@@ -263,16 +264,7 @@ export async function teamFiguresForOwner(db: Db, userId: string, since: Date) {
   return people.length > 1 ? people : null;
 }
 
-export interface TeamSummary {
-  ownerId: string;
-  ownerName: string;
-  role: "owner" | "member";
-  active: boolean;
-  plan: string;
-  credits: Credits;
-  /** The signed-in person's own clips and credits from the team's balance this period. */
-  usage: { clips: number; credits: number };
-}
+export type { TeamSummary } from "~/domain/teams";
 
 /**
  * A member's view of the account they clip on: the team's plan and shared balance, and their own usage. Null for

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { FIREFOX_EXTENSION_ID } from "../../app/domain/native-messaging";
 import { DEFAULT_EXTENSION_ID } from "../../app/domain/extension";
 import { chromeSitePatterns, firefoxSitePatterns, readBuildConfig } from "../build-config";
 
@@ -16,7 +17,9 @@ interface Manifest {
   manifest_version: number;
   key?: string;
   externally_connectable?: { matches: string[] };
-  browser_specific_settings?: { gecko?: { id?: string; strict_min_version?: string } };
+  browser_specific_settings?: {
+    gecko?: { id?: string; strict_min_version?: string; data_collection_permissions?: { required?: string[] } };
+  };
   background?: { service_worker?: string; scripts?: string[] };
   host_permissions?: string[];
   permissions?: string[];
@@ -57,7 +60,8 @@ describe("the local builds' manifests", () => {
     expect(m.externally_connectable?.matches).toEqual(ORIGINS.map((o) => `${o}/*`));
     expect(m.background?.service_worker).toBe("background.js");
     expect(m.action?.default_popup).toBe("popup.html");
-    expect(m.permissions).toEqual(["storage"]);
+    // The companion is started by the browser through native messaging.
+    expect(m.permissions).toEqual(["storage", "nativeMessaging"]);
     // No bridge on Chrome: the token goes through externally_connectable, never window.postMessage.
     expect(m.content_scripts?.some((s) => s.js.some((f) => f.includes("site-bridge")))).toBe(false);
   });
@@ -67,6 +71,14 @@ describe("the local builds' manifests", () => {
     expect(m.manifest_version).toBe(3);
     expect(m.browser_specific_settings?.gecko?.id).toMatch(/^[\w.-]+@[\w.-]+$/);
     expect(m.browser_specific_settings?.gecko?.strict_min_version).toBeDefined();
+    // The host manifest's allowed_extensions names this id.
+    expect(m.browser_specific_settings?.gecko?.id).toBe(FIREFOX_EXTENSION_ID);
+    expect(m.permissions).toEqual(["storage", "nativeMessaging"]);
+    // addons.mozilla.org refuses new add-ons without the data collection declaration.
+    expect(m.browser_specific_settings?.gecko?.data_collection_permissions?.required).toEqual([
+      "authenticationInfo",
+      "browsingActivity",
+    ]);
     expect(m.background?.scripts).toEqual(["background.js"]);
     expect(m.key).toBeUndefined();
     expect(m.externally_connectable).toBeUndefined();

@@ -1,35 +1,39 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type BrowserContext, type Page, type Worker } from "@playwright/test";
 import { decodeGray, bestMatch } from "../../extension/companion/test/frames";
 import { run } from "../../extension/companion/test/media";
+import { processesWith, waitUntilGone } from "../../extension/companion/test/process-table";
 import type { RangeServer } from "../../extension/companion/test/range-server";
 import {
   VIDEO_ID,
   buildExtension,
+  installNativeCompanion,
   launchWithExtension,
   makeMedia,
   openPanel,
   setMediaUrl,
-  startCompanion,
   storedKey,
   SOURCE_FILE,
-  type Companion,
+  type NativeCompanion,
 } from "./extension/harness";
 import { dismissNotice, payForPlan, signUp, uniqueEmail } from "./helpers";
+import { NATIVE_HOST_NAME } from "../../app/domain/native-messaging";
 
 /**
- * The real extension (unpacked build) in Chromium, the real companion cutting with FFmpeg through a stand-in
- * yt-dlp, and the site under wrangler dev: no mocks between the parts.
+ * The real extension (unpacked build) in Chromium, the real companion started by Chromium itself through native
+ * messaging (installed with `clipcut-companion install --user-data-dir` into the test profile), cutting with FFmpeg
+ * through a stand-in yt-dlp, and the site under wrangler dev: no mocks between the parts, and no pairing.
  */
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 let media: RangeServer;
-let companion: Companion;
+let companion: NativeCompanion;
 let context: BrowserContext;
 let worker: Worker;
 let extensionId: string;
+let profile = "";
 let apiKey = "";
 const watchUrl = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
 
@@ -47,33 +51,19 @@ async function setRange(page: Page, start: string, end: string) {
   await startField.press("Enter");
 }
 
-/** Each test can run alone (-g): pair through the popup unless an earlier test already did. */
-async function ensurePaired() {
-  const popup = await context.newPage();
-  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
-  const field = popup.getByLabel("Pairing token");
-  const paired = popup.getByTestId("companion-paired");
-  await expect(field.or(paired)).toBeVisible();
-  if (await field.isVisible()) {
-    await field.fill(companion.token);
-    await popup.getByRole("button", { name: "Pair" }).click();
-    await expect(paired).toBeVisible();
-  }
-  await popup.close();
-}
-
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   buildExtension();
   media = await makeMedia();
   setMediaUrl(media.url("source-720p.mp4"));
-  companion = await startCompanion(media);
-  ({ context, worker, extensionId } = await launchWithExtension());
+  ({ context, worker, extensionId } = await launchWithExtension((dir) => {
+    profile = dir;
+    companion = installNativeCompanion(media, { userDataDir: dir });
+  }));
 });
 
 test.afterAll(async () => {
   await context?.close();
-  await companion?.stop();
   await media?.close();
 });
 
@@ -82,7 +72,9 @@ test("the extension's id is the site's default id", async () => {
   expect(extensionId).toBe(DEFAULT_EXTENSION_ID);
 });
 
-test("journey: sign in, pair, clip 00:10–00:25 on a watch page, see it live, sign out", async ({ request }) => {
+test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-started companion, see it live, sign out", async ({
+  request,
+}) => {
   // 1. Sign in on the site: the site hands the extension a token through externally_connectable.
   const site = await context.newPage();
   await signUp(site, request, "Panel Creator", uniqueEmail("panel"), "panel passphrase");
@@ -90,13 +82,13 @@ test("journey: sign in, pair, clip 00:10–00:25 on a watch page, see it live, s
   await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
   apiKey = String(await storedKey(worker));
 
-  // 2. Pair in the popup.
+  // 2. The popup shows the companion ready: the browser started it, nothing to pair.
   const popup = await context.newPage();
   await popup.goto(`chrome-extension://${extensionId}/popup.html`);
   await expect(popup.getByText("Panel Creator")).toBeVisible();
-  await popup.getByLabel("Pairing token").fill(companion.token);
-  await popup.getByRole("button", { name: "Pair" }).click();
-  await expect(popup.getByTestId("companion-paired")).toContainText(companion.outputDir);
+  await expect(popup.getByTestId("companion-paired")).toContainText(companion.outputDir, { timeout: 45_000 });
+  await expect(popup.getByTestId("companion-paired")).toContainText("your browser starts it");
+  await expect(popup.getByLabel("Pairing token")).toHaveCount(0);
   await expect(popup.getByTestId("popup-credits")).toHaveText("100");
   await axe(popup, "main");
 
@@ -180,7 +172,6 @@ test("/clip Create hands the clip to the extension, and the credits there update
   await dismissNotice(site);
   await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
   apiKey = String(await storedKey(worker));
-  await ensurePaired();
 
   await site.goto(`/clip?url=${encodeURIComponent(`https://www.youtube.com/watch?v=${VIDEO_ID}`)}`);
   await expect(site.getByTestId("clip-available-credits")).toHaveText("100");
@@ -259,18 +250,23 @@ test("the panel follows YouTube's in-page navigation: a new video resets it", as
   await watch.close();
 });
 
-test("a stopped companion: the panel and the popup say how to start it", async () => {
-  await companion.stop();
+test("a companion that is not installed: the panel and the popup say to run install", async () => {
+  // Uninstalled (the manifest leaves the profile), and the running host ends as if the browser had closed its port.
+  rmSync(join(profile, "NativeMessagingHosts", `${NATIVE_HOST_NAME}.json`));
+  for (const line of processesWith(companion.configDir)) process.kill(Number(line.split(":")[0]), "SIGKILL");
+  expect(await waitUntilGone(companion.configDir)).toEqual([]);
   const watch = await context.newPage();
   await watch.goto(watchUrl);
   await openPanel(watch);
   await setRange(watch, "00:10", "00:11");
   await watch.getByRole("button", { name: "Create clip" }).click();
-  await expect(watch.getByRole("alert")).toContainText("The ClipCut companion is not running.");
-  await expect(watch.getByRole("alert")).toContainText("npx clipcut-companion serve");
+  await expect(watch.getByRole("alert")).toContainText("Companion not installed — run `npx clipcut-companion install`");
   const popup = await context.newPage();
   await popup.goto(`chrome-extension://${extensionId}/popup.html`);
-  await expect(popup.getByText("The companion is not running.")).toBeVisible();
+  await expect(popup.getByTestId("companion-unavailable")).toContainText(
+    "Companion not installed — run npx clipcut-companion install",
+  );
+  await expect(popup.getByTestId("companion-unavailable").locator("code")).toHaveText("npx clipcut-companion install");
   await axe(popup, "main");
   await Promise.all([watch.close(), popup.close()]);
 });

@@ -101,3 +101,42 @@ export async function payForPlan(page: Page, plan: "Basic" | "Advanced" | "Pro")
   await page.getByRole("button", { name: "Pay and subscribe" }).click();
   await expect(page.getByRole("status").filter({ hasText: `Successfully changed plan to ${plan}!` })).toBeVisible();
 }
+
+export interface NewUser {
+  userId: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * A confirmed account with the plan, credits and role the test needs, signed in in `page`'s browser context: the
+ * local-only fixture POST /dev/users (404 outside local mode). Only auth.spec signs up through the form and only
+ * payments.spec pays through the checkout; every other test starts here.
+ */
+export async function newUser(
+  page: Page,
+  options: {
+    name?: string;
+    email?: string;
+    password?: string;
+    plan?: "Free" | "Basic" | "Advanced" | "Pro";
+    credits?: number;
+    role?: "user" | "admin";
+  } = {},
+): Promise<NewUser> {
+  const email = options.email ?? uniqueEmail("fixture");
+  const password = options.password ?? "fixture long passphrase";
+  const form: Record<string, string> = {
+    email,
+    password,
+    fullName: options.name ?? "Test User",
+    plan: options.plan ?? "Free",
+    role: options.role ?? "user",
+  };
+  if (options.credits !== undefined) form.credits = String(options.credits);
+  // page.request shares the context's cookies: the session it answers with signs this browser in.
+  const res = await page.request.post("/dev/users", { form });
+  expect(res.status(), await res.text()).toBe(200);
+  const { userId } = (await res.json()) as { userId: string };
+  return { userId, email, password };
+}

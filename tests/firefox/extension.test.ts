@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
@@ -8,26 +9,27 @@ import { run } from "../../extension/companion/test/media";
 import type { RangeServer } from "../../extension/companion/test/range-server";
 import {
   BUILD_DIRS,
-  COMPANION_PORT,
   SITE_PORT,
   VIDEO_ID,
   buildExtension,
+  installNativeCompanion,
   makeMedia,
   standInWatchPage,
-  startCompanion,
-  type Companion,
+  type NativeCompanion,
 } from "../e2e/extension/parts";
 
 /**
  * The Firefox build in real Firefox (Debian's firefox-esr, driven over WebDriver BiDi by puppeteer-core): the bridge
  * content script on the site, the sign-in hand-off, the plan update, and the YouTube panel cutting a clip through the
- * real companion. The site runs under wrangler dev with its own fresh D1.
+ * real companion, which Firefox starts itself through native messaging (`clipcut-companion install --browser firefox`
+ * with HOME a scratch folder: Firefox reads $HOME/.mozilla/native-messaging-hosts), no pairing. The site runs under
+ * wrangler dev with its own fresh D1.
  */
 const FIREFOX = process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr";
 const SITE = `http://localhost:${SITE_PORT}`;
 /** Another server on the same host: Firefox's port-less patterns inject the bridge there too; it must stay silent. */
 const OTHER_PORT = Number(process.env.E2E_RESTART_PORT ?? 8793);
-/** Fixed internal UUID, so that the test knows the extension's moz-extension:// origin (the companion binds it). */
+/** Fixed internal UUID, so that the test knows the extension's moz-extension:// origin (its welcome tab). */
 const UUID = "5c1e7a2b-3d4f-4a6b-8c9d-0e1f2a3b4c5d";
 const GECKO_ID = "extension@clipcut.app";
 const DEMO = { email: "creator@clipcut.local", password: "ClipCut-demo-1" };
@@ -35,7 +37,9 @@ const DEMO = { email: "creator@clipcut.local", password: "ClipCut-demo-1" };
 let site: ChildProcess;
 let other: Server;
 let media: RangeServer;
-let companion: Companion;
+let companion: NativeCompanion;
+/** Firefox's HOME: where it finds the host manifest. */
+const HOME = mkdtempSync(join(tmpdir(), "clipcut-firefox-home-"));
 let browser: Browser;
 let welcome: Page;
 let sitePage: Page;
@@ -155,14 +159,6 @@ async function typeTime(page: Page, id: string, value: string) {
   await page.keyboard.press("Enter");
 }
 
-/** The companion's own view (the test presents the extension's origin, which the companion bound at pairing). */
-async function companionGet(path: string) {
-  const res = await fetch(`http://127.0.0.1:${COMPANION_PORT}${path}`, {
-    headers: { Authorization: `Bearer ${companion.token}`, Origin: `moz-extension://${UUID}` },
-  });
-  return (await res.json()) as Record<string, unknown>;
-}
-
 beforeAll(async () => {
   if (!existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing: apt-get install -y firefox-esr`);
   site = spawn("node", ["scripts/e2e-server.mjs"], {
@@ -179,7 +175,7 @@ beforeAll(async () => {
   });
   buildExtension("firefox");
   media = await makeMedia();
-  companion = await startCompanion(media);
+  companion = installNativeCompanion(media, { home: HOME, browser: "firefox" });
   other = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><p>x"));
   await new Promise<void>((done) => other.listen(OTHER_PORT, "127.0.0.1", done));
   await waitForSite();
@@ -187,6 +183,7 @@ beforeAll(async () => {
     browser: "firefox",
     executablePath: FIREFOX,
     headless: true,
+    env: { ...process.env, HOME },
     extraPrefsFirefox: { "extensions.webextensions.uuids": JSON.stringify({ [GECKO_ID]: UUID }) },
   });
   expect(await browser.installExtension(BUILD_DIRS.firefox)).toBe(GECKO_ID);
@@ -207,7 +204,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await companion?.stop();
   await media?.close();
   await new Promise((done) => other?.close(done));
   if (site?.pid && site.exitCode === null) {
@@ -278,16 +274,15 @@ describe("the Firefox build in Firefox", () => {
     });
   });
 
-  it("pairs with the companion in the popup (the companion binds this install's moz-extension origin)", async () => {
-    // No reload of the welcome tab here: a second reload over BiDi once failed ("XrayWrapper").
-    await (await find(welcome, "#pairing-token")).type(companion.token);
-    await (await find(welcome, "button", "Pair")).click();
-    await find(welcome, "[data-testid=companion-paired]");
-    // Signed in already: pairing hands the companion the account's session.
-    await poll(
-      async () => (await companionGet("/health")).session,
-      (session) => session === true,
-      "the companion session",
+  it("the popup shows the companion Firefox started, with nothing to pair", async () => {
+    const ready = await find(welcome, "[data-testid=companion-paired]", undefined, 60_000);
+    const text = await ready.evaluate((el) => el.textContent ?? "");
+    expect(text).toContain(companion.outputDir);
+    expect(text).toContain("your browser starts it");
+    expect(await welcome.evaluate(() => document.querySelector("#pairing-token"))).toBeNull();
+    // Firefox started it with the manifest's path and the add-on id.
+    expect(readFileSync(companion.log, "utf8")).toContain(
+      `native-messaging-hosts/app.clipcut.companion.json","${GECKO_ID}"`,
     );
   });
 
@@ -352,13 +347,15 @@ describe("the Firefox build in Firefox", () => {
       join(companion.outputDir, files[0]!),
     ]);
     expect(Math.abs(Number(probe.stdout.toString().trim()) - 15)).toBeLessThanOrEqual(1 / 25 + 0.025);
-    const { jobs } = (await companionGet("/jobs")) as { jobs: unknown[] };
-    expect(jobs).toHaveLength(1);
+    // One job, submitted over the native port and finished there.
+    const log = readFileSync(companion.log, "utf8");
+    expect(log.match(/submitted /g)).toHaveLength(1);
+    expect(log).toMatch(/job \w+ done \(credits captured\)/);
     expect(errors).toEqual([]);
     await watch.close();
   });
 
-  it("signing out clears the token (clearApiKey) and the companion's session; the API refuses the token", async () => {
+  it("signing out clears the token (clearApiKey); the API refuses the token", async () => {
     // A desktop window: the sidebar (with Sign Out) shows without opening the small-screen menu.
     await sitePage.setViewport({ width: 1280, height: 900 });
     await (await find(sitePage, "button", "Sign Out")).click();
@@ -374,11 +371,6 @@ describe("the Firefox build in Firefox", () => {
       "clearApiKey",
     );
     expect(log.find((m) => m.action === "clearApiKey")?.reply).toEqual({ success: true, message: "Signed out." });
-    await poll(
-      async () => (await companionGet("/health")).session,
-      (session) => session === false,
-      "the companion session to end",
-    );
     const after = await fetch(`${SITE}/api/v1/me`, { headers: { Authorization: `Bearer ${apiKey}` } });
     expect(after.status).toBe(401);
   });

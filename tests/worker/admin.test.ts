@@ -7,7 +7,7 @@ import { userList } from "~/domain/admin";
 import { CLIP_TOO_SHORT_MESSAGE } from "~/domain/clip-request";
 import { csvCell, csvRow, parseCsv } from "~/domain/csv";
 import { INVALID_VIDEO_URL } from "~/domain/video-link";
-import { countRows, get, insertUser, post, signIn, expectNotice } from "./helpers";
+import { countRows, get, insertUser, post, signIn, expectNotice, outbox } from "./helpers";
 
 const PASSWORD = "admin tests passphrase";
 const db = getDb(env.DB);
@@ -21,7 +21,7 @@ async function adminCookie(email: string) {
 async function insertClip(userId: string, at: number, cost: number, name = "Clip") {
   const id = crypto.randomUUID();
   await env.DB.prepare(
-    "INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?, ?, ?, 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, ?, ?)",
+    "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, ?3, 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, ?4, ?5)",
   )
     .bind(id, userId, name, cost, at)
     .run();
@@ -245,6 +245,7 @@ describe("admin credit changes keep the ledger invariant", () => {
       role: "user",
       plan: "Basic",
       credits: "250",
+      shownCredits: "100",
       reason: "Support goodwill",
       key: "form-key-123",
       currentPassword: PASSWORD, // step-up for a credit change
@@ -267,7 +268,7 @@ describe("admin credit changes keep the ledger invariant", () => {
     // A credit change without a reason is refused and changes nothing.
     const noReason = await post(
       "/admin/users",
-      { ...form, credits: "10", reason: "", key: "form-key-456" },
+      { ...form, credits: "10", shownCredits: "250", reason: "", key: "form-key-456" },
       { cookie },
     );
     expect(noReason.status).toBe(400);
@@ -303,10 +304,8 @@ describe("admin credit changes keep the ledger invariant", () => {
     }>();
     expect(user?.credits).toBe(0); // blank credits fall back to 0 (spec §5)
     expect(await reconcile(db)).toEqual([]);
-    const mail = await env.DB.prepare("SELECT links FROM email_outbox WHERE \"to\" = 'hire@example.com'").first<{
-      links: string;
-    }>();
-    expect(JSON.parse(mail!.links)[0]).toMatch(/\/reset-password\//);
+    const mail = (await outbox()).find((m) => m.to === "hire@example.com");
+    expect(mail?.links[0]).toMatch(/\/reset-password\//);
     const dup = await post(
       "/admin/users",
       {

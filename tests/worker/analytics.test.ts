@@ -16,7 +16,7 @@ async function insertClips(userId: string, now: number) {
   const statements = AGES.flatMap((age, i) =>
     Array.from({ length: (i % 3) + 1 }, (_, j) =>
       env.DB.prepare(
-        "INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'Completed', 'seed', ?)",
+        "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'Completed', 'seed', ?10)",
       ).bind(
         crypto.randomUUID(),
         userId,

@@ -171,7 +171,7 @@ describe("only http(s) video URLs are accepted or linked", () => {
   it("a stored non-http URL is rendered as text, never as a link", async () => {
     const userId = await insertUser({ email: "old@example.com", password: PASSWORD });
     await env.DB.prepare(
-      "INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, cost) VALUES ('old-clip', ?, 'Old', 'javascript:alert(1)', 0, 10, 1)",
+      "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost) VALUES ('old-clip', ?1, ?1, 'Old', 'javascript:alert(1)', 0, 10, 1)",
     )
       .bind(userId)
       .run();

@@ -63,7 +63,7 @@ describe("group commit", () => {
     const clipId = crypto.randomUUID();
     await env.DB.batch([
       env.DB.prepare(
-        "INSERT INTO clips (id, user_id, name, video_url, start_time_seconds, end_time_seconds, cost) VALUES (?, ?, 'old', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 10, 25, 2)",
+        "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost) VALUES (?1, ?2, ?2, 'old', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 10, 25, 2)",
       ).bind(clipId, userId),
       env.DB.prepare(
         "INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, clip_id, idempotency_key, request_hash) VALUES (?, ?, 0, 48, 'clip', 'old', ?, 'd1-only', ?)",

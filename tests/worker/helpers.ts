@@ -104,3 +104,15 @@ export async function countRows(sql: string, ...binds: unknown[]): Promise<numbe
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
+
+/** A session of `adminId` whose password was confirmed just now (step-up), as the ledger's admin edits need. */
+export async function steppedUpSession(adminId: string): Promise<{ sessionId: string }> {
+  const sessionId = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
+  const now = Date.now();
+  await env.DB.prepare("INSERT INTO sessions (id, user_id, created_at, expires_at, step_up_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(sessionId, adminId, now, now + 3_600_000, now)
+    .run();
+  return { sessionId };
+}

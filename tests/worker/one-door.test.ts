@@ -56,13 +56,15 @@ async function creator(plan = "Free", credits = 1000) {
   return { userId, email, token };
 }
 
-const editForm = (userId: string, plan: string, credits: number) => ({
+/** The admin's edit form: `shown` is the balance the form displayed (the ledger sets `credits` only if it still is). */
+const editForm = (userId: string, plan: string, credits: number, shown = credits) => ({
   intent: "edit",
   userId,
   fullName: "Test Person",
   role: "user",
   plan,
   credits: String(credits),
+  shownCredits: String(shown),
   reason: "",
   key: crypto.randomUUID(),
   // Step-up: plan and credit edits ask for the admin's password again.
@@ -132,7 +134,7 @@ describe("one door: an admin's change is enforced by the very next request", () 
   it("an admin's credit edit without a change of plan keeps the plan and moves the balance once", async () => {
     const cookie = await admin();
     const { userId } = await creator("Advanced", 100);
-    const form = { ...editForm(userId, "Advanced", 250), reason: "goodwill" };
+    const form = { ...editForm(userId, "Advanced", 250, 100), reason: "goodwill" };
     expect((await post("/admin/users", form, { cookie })).status).toBe(302);
     expect((await post("/admin/users", form, { cookie })).status).toBe(302); // the same form again: replayed
     const row = await env.DB.prepare("SELECT plan, credits FROM users WHERE id = ?").bind(userId).first();

@@ -1,13 +1,17 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { UNVERIFIED_OWNER_MESSAGE } from "~/domain/teams";
 import { invite, resend, revoke } from "~/services/teams.server";
+import { withStandIns } from "../../workers/local";
 import { insertUser } from "./helpers";
+import { standIn } from "./stand-in";
 
 /** Invitation e-mails are a way to make ClipCut send mail to anyone: limited, and naming the sender only by a fact. */
 const db = getDb(env.DB);
-const ctx = { env, db, origin: "http://localhost" };
+// The e-mail goes to the local outbox, as the local entry composes it.
+const ctx = { env: withStandIns(env, "http://localhost", createExecutionContext()), db, origin: "http://localhost" };
 
 async function owner(opts: { fullName?: string; verified?: boolean } = {}) {
   const email = `owner-${crypto.randomUUID()}@example.com`;
@@ -22,11 +26,7 @@ const invitationId = async (ownerId: string, email: string) =>
     .bind(ownerId, email)
     .first<{ id: string }>())!.id;
 const mailsTo = async (to: string) =>
-  (
-    await env.DB.prepare('SELECT text, html FROM email_outbox WHERE "to" = ?')
-      .bind(to)
-      .all<{ text: string; html: string }>()
-  ).results;
+  (await standIn().outbox()).filter((m) => m.to === to).map(({ text, html }) => ({ text, html }));
 
 describe("team invitation e-mails", () => {
   it("an owner cannot send more than 10 invitations an hour by inviting and revoking in a loop", async () => {

@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -7,11 +8,13 @@ import { issueApiToken } from "~/services/api-tokens.server";
 import { ledger } from "~/services/ledger.server";
 import { invite, join, leave, removeMember } from "~/services/teams.server";
 import { sha256Hex } from "~/utils/crypto";
-import { countRows, get, insertUser, outbox, post, signIn } from "./helpers";
+import { withStandIns } from "../../workers/local";
+import { countRows, get, insertUser, outbox, post, signIn, steppedUpSession } from "./helpers";
 
 /** Pro teams: one plan and one balance (the owner's ledger) for up to five people. */
 const db = getDb(env.DB);
-const ctx = { env, db, origin: "http://localhost" };
+// The services see the env the local Worker composes (its e-mail goes to the stand-in outbox).
+const ctx = { env: withStandIns(env, "http://localhost", createExecutionContext()), db, origin: "http://localhost" };
 
 afterEach(async () => {
   expect(await reconcile(db)).toEqual([]);
@@ -237,13 +240,16 @@ describe("teams: paying", () => {
 
   it("the owner's downgrade below Pro suspends the team; back on Pro it is restored", async () => {
     const { owner, member } = await team(100, 20);
+    const stepUp = await steppedUpSession(owner.id);
     const edit = (plan: "Advanced" | "Pro") =>
       ledger(env, owner.id).adminEdit({
         key: crypto.randomUUID(),
         plan,
+        expectedBalance: 100,
         newBalance: 100,
         actorId: owner.id,
         reason: "",
+        stepUp,
       });
     expect(await edit("Advanced")).toMatchObject({ ok: true });
     // Members are told, whatever changed the plan (the ledger tells them after it commits).

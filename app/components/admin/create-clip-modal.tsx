@@ -1,10 +1,10 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AUTO_CLOSE_MS } from "~/domain/admin";
 import { clipRangeError } from "~/domain/clip-request";
 import { clipCost } from "~/domain/credits";
 import { parseClockTime } from "~/domain/time";
-import type { CreateClipResult } from "~/routes/admin.create-clip";
+import type { CreateClipResult } from "~/domain/admin";
 
 /** "Create Clip" button and its modal (Calendars and Clips). Each opening mounts a fresh form: every field resets. */
 export function CreateClipButton() {
@@ -36,6 +36,7 @@ function CreateClipModal({ onClose }: { onClose: () => void }) {
   // One key per opening: a double click (or a retried post) charges once.
   const [key] = useState(() => crypto.randomUUID());
   const first = useRef<HTMLInputElement>(null);
+  const location = useLocation();
   const cost = clipCost(parseClockTime(end) - parseClockTime(start), "mp4", quality);
   // The one clip-range rule (0.1 s minimum, 24 h cap is the server's): the button waits for a valid range.
   const rangeError = clipRangeError(parseClockTime(start), parseClockTime(end));
@@ -156,6 +157,14 @@ function CreateClipModal({ onClose }: { onClose: () => void }) {
               {result.upgrade && (
                 <Link to="/pricing" className="font-semibold underline">
                   Upgrade Plan
+                </Link>
+              )}
+              {result.signIn && (
+                <Link
+                  to={`/signin?${new URLSearchParams({ redirectTo: location.pathname + location.search })}`}
+                  className="font-semibold underline"
+                >
+                  Sign in
                 </Link>
               )}
             </p>

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
-import type { TeamOfUser } from "~/db/teams.server";
+import type { TeamOfUser } from "~/domain/teams";
 import { NEW_USER_CREDITS } from "~/domain/credits";
 import { PLAN_IDS } from "~/domain/plans";
 
@@ -93,6 +93,8 @@ export function UserModal({
           <input type="hidden" name="intent" value={mode} />
           <input type="hidden" name="key" value={formKey} />
           {user && <input type="hidden" name="userId" value={user.id} />}
+          {/* The balance this form shows: the ledger sets a new one only if it is still this (compare-and-set). */}
+          {user && <input type="hidden" name="shownCredits" value={user.credits} />}
           <div>
             <label htmlFor="u-fullName" className="label">
               Full Name
@@ -140,7 +142,7 @@ export function UserModal({
               aria-describedby="u-password-help"
             />
             <p id="u-password-help" className="mt-1 text-xs text-slate-600">
-              Needed for role and credit changes, once every 10 minutes.
+              Needed for role, plan and credit changes, once every 10 minutes.
             </p>
           </div>
           {mode === "edit" && (

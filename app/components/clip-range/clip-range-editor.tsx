@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { acceptEnd, acceptStart, clamp, dragEnd, dragStart, type ClipRange } from "../../domain/clip-range";
 import { RepeatIcon } from "./clip-icons";
 import { PlayerControls } from "./player-controls";
@@ -32,12 +33,15 @@ export function ClipRangeEditor({
   actions,
   range,
   onChange,
+  loopNote = "Preview loops from start to end",
 }: {
   idPrefix: string;
   player: PlayerState;
   actions: PlayerActions;
   range: ClipRange;
   onChange: (update: (range: ClipRange) => ClipRange) => void;
+  /** What the preview does at the end (the extension's panel puts its loop switch here). */
+  loopNote?: ReactNode;
 }) {
   const { ready, position, duration } = player;
 
@@ -52,7 +56,7 @@ export function ClipRangeEditor({
     <div className="space-y-4">
       <p className="flex items-center gap-1.5 text-sm text-slate-600">
         <RepeatIcon className="h-4 w-4" />
-        Preview loops from start to end
+        {loopNote}
       </p>
       <RangeTimeline
         duration={duration}

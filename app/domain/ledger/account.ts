@@ -2,7 +2,8 @@
 import type { Credits } from "../api";
 import { NEW_USER_CREDITS, PLUGIN_CONNECT_CREDITS } from "../credits";
 import { effectivePlan, PLAN_PERIOD_MS, type PlanId } from "../plans";
-import { applyDelta, creditsOf, decide, fail, patchUser, success, type Draft } from "./core";
+import { ADMIN_RIGHTS_MESSAGES, STEP_UP_MS } from "../admin-rights";
+import { applyDelta, creditsOf, decide, fail, patchUser, previousKey, success, type Draft } from "./core";
 import type { DecideContext, Decision, Facts, LedgerState, UserPatch, Write } from "./types";
 
 /** Sign-up's welcome credits: once per account (key `signup`). */
@@ -47,11 +48,14 @@ export function pluginConnect(
   });
 }
 
+/** Whether the starter reset applies to this state (checked when the ledger loads and when a page says hello). */
+export const starterResetDue = (state: LedgerState) =>
+  effectivePlan(state.user.plan) === "Free" && state.user.credits === 0 && state.clipCount === 0 && !state.user.banned;
+
 /** The spec's rule: a Free user with 0 credits and no clips gets 100 back — once, ever. */
 export function starterReset(state: LedgerState, facts: Facts, ctx: DecideContext): Decision<{ credits: Credits }> {
   return decide(state, ctx, () => {
-    const eligible = effectivePlan(state.user.plan) === "Free" && state.user.credits === 0 && facts.clipCount === 0;
-    if (!eligible || state.user.banned) return { result: success({ credits: creditsOf(state, ctx.now) }, true) };
+    if (!starterResetDue(state)) return { result: success({ credits: creditsOf(state, ctx.now) }, true) };
     return applyDelta(state, ctx, {
       key: "starter-reset",
       hash: facts.hash,
@@ -92,18 +96,20 @@ function adjustDraft(
 
 /**
  * An admin sets the plan: it applies at once, both ways (an admin's decision, not a purchase). A paid plan keeps a
- * running period or starts one (so renewals follow); Free ends it. Credits are the admin's separate choice.
+ * running period or starts one (so renewals follow, with this admin as their actor); Free ends it. Credits are the
+ * admin's separate choice.
  */
-export function adminPlanPatch(state: LedgerState, plan: PlanId, now: number): UserPatch | null {
+export function adminPlanPatch(state: LedgerState, plan: PlanId, now: number, actorId: string): UserPatch | null {
   const user = state.user;
   if (user.plan === plan && user.pendingPlan === null) return null;
-  if (plan === "Free") return { plan, pendingPlan: null, periodStart: null, periodEnd: null };
+  if (plan === "Free") return { plan, pendingPlan: null, periodStart: null, periodEnd: null, planSetBy: null };
   const running = user.periodEnd !== null && user.periodEnd > now;
   return {
     plan,
     pendingPlan: null,
     periodStart: running ? user.periodStart : now,
     periodEnd: running ? user.periodEnd : now + PLAN_PERIOD_MS,
+    planSetBy: actorId,
   };
 }
 
@@ -114,33 +120,83 @@ export interface AdminEditOutcome {
   planChanged: boolean;
 }
 
-/** The admin Users screen's edit: plan and balance in one decision, idempotent on the form's key. */
+export interface AdminEditInput {
+  key: string;
+  plan: PlanId;
+  /** The balance the admin's form showed: the balance is set only if it is still this (compare-and-set). */
+  expectedBalance: number;
+  newBalance: number;
+  actorId: string;
+  reason: string;
+  /** The admin's session: its step-up (read by the ledger from D1) must be fresh for a plan or balance change. */
+  stepUp: { sessionId: string };
+}
+
+/** What an admin edit would change on an account, decided on the state (the one rule for when step-up is asked). */
+export function adminEditChanges(
+  user: Pick<LedgerState["user"], "plan" | "pendingPlan">,
+  input: Pick<AdminEditInput, "plan" | "expectedBalance" | "newBalance">,
+) {
+  return {
+    planChanged: user.plan !== input.plan || user.pendingPlan !== null,
+    balanceChanged: input.newBalance !== input.expectedBalance,
+  };
+}
+
+/** A step-up proof is fresh for STEP_UP_MS after the admin entered their password on that session. */
+export const stepUpFresh = (stepUpAt: number | null | undefined, now: number) =>
+  stepUpAt !== null && stepUpAt !== undefined && now - stepUpAt < STEP_UP_MS;
+
+/**
+ * The admin Users screen's edit: plan and balance in one decision, idempotent on the form's key. Money needs the
+ * admin's fresh step-up, decided on what would change here (not on a read before). The balance is compare-and-set:
+ * an unchanged field writes nothing, and a balance that moved since the form was shown (a clip, a payment) is
+ * refused with 409 instead of being silently overwritten.
+ */
 export function adminEdit(
   state: LedgerState,
-  input: { key: string; plan: PlanId; newBalance: number; actorId: string; reason: string },
+  input: AdminEditInput,
   facts: Facts,
   ctx: DecideContext,
 ): Decision<AdminEditOutcome> {
   return decide(state, ctx, (): Draft<AdminEditOutcome> => {
+    const outcome = (creditsChanged: boolean, planChanged: boolean, replayed = false) =>
+      success<AdminEditOutcome>(
+        {
+          credits: creditsOf(state, ctx.now),
+          plan: { plan: state.user.plan, pendingPlan: state.user.pendingPlan },
+          creditsChanged,
+          planChanged,
+        },
+        replayed,
+      );
+    const previous = previousKey(state, input.key, facts.hash);
+    if (previous) return { result: previous.ok ? outcome(false, false, true) : previous };
+    if (!Number.isInteger(input.newBalance) || input.newBalance < 0)
+      return { result: fail(422, "invalid_input", "Credits must be a whole number of at least 0.") };
+    const { planChanged, balanceChanged } = adminEditChanges(state.user, input);
+    if (balanceChanged && state.user.credits !== input.expectedBalance)
+      return {
+        result: fail(
+          409,
+          "balance_changed",
+          `The balance changed to ${state.user.credits} credits since this form was opened. Nothing was saved: check it and save again.`,
+        ),
+      };
+    if (balanceChanged && !input.reason)
+      return { result: fail(400, "invalid_input", "Please give a reason for the credit change.") };
+    if ((planChanged || balanceChanged) && !stepUpFresh(facts.stepUpAt, ctx.now))
+      return { result: fail(401, "step_up_required", ADMIN_RIGHTS_MESSAGES.stepUpNeeded) };
     const writes: Write[] = [];
-    const patch = adminPlanPatch(state, input.plan, ctx.now);
+    const patch = planChanged ? adminPlanPatch(state, input.plan, ctx.now, input.actorId) : null;
     if (patch) writes.push(patchUser(state, patch));
-    let creditsChanged = false;
-    if (input.newBalance !== state.user.credits || state.keys.has(input.key)) {
-      if (!input.reason && input.newBalance !== state.user.credits)
-        return { result: fail(400, "invalid_input", "Please give a reason for the credit change.") };
+    if (balanceChanged) {
       const adjusted = adjustDraft(state, input, facts, ctx);
       if (!adjusted.result.ok) return { result: adjusted.result };
-      creditsChanged = !adjusted.result.replayed;
       writes.push(...(adjusted.writes ?? []));
     }
     return {
-      result: success({
-        credits: creditsOf(state, ctx.now),
-        plan: { plan: state.user.plan, pendingPlan: state.user.pendingPlan },
-        creditsChanged,
-        planChanged: patch !== null,
-      }),
+      result: outcome(balanceChanged, patch !== null),
       writes,
       wakeAt: patch?.periodEnd ?? null,
       adminUsers: writes.length > 0,
@@ -163,6 +219,7 @@ export function setBanned(
       result: success({ changed: true }),
       writes: [patchUser(state, { banned: input.banned })],
       endAccess: input.banned ? "account banned" : undefined,
+      forgetTokens: true,
       adminUsers: true,
     };
   });

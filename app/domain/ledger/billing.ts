@@ -55,6 +55,8 @@ export function applySubscription(
       pendingPlan: next.pendingPlan,
       periodStart: next.planPeriodStart,
       periodEnd: next.planPeriodEnd,
+      // A paid subscription's plan is the customer's, no longer an admin's.
+      planSetBy: null,
     });
     return {
       result: success({ plan, pendingPlan: next.pendingPlan }),

@@ -16,6 +16,7 @@ const proOwner = (): LedgerState => ({
   holds: new Map(),
   keys: new Map(),
   lastClipAt: 0,
+  clipCount: 0,
 });
 const request = clipRequestSchema.parse({
   name: "Team moment",
@@ -32,7 +33,7 @@ describe("a clip's charge and who hears of the clip", () => {
   it("the account's own clip joins its clip list live", () => {
     const decision = charge(proOwner(), { key: "own-key-1", request, source: "api" }, { hash: "h1" }, ctx);
     expect(decision.result.ok).toBe(true);
-    expect(decision.events.map((e) => e.type)).toEqual(["credits", "clip"]);
+    expect(decision.effects.filter((e) => e.type === "publish").map((e) => e.event.type)).toEqual(["credits", "clip"]);
   });
 
   it("a team member's clip moves the owner's balance live but is not added to the owner's clips", () => {
@@ -43,8 +44,13 @@ describe("a clip's charge and who hears of the clip", () => {
       ctx,
     );
     expect(decision.result.ok).toBe(true);
-    expect(decision.events.map((e) => e.type)).toEqual(["credits"]);
-    expect(decision.adminTopics).toContain("clips");
+    expect(decision.effects.filter((e) => e.type === "publish").map((e) => e.event.type)).toEqual(["credits"]);
+    expect(decision.effects).toContainEqual({
+      type: "toMember",
+      memberId: "member",
+      event: expect.objectContaining({ type: "clip" }),
+    });
+    expect(decision.effects).toContainEqual({ type: "adminTopic", topic: "clips" });
     expect(decision.writes).toContainEqual(expect.objectContaining({ type: "clip", creatorId: "member" }));
   });
 });

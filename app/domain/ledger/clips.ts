@@ -1,7 +1,8 @@
 /** Clip operations: a direct charge, the two-phase hold (reserve → capture | release | expire), refund and delete. */
 import { HOLD_TTL_MS, clipRequestSchema, type Clip, type ClipRequest, type Credits } from "../api";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "../credits";
-import { BATCH_LIMIT_MESSAGE, batchFullMessage, checkPlanLimits, effectivePlan, maxOpenHolds } from "../plans";
+import { planOf } from "../effective-plan";
+import { BATCH_LIMIT_MESSAGE, batchFullMessage, checkPlanLimits, maxOpenHolds } from "../plans";
 import { TEAM_SUSPENDED_MESSAGE, teamActive } from "../teams";
 import {
   applyDelta,
@@ -39,7 +40,7 @@ function priceClip(
   // A team member's clip: this (the owner's) account pays only while the team is active (the owner is Pro).
   if (creatorId && !teamActive(user.plan)) return fail(403, "forbidden", TEAM_SUSPENDED_MESSAGE);
   const duration = request.endSeconds - request.startSeconds;
-  const limits = checkPlanLimits(effectivePlan(user.plan), {
+  const limits = checkPlanLimits(planOf(user).plan, {
     durationSeconds: duration,
     format: request.format,
     quality: request.quality,
@@ -82,6 +83,7 @@ function payForClip(
   };
   const balanceAfter = state.user.credits - input.cost;
   state.user = { ...state.user, credits: balanceAfter };
+  if (!input.creatorId) state.clipCount += 1;
   remember(state, input.key, { hash: input.hash, clip });
   return {
     clip,
@@ -105,10 +107,9 @@ function payForClip(
   };
 }
 
-/** A clip this account made is added to its clip list live; a team member's clip is the member's, not the owner's
- *  (the owner sees the charge in the credit history). */
-const ownOrMemberClip = (clip: Clip, creatorId: string | null) =>
-  creatorId ? { memberClipAdded: true } : { clipsAdded: [clip] };
+/** A clip this account made joins its own clip list live; a team member's clip is the member's, not the owner's
+ *  (the owner sees the charge in the credit history): it reaches the member's sockets. */
+const addedClip = (clip: Clip, creatorId: string | null) => ({ clipsAdded: [{ item: clip, creatorId }] });
 
 /** The first answer of a clip's key, if the key was used before. */
 function replayClip(state: LedgerState, key: string, hash: string, now: number): LedgerResult<ChargeOutcome> | null {
@@ -148,7 +149,7 @@ export function charge(
     return {
       result: success({ clip: paid.clip, credits: creditsOf(state, ctx.now) }),
       writes: paid.writes,
-      ...ownOrMemberClip(paid.clip, input.creatorId ?? null),
+      ...addedClip(paid.clip, input.creatorId ?? null),
     };
   });
 }
@@ -171,7 +172,7 @@ export function reserve(
     }
     const priced = priceClip(state, input.request, ctx.now, input.creatorId ?? null);
     if (!priced.ok) return { result: priced };
-    const plan = effectivePlan(state.user.plan);
+    const { plan } = planOf(state.user);
     const open = [...state.holds.values()].filter((h) => h.expiresAt > ctx.now).length;
     const max = maxOpenHolds(plan);
     if (open >= max)
@@ -244,7 +245,7 @@ export function capture(
     return {
       result: success({ clip: paid.clip, credits: creditsOf(state, ctx.now) }),
       writes: [...paid.writes, { type: "settleHolds", ids: [hold.id], status: "captured", clipId: paid.clip.id }],
-      ...ownOrMemberClip(paid.clip, hold.creatorId),
+      ...addedClip(paid.clip, hold.creatorId),
     };
   });
 }
@@ -290,8 +291,9 @@ export function expire(state: LedgerState, ctx: DecideContext): Decision<{ expir
 export const refundKey = (clipId: string) => `refund:${clipId}`;
 
 /**
- * Gives back a clip's cost, once per clip, and deletes the clip in the same batch when asked (an admin deleting a
- * clip with a refund). The amount is always the clip's recorded cost; a caller expecting another is refused.
+ * Gives back a clip's cost to this ledger, only for a clip it paid for (`facts.clip` is read by `payer_id`), once per
+ * clip, and deletes the clip in the same batch when asked (an admin deleting a clip with a refund). The amount is
+ * always the clip's recorded cost; a caller expecting another is refused.
  */
 export function refund(
   state: LedgerState,
@@ -322,7 +324,9 @@ export function refund(
       actorId: input.actorId,
       also: input.deleteClip ? [{ type: "deleteClip", clipId: input.clipId }] : [],
     });
-    return { ...draft, clipsRemoved: input.deleteClip ? [input.clipId] : [] };
+    const removed = { item: input.clipId, creatorId: facts.clip.creatorId };
+    if (input.deleteClip && facts.clip.creatorId === state.user.id) state.clipCount -= 1;
+    return { ...draft, clipsRemoved: input.deleteClip ? [removed] : [] };
   });
 }
 
@@ -335,10 +339,11 @@ export function deleteClip(
 ): Decision<{ deleted: boolean }> {
   return decide(state, ctx, (): Draft<{ deleted: boolean }> => {
     if (!facts.clip) return { result: fail(404, "not_found", "Clip not found.") };
+    if (facts.clip.creatorId === state.user.id) state.clipCount -= 1;
     return {
       result: success({ deleted: true }),
       writes: [{ type: "deleteClip", clipId: input.clipId }],
-      clipsRemoved: [input.clipId],
+      clipsRemoved: [{ item: input.clipId, creatorId: facts.clip.creatorId }],
     };
   });
 }

@@ -1,9 +1,11 @@
 /** Shared pieces of every ledger decision: results, credits, the key memory, and events derived from a change. */
 import type { Clip, Credits } from "../api";
+import { teamActive } from "../teams";
 import type {
   AdminTopic,
   DecideContext,
   Decision,
+  Effect,
   Hold,
   KeyMemo,
   LedgerErrorCode,
@@ -54,57 +56,83 @@ export const holdView = (hold: Hold) => ({
   expiresAt: new Date(hold.expiresAt).toISOString(),
 });
 
-/** What an operation returns before events are derived: its answer, its writes, the clips it created. */
+/** A clip added or removed by an operation, and whose clip it is (null: this account's own). */
+export interface ClipChange<T> {
+  item: T;
+  creatorId: string | null;
+}
+
+/** What an operation returns before its effects are derived: its answer, its writes, the clips it changed. */
 export interface Draft<T> {
   result: LedgerResult<T>;
   writes?: Write[];
-  clipsAdded?: Clip[];
-  clipsRemoved?: string[];
-  /** A team member's clip paid here: the admin clips screen hears it, this account's clip list does not (it is
-   *  the member's clip). */
-  memberClipAdded?: boolean;
+  clipsAdded?: ClipChange<Clip>[];
+  clipsRemoved?: ClipChange<string>[];
   wakeAt?: number | null;
+  /** Access ended (a ban): sockets close after the commit, and token checks are forgotten. */
   endAccess?: string;
+  /** Token checks are read again on their next use (an unban). */
+  forgetTokens?: boolean;
   /** Profile-level change worth an admin refresh even without a plan change (a ban). */
   adminUsers?: boolean;
 }
 
 /**
- * Every operation runs through here: events come from what the operation changed in the state, so each change is
- * published exactly once — one credits message, one plan message, one per clip — whatever path it took. A refused
- * operation writes nothing, whatever it drafted.
+ * Every operation runs through here. A refused operation writes nothing and leaves the state as it found it
+ * (whatever it drafted before refusing). Effects come from what the operation changed in the state, so each change
+ * is published exactly once — one credits message, one plan message, one per clip — whatever path it took; the
+ * team's relays are decided here too (a Pro owner's balance is the team's), never by the object.
  */
 export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () => Draft<T>): Decision<T> {
-  const before = { credits: creditsOf(state, ctx.now), plan: state.user.plan, pending: state.user.pendingPlan };
-  const draft = operation();
-  const writes = draft.result.ok ? (draft.writes ?? []) : [];
-  const events: LedgerEvent[] = [];
-  const adminTopics = new Set<AdminTopic>();
-  if (writes.length > 0) {
-    const credits = creditsOf(state, ctx.now);
-    if (
-      credits.balance !== before.credits.balance ||
-      credits.held !== before.credits.held ||
-      credits.available !== before.credits.available
-    )
-      events.push({ type: "credits", data: credits });
-    if (state.user.plan !== before.plan || state.user.pendingPlan !== before.pending) {
-      events.push({ type: "plan", data: { plan: state.user.plan, pendingPlan: state.user.pendingPlan } });
-      adminTopics.add("users");
-    }
-    if (draft.adminUsers) adminTopics.add("users");
-    for (const clip of draft.clipsAdded ?? []) events.push({ type: "clip", data: { clip } });
-    for (const clipId of draft.clipsRemoved ?? []) events.push({ type: "clipRemoved", data: { clipId } });
-    if (draft.clipsAdded?.length || draft.clipsRemoved?.length || draft.memberClipAdded) adminTopics.add("clips");
-  }
-  return {
-    result: draft.result,
-    writes,
-    events: draft.result.ok ? events : [],
-    adminTopics: [...adminTopics],
-    wakeAt: draft.wakeAt ?? null,
-    endAccess: draft.result.ok ? draft.endAccess : undefined,
+  const start = {
+    user: state.user,
+    holds: new Map(state.holds),
+    keys: new Map(state.keys),
+    lastClipAt: state.lastClipAt,
+    clipCount: state.clipCount,
   };
+  const credits = creditsOf(state, ctx.now);
+  const draft = operation();
+  if (!draft.result.ok) {
+    Object.assign(state, start);
+    return { result: draft.result, writes: [], effects: [] };
+  }
+  const writes = draft.writes ?? [];
+  const effects: Effect[] = [];
+  const topics = new Set<AdminTopic>();
+  if (writes.length > 0) {
+    const after = creditsOf(state, ctx.now);
+    if (after.balance !== credits.balance || after.held !== credits.held || after.available !== credits.available) {
+      effects.push({ type: "publish", event: { type: "credits", data: after } });
+      if (teamActive(state.user.plan) && !state.user.banned) effects.push({ type: "teamCredits", credits: after });
+    }
+    const user = state.user;
+    if (user.plan !== start.user.plan || user.pendingPlan !== start.user.pendingPlan) {
+      effects.push({
+        type: "publish",
+        event: { type: "plan", data: { plan: user.plan, pendingPlan: user.pendingPlan } },
+      });
+      topics.add("users");
+      if (teamActive(user.plan) !== teamActive(start.user.plan))
+        effects.push({ type: "teamStatus", active: teamActive(user.plan), plan: user.plan });
+    }
+    if (draft.adminUsers) topics.add("users");
+    const own = (creatorId: string | null) => creatorId === null || creatorId === user.id;
+    for (const { item: clip, creatorId } of draft.clipsAdded ?? []) {
+      const event: LedgerEvent = { type: "clip", data: { clip } };
+      effects.push(own(creatorId) ? { type: "publish", event } : { type: "toMember", memberId: creatorId!, event });
+    }
+    for (const { item: clipId, creatorId } of draft.clipsRemoved ?? []) {
+      const event: LedgerEvent = { type: "clipRemoved", data: { clipId } };
+      effects.push(own(creatorId) ? { type: "publish", event } : { type: "toMember", memberId: creatorId!, event });
+    }
+    if (draft.clipsAdded?.length || draft.clipsRemoved?.length) topics.add("clips");
+  }
+  for (const topic of topics) effects.push({ type: "adminTopic", topic });
+  if (draft.endAccess) effects.push({ type: "endAccess", reason: draft.endAccess });
+  if (draft.endAccess || draft.forgetTokens) effects.push({ type: "forgetTokens" });
+  if (draft.wakeAt !== undefined && draft.wakeAt !== null) effects.push({ type: "wake", at: draft.wakeAt });
+  return { result: draft.result, writes, effects };
 }
 
 /** A key used before: its replay (same fingerprint), a conflict (another one), or null when the key is new. */

@@ -5,7 +5,16 @@
  */
 import type { ClipRequest, Credits } from "../api";
 import type { PlanId } from "../plans";
-import { adminEdit, adjust, pluginConnect, setBanned, starterReset, welcome, type AdminEditOutcome } from "./account";
+import {
+  adminEdit,
+  adjust,
+  pluginConnect,
+  setBanned,
+  starterReset,
+  welcome,
+  type AdminEditInput,
+  type AdminEditOutcome,
+} from "./account";
 import {
   capture,
   captureKey,
@@ -35,7 +44,8 @@ import type { DecideContext, Decision, Facts, Hold, LedgerState } from "./types"
 
 export * from "./types";
 export * from "./core";
-export type { AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange };
+export type { AdminEditInput, AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange };
+export { adminEditChanges, starterResetDue, stepUpFresh } from "./account";
 
 /** What a decision needs read from D1 when memory cannot answer (see `Facts`). */
 export interface Needs {
@@ -47,7 +57,8 @@ export interface Needs {
   holdKey?: string;
   /** The user's clip by id. */
   clipId?: string;
-  clipCount?: boolean;
+  /** The acting admin's step-up time on their session (admin edits of money). */
+  stepUp?: { sessionId: string; adminId: string };
   /** The running subscription's paid period end (the renewal). */
   subscription?: boolean;
 }
@@ -70,7 +81,6 @@ type ChargeInput = {
   creatorId?: string | null;
 };
 type RefundInput = { clipId: string; reason: string; actorId?: string | null; amount?: number; deleteClip?: boolean };
-type AdminEditInput = { key: string; plan: PlanId; newBalance: number; actorId: string; reason: string };
 type AdjustInput = { key: string; newBalance: number; actorId: string; reason: string };
 
 export const LEDGER_OPS = {
@@ -122,7 +132,7 @@ export const LEDGER_OPS = {
   }),
   starterReset: op<Record<string, never>, { credits: Credits }>({
     fingerprint: () => ["starter_reset", { delta: 100, description: "Starter credits restored" }],
-    needs: () => ({ key: { key: "starter-reset", always: true }, clipCount: true }),
+    needs: () => ({ key: { key: "starter-reset", always: true } }),
     decide: (state, _i, facts, ctx) => starterReset(state, facts, ctx),
   }),
   adjust: op<AdjustInput, { credits: Credits }>({
@@ -131,8 +141,14 @@ export const LEDGER_OPS = {
     decide: adjust,
   }),
   adminEdit: op<AdminEditInput, AdminEditOutcome>({
-    fingerprint: (i) => ["adjust", { newBalance: i.newBalance, reason: i.reason, plan: i.plan }],
-    needs: (i) => ({ key: { key: i.key, always: true } }),
+    fingerprint: (i) => [
+      "admin_edit",
+      { expectedBalance: i.expectedBalance, newBalance: i.newBalance, reason: i.reason, plan: i.plan },
+    ],
+    needs: (i) => ({
+      key: { key: i.key, always: true },
+      stepUp: { sessionId: i.stepUp.sessionId, adminId: i.actorId },
+    }),
     decide: adminEdit,
   }),
   // `now`: tests (and a manual replay) decide a plan change or renewal at a chosen time.

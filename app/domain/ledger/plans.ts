@@ -43,6 +43,7 @@ export function changePlan(
       pendingPlan: null,
       periodStart: target === "Free" ? null : now,
       periodEnd: target === "Free" ? null : now + PLAN_PERIOD_MS,
+      planSetBy: null,
     };
     const result = success<PlanChange>({ plan: target, pendingPlan: null, effective: "now" });
     const wakeAt = patch.periodEnd ?? null;
@@ -99,6 +100,8 @@ export function renew(state: LedgerState, facts: Facts, ctx: DecideContext): Dec
         delta: monthlyCredits(next),
         kind: "renewal",
         description: `${next} plan credits`,
+        // A plan an admin set renews with that admin as the grant's actor.
+        actorId: user.planSetBy ?? null,
         patch,
       });
       if (!grant.result.ok) return { result: grant.result };

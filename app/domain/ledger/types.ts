@@ -15,6 +15,8 @@ export interface LedgerUser {
   periodEnd: number | null;
   credits: number;
   banned: boolean;
+  /** The admin who set the plan by hand: the actor of the renewals that follow from it. */
+  planSetBy?: string | null;
 }
 
 export interface Hold {
@@ -44,6 +46,8 @@ export interface LedgerState {
   keys: Map<string, KeyMemo>;
   /** Clip timestamps are unique per user, so paging by createdAt never skips two clips of one batch. */
   lastClipAt: number;
+  /** How many clips are this user's (counted once at load, then kept): snapshots and the starter reset read it. */
+  clipCount: number;
 }
 
 export type LedgerErrorCode =
@@ -54,6 +58,8 @@ export type LedgerErrorCode =
   | "idempotency_conflict"
   | "invalid_input"
   | "hold_not_active"
+  | "step_up_required"
+  | "balance_changed"
   | "busy"
   | "internal";
 export type LedgerFailure = { ok: false; status: number; code: LedgerErrorCode; message: string };
@@ -98,7 +104,9 @@ export type Write =
   | { type: "settleHolds"; ids: string[]; status: HoldEnd; clipId: string | null };
 
 /** Plan and status columns a decision may set (credits move only by `balance`). */
-export type UserPatch = Partial<Pick<LedgerUser, "plan" | "pendingPlan" | "periodStart" | "periodEnd" | "banned">>;
+export type UserPatch = Partial<
+  Pick<LedgerUser, "plan" | "pendingPlan" | "periodStart" | "periodEnd" | "banned" | "planSetBy">
+>;
 
 /** What the user's sockets hear (realtime messages without their envelope). */
 export type LedgerEvent =
@@ -107,18 +115,36 @@ export type LedgerEvent =
   | { type: "clip"; data: { clip: Clip } }
   | { type: "clipRemoved"; data: { clipId: string } };
 export type AdminTopic = "users" | "clips";
+/** What a team owner's ledger passes to a member's sockets (through the member's ledger). */
+export type RelayedEvent = LedgerEvent | { type: "teamCredits"; data: Credits };
+
+/**
+ * What happens after a decision's writes commit, as data: the UserLedger runs them in order through one runner
+ * (workers/ledger-effects.ts), so no operation is special-cased in the object.
+ */
+export type Effect =
+  /** To this account's own sockets. */
+  | { type: "publish"; event: LedgerEvent }
+  /** A team member's clip was added or removed here (the payer's ledger): to that member's own sockets. */
+  | { type: "toMember"; memberId: string; event: LedgerEvent }
+  /** The team's balance moved: to every member's sockets (a Pro owner's ledger only). */
+  | { type: "teamCredits"; credits: Credits }
+  /** The team became active or suspended with this owner's plan: members are told. */
+  | { type: "teamStatus"; active: boolean; plan: StoredPlan }
+  | { type: "adminTopic"; topic: AdminTopic }
+  /** When the object should next wake (a hold's expiry, a period's end). */
+  | { type: "wake"; at: number }
+  /** Access ended (a ban): close the user's sockets with "do not reconnect". */
+  | { type: "endAccess"; reason: string }
+  /** Token checks are read again on their next use. */
+  | { type: "forgetTokens" };
 
 export interface Decision<T> {
   result: LedgerResult<T>;
   /** Empty when nothing changes (a refusal or a replay). */
   writes: Write[];
-  /** Published after the writes commit, in this order. */
-  events: LedgerEvent[];
-  adminTopics: AdminTopic[];
-  /** When the object should next wake (a hold's expiry, a period's end). */
-  wakeAt: number | null;
-  /** Access ended (a ban): the object closes the user's sockets and forgets their tokens after the commit. */
-  endAccess?: string;
+  /** Run after the writes commit, in this order; empty for a refusal. */
+  effects: Effect[];
 }
 
 /**
@@ -130,10 +156,10 @@ export interface Facts {
   hash: string;
   /** A hold that is no longer active: its final status and, if captured, its clip key's memo. */
   storedHold?: { status: HoldEnd | "held"; hash: string } | null;
-  /** The clip a refund or delete names, if it belongs to the user. */
-  clip?: { cost: number } | null;
-  /** How many clips the user has (the starter reset). */
-  clipCount?: number;
+  /** The clip a refund or delete names, if this ledger paid for it; `creatorId` is whose clip it is. */
+  clip?: { cost: number; creatorId: string } | null;
+  /** When the acting admin's session last proved its password (step-up), epoch ms; null when never. */
+  stepUpAt?: number | null;
   /** The end of the period a running subscription has paid for; null: no subscription (the renewal). */
   subscriptionPaidUntil?: number | null;
 }

@@ -3,7 +3,8 @@
  * `npm run companion:pack`: a standalone package a creator can install without this repository.
  * The CLI and everything it imports (app/domain, zod, ws) are bundled into one file with esbuild, so the package has
  * no dependencies at all. Writes clipcut-companion-<version>.tgz into the current folder (or --out-dir).
- *   npm install -g ./clipcut-companion-<version>.tgz && clipcut-companion serve
+ *   npm install -g ./clipcut-companion-<version>.tgz && clipcut-companion install
+ * The package has no install scripts: registering with the browsers happens only when the user runs `install`.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,7 +35,17 @@ await build({
   external: ["bufferutil", "utf-8-validate"],
   legalComments: "inline",
   // An installed companion is not a dev build: it does not trust the public dev extension id (src/security.ts).
-  define: { __CLIPCUT_DEV_BUILD__: "false" },
+  // Its host manifests allow the store ids given here (Chrome Web Store, Edge Add-ons), e.g.
+  // CLIPCUT_STORE_EXTENSION_IDS=<cws id>,<edge id> npm run companion:pack.
+  define: {
+    __CLIPCUT_DEV_BUILD__: "false",
+    __CLIPCUT_STORE_EXTENSION_IDS__: JSON.stringify(
+      (process.env.CLIPCUT_STORE_EXTENSION_IDS ?? "")
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  },
   logLevel: "warning",
 });
 // The command itself is a few lines that answer --version without loading (parsing, compiling) the 400 KB program:

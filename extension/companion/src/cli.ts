@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -13,7 +14,12 @@ import { VERSION } from "./version";
 const HELP = `clipcut-companion ${VERSION} — ClipCut's local clip engine (FFmpeg)
 
 Usage:
-  clipcut-companion [serve] [options]     Start the local server (127.0.0.1 only) for the extension
+  clipcut-companion install [options]     Let your browsers start the companion for the ClipCut extension
+                                          (native messaging: no server, no pairing)
+  clipcut-companion uninstall             Remove exactly what install wrote
+  clipcut-companion doctor                Check the browsers' registrations, ffmpeg/ffprobe/yt-dlp, the output folder
+  clipcut-companion [serve] [options]     Start the local server (127.0.0.1 only) for the extension (opt-in
+                                          fallback, e.g. for Snap/Flatpak browsers; needs pairing)
   clipcut-companion cut <source> --start <time> --end <time> [options]
                                           Cut one clip in the terminal (no server, no account)
   clipcut-companion pair --reset          Make a new pairing token (the old one stops working)
@@ -21,6 +27,13 @@ Usage:
                                           Start at login (systemd user unit, macOS LaunchAgent, Windows
                                           Startup folder); --dry-run prints the file without writing it
   clipcut-companion --help | --version
+
+install options (and serve's --output-dir, --api-base, --concurrency, --allow-private-sources,
+--trust-dev-extension, --extension-id, which the host the browser starts then uses):
+  --browser <name>      Only this browser (repeatable): chrome, chromium, edge, brave, vivaldi, firefox
+                        (default: every one that has a profile for this user)
+  --user-data-dir <dir> A Chromium-family browser run with --user-data-dir (it reads only <dir>/NativeMessagingHosts)
+  --dry-run             Print the files (and Windows registry commands) without writing them
 
 serve options:
   --port <n>            Port on 127.0.0.1 (default 17327)
@@ -204,6 +217,145 @@ async function serveCommand(args: string[]) {
   });
 }
 
+/** The options serve and the native host share (install writes them into the host's launcher). */
+const HOST_OPTIONS = {
+  "output-dir": { type: "string" },
+  "api-base": { type: "string" },
+  concurrency: { type: "string" },
+  "allow-private-sources": { type: "boolean", default: false },
+} as const;
+
+async function nativeHostCommand(args: string[]) {
+  // The browser adds its own arguments: Chrome the caller's origin (and --parent-window=<hwnd> on Windows),
+  // Firefox the manifest's path and the add-on id.
+  const { values, positionals } = parseArgs({
+    args: args.filter((a) => !a.startsWith("--parent-window=")),
+    allowPositionals: true,
+    options: { ...HOST_OPTIONS, "log-file": { type: "string" } },
+  });
+  const { runNativeHost } = await import("./native-host");
+  const { killAllChildren } = await import("./ffmpeg");
+  const host = await runNativeHost({
+    outputDir: values["output-dir"] ? resolve(values["output-dir"]) : undefined,
+    apiBaseUrl: values["api-base"],
+    concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
+    allowPrivateSources: values["allow-private-sources"],
+    logFile: values["log-file"] ?? process.env.CLIPCUT_NATIVE_LOG,
+    caller: positionals,
+    onExit: () => process.exit(0),
+  });
+  // Firefox sends SIGTERM a few seconds after closing the port; treat it (and the others) like the port closing.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void host.stop(signal));
+  process.on("uncaughtException", (error) => {
+    killAllChildren();
+    process.stderr.write(`ClipCut companion crashed: ${error.message}\n`);
+    process.exit(70);
+  });
+}
+
+async function installContext() {
+  const { homedir } = await import("node:os");
+  const { companionEntry } = await import("./native-install");
+  const platform = process.platform;
+  if (platform !== "linux" && platform !== "darwin" && platform !== "win32")
+    fail(`Native messaging install is not supported on ${platform}; run 'clipcut-companion serve' instead.`, 2);
+  return {
+    platform,
+    home: homedir(),
+    env: process.env,
+    node: process.execPath,
+    script: companionEntry(process.argv[1]),
+  };
+}
+
+async function installCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...HOST_OPTIONS,
+      browser: { type: "string", multiple: true },
+      "user-data-dir": { type: "string", multiple: true },
+      "extension-id": { type: "string", multiple: true },
+      "trust-dev-extension": { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+    },
+  });
+  const { BROWSER_IDS, install, installPlan } = await import("./native-install");
+  const { trustsDevExtension } = await import("./security");
+  const { checkApiBase } = await import("./net-guard");
+  const browsers = values.browser?.map((b) => oneOf(b.toLowerCase(), BROWSER_IDS, "--browser")!);
+  const ctx = await installContext();
+  const options = {
+    browsers,
+    userDataDirs: values["user-data-dir"]?.map((d) => resolve(d)),
+    extensionIds: [
+      ...(values["extension-id"] ?? []),
+      ...(process.env.CLIPCUT_EXTENSION_IDS ?? "").split(",").filter(Boolean),
+    ],
+    trustDevExtension: trustsDevExtension(values["trust-dev-extension"]),
+    settings: {
+      outputDir: values["output-dir"] ? resolve(values["output-dir"]) : undefined,
+      apiBaseUrl: values["api-base"] ? checkApiBase(values["api-base"]) : undefined,
+      concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
+      allowPrivateSources: values["allow-private-sources"],
+    },
+  };
+  if (values["dry-run"]) {
+    const plan = installPlan(ctx, options);
+    const out = [
+      ...plan.files.map((f) => `Would write ${f.path}:\n${f.content}`),
+      ...plan.commands.map((c) => `Would run: ${c.join(" ")}`),
+    ];
+    return void process.stdout.write(`${out.join("\n")}\n`);
+  }
+  const plan = await install(ctx, options);
+  const lines =
+    plan.targets.length === 0
+      ? [
+          "No supported browser was found for this user (Chrome, Chromium, Edge, Brave, Vivaldi, Firefox).",
+          "Name one with --browser <name>, or --user-data-dir <dir> for a Chromium run with a custom profile.",
+        ]
+      : [
+          "The ClipCut companion is installed: your browser starts it when the extension needs it.",
+          ...plan.targets.map((t) => `  ${t.browser}: ${t.where}`),
+          "Open the ClipCut extension: its popup shows the companion as ready. Check any time with 'clipcut-companion doctor'.",
+        ];
+  for (const note of plan.sandboxed) lines.push(`Note: ${note}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+  if (plan.targets.length === 0) process.exit(1);
+}
+
+async function uninstallCommand() {
+  const { uninstall } = await import("./native-install");
+  const record = await uninstall(await installContext());
+  const removed = [...record.files, ...record.registry];
+  process.stdout.write(
+    removed.length === 0
+      ? "Nothing to remove: install has not written anything for this user.\n"
+      : `Removed:\n${removed.map((p) => `  ${p}`).join("\n")}\n`,
+  );
+}
+
+async function doctorCommand(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { "output-dir": { type: "string" }, "user-data-dir": { type: "string", multiple: true } },
+  });
+  const { doctor, formatChecks } = await import("./doctor");
+  const { defaultOutputDir } = await import("./config");
+  const checks = await doctor(await installContext(), {
+    tools: toolPaths(),
+    outputDir: resolve(values["output-dir"] ?? process.env.CLIPCUT_OUTPUT_DIR ?? defaultOutputDir()),
+    userDataDirs: values["user-data-dir"]?.map((d) => resolve(d)),
+    run: (command) => {
+      const res = spawnSync(command[0]!, command.slice(1), { encoding: "utf8", timeout: 30_000 });
+      return { status: res.status, stdout: res.stdout ?? "" };
+    },
+  });
+  process.stdout.write(`ClipCut companion ${VERSION}\n${formatChecks(checks)}\n`);
+  if (checks.some((c) => !c.ok && !c.warning)) process.exit(1);
+}
+
 async function pairCommand(args: string[]) {
   const { values } = parseArgs({ args, options: { reset: { type: "boolean", default: false } } });
   const { loadConfig, resetPairingToken } = await import("./config");
@@ -247,6 +399,10 @@ async function main(argv: string[]) {
   if (command === "--version" || command === "-v") return void process.stdout.write(`${VERSION}\n`);
   if (command === "cut") return cutCommand(rest);
   if (command === "pair") return pairCommand(rest);
+  if (command === "native-host") return nativeHostCommand(rest);
+  if (command === "install") return installCommand(rest);
+  if (command === "uninstall") return uninstallCommand();
+  if (command === "doctor") return doctorCommand(rest);
   if (command === "autostart") return autostartCommand(rest);
   if (command === undefined || command === "serve") return serveCommand(rest);
   if (command.startsWith("--")) return serveCommand(argv);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -75,11 +75,19 @@ export function defaultOutputDir(): string {
  * After a crash, a job's temp file (".name.part") stays behind (the final name only ever appears complete). Removes
  * them so the folder only ever holds finished clips.
  */
-export async function cleanStaleParts(outputDir: string): Promise<number> {
+export async function cleanStaleParts(outputDir: string, options: { olderThanMs?: number } = {}): Promise<number> {
   const names = await readdir(outputDir).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {
     if (!/^\..+\.part$/.test(name)) continue;
+    // Another companion (a second browser's host) may be writing this one right now: only old ones are stale then.
+    if (options.olderThanMs !== undefined) {
+      const modified = await stat(join(outputDir, name)).then(
+        (s) => s.mtimeMs,
+        () => Date.now(),
+      );
+      if (Date.now() - modified < options.olderThanMs) continue;
+    }
     await rm(join(outputDir, name), { force: true });
     removed++;
   }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { childEnv } from "./child-env";
 import { CancelledError, ClipError } from "./errors";
 
 /** One `-progress` report from ffmpeg. */
@@ -109,7 +110,11 @@ export async function runProcess(
     }
     installExitHook();
     // detached = a new process group (POSIX), killed as a whole on cancel and timeout.
-    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+    const child = spawn(command, argv, {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: process.platform !== "win32",
+      env: childEnv(),
+    });
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);
     let stdout = "";

@@ -46,6 +46,8 @@ const FINISHED = new Set(["done", "failed", "cancelled"]);
 interface Entry {
   job: Job;
   controller: AbortController;
+  /** The account the job is paid by, when it came with its own (native messaging hands the token with each job). */
+  session: Session | null;
 }
 
 /**
@@ -138,7 +140,8 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     return this.entries.get(id)?.job;
   }
 
-  submit(request: ClipJobRequest): Job {
+  /** Queues one clip; `session` (the account paying for it) overrides the queue's session for this job. */
+  submit(request: ClipJobRequest, session: Session | null = null): Job {
     const now = new Date().toISOString();
     const job: Job = {
       id: randomUUID(),
@@ -151,7 +154,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       createdAt: now,
       updatedAt: now,
     };
-    this.entries.set(job.id, { job, controller: new AbortController() });
+    this.entries.set(job.id, { job, controller: new AbortController(), session });
     this.waiting.push(job.id);
     this.publish(job);
     this.pump();
@@ -169,6 +172,22 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       this.update(job, { status: "cancelled", error: { code: "cancelled", message: "The job was cancelled." } });
     }
     return job;
+  }
+
+  /** Jobs not finished yet (queued, reserving, running, verifying). */
+  active(): number {
+    let n = 0;
+    for (const { job } of this.entries.values()) if (!FINISHED.has(job.status)) n++;
+    return n;
+  }
+
+  /**
+   * Cancels every job and resolves once each has ended: its processes stopped, its partial file removed and its
+   * hold released (the browser closed the native port, or the companion is told to stop).
+   */
+  async stopAll(): Promise<void> {
+    for (const { job } of this.entries.values()) if (!FINISHED.has(job.status)) this.cancel(job.id);
+    await this.idle();
   }
 
   /** Resolves when no job is queued or running (used on shutdown and in tests). */
@@ -203,10 +222,11 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     }
   }
 
-  private async process({ job, controller }: Entry): Promise<void> {
+  private async process(entry: Entry): Promise<void> {
+    const { job, controller } = entry;
     const signal = controller.signal;
     const { tools } = this.options;
-    const session = this.options.session();
+    const session = entry.session ?? this.options.session();
     let api: ApiClient | null = null;
     const key = `clipcut-job-${job.id}`;
     const trace = startTrace(`job ${job.id.slice(0, 8)}`);

@@ -34,13 +34,47 @@ for (const [net, prefix] of [
 ] as const)
   blocked.addSubnet(net, prefix, "ipv6");
 
+/** The 16 bytes of an IPv6 address (already checked by isIP), dotted IPv4 tails included. */
+function ipv6Bytes(address: string): number[] {
+  let text = address.toLowerCase().split("%")[0] ?? "";
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return groups.flatMap((g) => {
+    const n = parseInt(g || "0", 16);
+    return [n >> 8, n & 0xff];
+  });
+}
+
+/**
+ * IPv6 forms that carry an IPv4 address the network may route to it: IPv4-mapped (::ffff:a.b.c.d, also written in
+ * hex), the deprecated IPv4-compatible ::a.b.c.d (::7f00:1 is 127.0.0.1), NAT64 (64:ff9b::/96) and 6to4
+ * (2002:aabb:ccdd::/16). The embedded address gets the IPv4 rules.
+ */
+function embeddedIpv4(address: string): string | null {
+  const b = ipv6Bytes(address);
+  const v4 = (at: number) => b.slice(at, at + 4).join(".");
+  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4(12);
+  if (zeros(0, 12) && !zeros(12, 16)) return v4(12);
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return v4(12);
+  if (b[0] === 0x20 && b[1] === 0x02) return v4(2);
+  return null;
+}
+
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, "ipv4");
   if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return blocked.check(mapped, "ipv4");
-  return blocked.check(address, "ipv6");
+  if (blocked.check(address, "ipv6")) return true;
+  const v4 = embeddedIpv4(address);
+  return v4 !== null && blocked.check(v4, "ipv4");
 }
 
 export function envAllowsPrivateSources(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -19,6 +19,13 @@ describe("output names", () => {
     expect(sanitizeName("...")).toBe("clip");
     expect(clipBaseName("My video", 70.5, 3725)).toBe("My video 01m10s500-1h02m05s");
   });
+  it("drops invisible format characters: a right-to-left override or zero-width space cannot disguise a name", () => {
+    expect(sanitizeName("\u202Etxt.exe")).toBe("txt.exe");
+    expect(sanitizeName("clip\u202Evod.mp4")).toBe("clipvod.mp4");
+    expect(sanitizeName("a\u200Bb\u200Dc\uFEFFd\u2066e\u00ADf")).toBe("abcdef");
+    expect(sanitizeName("\u200B\u200E")).toBe("clip");
+    expect(clipBaseName("Goal\u202E4pm.exe", 1, 2)).toBe("Goal4pm.exe 00m01s-00m02s");
+  });
   it("reserves unique names atomically, never overwriting", async () => {
     const dir = mkdtempSync(join(tmpdir(), "clipcut-names-"));
     const slots = await Promise.all([1, 2, 3].map(() => reserveOutput(dir, "clip", "mp4")));

@@ -7,6 +7,8 @@ import { ClipError } from "./errors";
 export function sanitizeName(name: string): string {
   const cleaned = name
     .normalize("NFKC")
+    // Format characters (bidi overrides, zero-width joiners…) are invisible: "\u202Etxt.exe" shows as "exe.txt".
+    .replace(/\p{Cf}+/gu, "")
     // eslint-disable-next-line no-control-regex
     .replace(/[\x00-\x1f<>:"/\\|?*]+/g, " ")
     .replace(/\.{2,}/g, ".")

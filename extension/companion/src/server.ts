@@ -10,7 +10,9 @@ import {
   type CompanionEvent,
   type HealthResponse,
 } from "../../../app/domain/companion";
+import { dryRunRequestSchema } from "../../../app/domain/true-cut";
 import { ApiClient, DEFAULT_API_BASE } from "./api-client";
+import { dryRun } from "./dry-run";
 import { ClipError } from "./errors";
 import { checkApiBase } from "./net-guard";
 import { JobQueue, type Session } from "./jobs";
@@ -176,6 +178,16 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
         if (!me.limits.batch) return error(res, 403, "plan_limit", "Batch processing is not included in your plan.");
       }
       return send(res, 202, { jobs: batch.jobs.map((j) => queue.submit(j)) });
+    }
+    if (path === "/dry-run" && method === "POST") {
+      // The true-cut report (dry-run.ts): reads the source's packets around the range, spends and writes nothing.
+      const body = parse(dryRunRequestSchema, await readJson(req));
+      const report = await dryRun(body, {
+        tools: options.tools,
+        allowPrivateSources: options.allowPrivateSources ?? false,
+        ytDlpWarning: options.ytDlpWarning ?? null,
+      });
+      return send(res, 200, { report });
     }
     if ((m = /^\/jobs\/([0-9a-f-]{36})(\/cancel)?$/.exec(path))) {
       const id = m[1] ?? "";

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { childEnv } from "./child-env";
 
 /** The external programs the clip engine drives. Paths can be overridden for unusual installs. */
 export interface Tools {
@@ -47,7 +48,7 @@ export function toolVersion(bin: string, flag = "-version"): Promise<string | nu
     let out = "";
     let child;
     try {
-      child = spawn(bin, [flag], { stdio: ["ignore", "pipe", "ignore"] });
+      child = spawn(bin, [flag], { stdio: ["ignore", "pipe", "ignore"], env: childEnv() });
     } catch {
       resolve(null);
       return;

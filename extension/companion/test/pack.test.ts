@@ -47,6 +47,11 @@ it("the packed tarball installs into an empty prefix with no dependencies, cuts 
   expect(version.stderr).not.toMatch(/main\.cjs/);
   // Every other command runs the program.
   expect(execFileSync(bin, ["--help"], { encoding: "utf8", env })).toMatch(/^clipcut-companion /);
+  // Installing the package registers nothing with the browsers: `install` runs only when the user asks.
+  expect(JSON.parse(readFileSync(join(installed, "package.json"), "utf8")).scripts).toBeUndefined();
+  // The packed build does not trust the public dev id: a Chrome manifest needs the store ids it was built with.
+  const dry = spawnSync(bin, ["install", "--dry-run", "--browser", "chrome"], { encoding: "utf8", env });
+  expect(dry.stderr).toContain("No extension id to allow");
 
   const out = join(work, "clip.mp4");
   const stdout = execFileSync(bin, ["cut", join(dir, "src360.mp4"), "--start", "10.5", "--end", "12", "--out", out], {

@@ -32,9 +32,27 @@ describe("sources may not reach this computer or the local network (SSRF)", () =
       "fd00::1",
       "::ffff:127.0.0.1",
       "::ffff:192.168.0.1",
+      "::ffff:7f00:1",
+      // IPv4 inside IPv6: IPv4-compatible, NAT64 and 6to4 forms of loopback and private addresses.
+      "::7f00:1",
+      "::127.0.0.1",
+      "::a9fe:a9fe",
+      "64:ff9b::7f00:1",
+      "64:ff9b::192.168.1.1",
+      "64:ff9b::a9fe:a9fe",
+      "2002:7f00:1::",
+      "2002:c0a8:101::1",
+      "2002:a00:1:0:0:0:0:1",
     ])
       expect(isPrivateAddress(a), a).toBe(true);
-    for (const a of ["8.8.8.8", "142.250.74.46", "2607:f8b0:4004:800::200e", "::ffff:8.8.8.8"])
+    for (const a of [
+      "8.8.8.8",
+      "142.250.74.46",
+      "2607:f8b0:4004:800::200e",
+      "::ffff:8.8.8.8",
+      "64:ff9b::808:808",
+      "2002:808:808::1",
+    ])
       expect(isPrivateAddress(a), a).toBe(false);
   });
 

@@ -4,6 +4,8 @@ import { createHandlers, type Store, type Stored } from "../lib/background-handl
 import { CompanionClient } from "../lib/companion-client";
 import { COMPANION_URL, SITE_ORIGINS } from "../lib/config";
 import { createJobFeed, JOBS_PORT } from "../lib/job-feed";
+import { createNativeCompanion, type NativePort } from "../lib/native-companion";
+import { NATIVE_HOST_NAME } from "../../../app/domain/native-messaging";
 import { readSecrets, writeSecrets } from "../lib/secret-store";
 import { senderOf } from "../lib/sender";
 import { fetchAccount, SiteApi } from "../lib/site-api";
@@ -36,9 +38,15 @@ const store: Store = {
 };
 
 export default defineBackground(() => {
+  // The companion the browser starts: one port while there is work (it keeps this background alive), then closed.
+  const native = createNativeCompanion({
+    connect: () => browser.runtime.connectNative(NATIVE_HOST_NAME) as unknown as NativePort,
+    lastError: () => browser.runtime.lastError?.message,
+  });
   const handlers = createHandlers({
     store,
     companion: (token) => new CompanionClient(token),
+    native,
     account: fetchAccount,
     site: (apiKey) => new SiteApi(apiKey),
     version: browser.runtime.getManifest().version,
@@ -64,6 +72,7 @@ export default defineBackground(() => {
   // Job progress for the panel and the popup: pushed from the companion's WebSocket, on a port each opens.
   const feed = createJobFeed({
     pairingToken: async () => (await store.get()).pairingToken,
+    native,
     url: (token) => `${COMPANION_URL.replace(/^http/, "ws")}/ws?token=${encodeURIComponent(token)}`,
   });
   browser.runtime.onConnect.addListener((port) => {

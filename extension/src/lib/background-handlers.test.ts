@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHandlers, type Stored } from "./background-handlers";
 import { CompanionClient } from "./companion-client";
 import { FAILURE_TEXT } from "./failures";
+import { createNativeCompanion, type NativePort } from "./native-companion";
 import { MESSAGES, type Job, type Result, type Status } from "./messages";
 import { ask } from "./send";
 import { senderOf } from "./sender";
@@ -76,10 +77,27 @@ afterAll(async () => {
   await new Promise<void>((done) => siteApi.close(() => done()));
 });
 
+/** A browser without the host registered: Chrome's connectNative port closes at once with this error. */
+function notInstalledPort(): NativePort {
+  const disconnect: ((port: NativePort) => void)[] = [];
+  const port: NativePort = {
+    postMessage: () => undefined,
+    disconnect: () => undefined,
+    onMessage: { addListener: () => undefined },
+    onDisconnect: { addListener: (listener) => void disconnect.push(listener) },
+  };
+  setTimeout(() => {
+    port.error = { message: "Specified native messaging host not found." };
+    for (const listener of disconnect) listener(port);
+  }, 5);
+  return port;
+}
+
 function handlers(store = memoryStore(), companionUrl = "http://127.0.0.1:8839") {
   return createHandlers({
     store,
     companion: (token) => new CompanionClient(token, companionUrl),
+    native: createNativeCompanion({ connect: notInstalledPort }),
     account: async () => null,
     site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
     version: "0.1.0",
@@ -139,15 +157,18 @@ describe("site messages", () => {
     expect((await store.get()).apiKey).toBeNull();
   });
 
-  it("createClip says what to do when signed out, unpaired, or the companion is stopped", async () => {
+  it("createClip says what to do when signed out, the companion is not installed, or a serve is not paired", async () => {
     expect(await handlers().onSiteMessage(clip, SITE)).toEqual({ success: false, message: FAILURE_TEXT.signed_out });
     const signedIn = memoryStore({ apiKey: "cc_token_123" });
     expect(await handlers(signedIn).onSiteMessage(clip, SITE)).toEqual({
       success: false,
-      message: FAILURE_TEXT.unpaired,
+      message: FAILURE_TEXT.not_installed,
     });
     const paired = memoryStore({ apiKey: "cc_token_123", pairingToken: TOKEN });
-    expect(await handlers(paired).onSiteMessage(clip, SITE)).toEqual({ success: false, message: FAILURE_TEXT.stopped });
+    expect(await handlers(paired).onSiteMessage(clip, SITE)).toEqual({
+      success: false,
+      message: FAILURE_TEXT.not_installed,
+    });
     expect(await handlers(paired, refusingUrl).onSiteMessage(clip, SITE)).toEqual({
       success: false,
       message: FAILURE_TEXT.unpaired,
@@ -198,6 +219,7 @@ describe("internal messages", () => {
     const h = createHandlers({
       store: memoryStore({ apiKey: "cc_secret_token" }),
       companion: (token) => new CompanionClient(token, "http://127.0.0.1:8839"),
+      native: createNativeCompanion({ connect: notInstalledPort }),
       account: async () => ({ user: { id: "u1" } }) as never,
       site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
       version: "0.1.0",
@@ -220,10 +242,10 @@ describe("internal messages", () => {
         ok: false,
         failure: { kind: "invalid" },
       });
-    // A good link gets as far as the companion (stopped here).
+    // A good link gets as far as the companion (not installed here).
     expect(await h.onInternalMessage({ type: "createJob", job }, panel)).toMatchObject({
       ok: false,
-      failure: { kind: "stopped" },
+      failure: { kind: "not_installed" },
     });
   });
 
@@ -278,8 +300,12 @@ describe("internal messages", () => {
     ).toMatchObject({ ok: false, failure: { kind: "invalid" } });
   });
 
-  it("reports a stopped companion in the status", async () => {
-    expect((await handlers().status()).companion).toEqual({ state: "stopped" });
+  it("reports a companion that is not installed in the status, with the command that installs it", async () => {
+    expect((await handlers().status()).companion).toEqual({
+      state: "unavailable",
+      kind: "not_installed",
+      message: "Companion not installed — run `npx clipcut-companion install`, then try again.",
+    });
   });
 });
 

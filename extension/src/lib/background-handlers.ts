@@ -16,6 +16,7 @@ import {
   type Sender,
   type Status,
 } from "./messages";
+import type { NativeCompanion } from "./native-companion";
 import type { fetchAccount, SiteApi } from "./site-api";
 
 /**
@@ -35,7 +36,10 @@ export interface Store {
 
 export interface Deps {
   store: Store;
+  /** The paired `serve` companion (opt-in fallback). */
   companion: (pairingToken: string | null) => CompanionClient;
+  /** The companion the browser starts (native messaging): the default, no pairing. */
+  native: NativeCompanion;
   account: typeof fetchAccount;
   /** The site's API with the extension's token. */
   site: (apiKey: string) => SiteApi;
@@ -55,36 +59,54 @@ const refused = (message: string): ExtensionReply => ({ success: false, message 
 /** The background's message map, written against injected parts so that a unit test can drive it. */
 const SIGNED_OUT = { ok: false, failure: { kind: "signed_out", message: FAILURE_TEXT.signed_out } } as const;
 
-export function createHandlers({ store, companion, account, site, version }: Deps) {
+export function createHandlers({ store, companion, native, account, site, version }: Deps) {
   /** Hands the API token to the companion (kept in its memory only) so that it can reserve credits. */
   async function pushSession(client: CompanionClient, apiKey: string) {
     return client.setSession(apiKey, SITE_ORIGIN);
   }
 
+  /**
+   * The companion to use: the browser's native host when it answers; otherwise a paired `serve` (the fallback for
+   * sandboxed browsers); otherwise why there is none, from the browser's own error.
+   */
   async function companionState(pairingToken: string | null): Promise<CompanionState> {
-    const health = await companion(pairingToken).health();
-    if (health.ok)
+    const hello = await native.connect();
+    if (hello.ok) {
+      const { version, outputDir, ...tools } = hello.value;
       return {
         state: "paired",
-        version: health.value.version,
-        outputDir: health.value.outputDir,
-        session: health.value.session,
+        via: "native",
+        version,
+        outputDir,
+        session: true,
+        tools: { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, ytDlp: tools.ytDlp, ytDlpWarning: tools.ytDlpWarning },
       };
-    return { state: health.failure.kind === "stopped" ? "stopped" : "unpaired" };
+    }
+    if (hello.failure.kind !== "outdated") {
+      const health = await companion(pairingToken).health();
+      if (health.ok)
+        return pairingToken
+          ? {
+              state: "paired",
+              via: "serve",
+              version: health.value.version,
+              outputDir: health.value.outputDir,
+              session: health.value.session,
+              tools: null,
+            }
+          : { state: "unpaired" };
+      if (health.failure.kind === "unpaired") return { state: "unpaired" };
+    }
+    return { state: "unavailable", kind: hello.failure.kind, message: hello.failure.message };
   }
 
-  /** Sends clips to the companion after checking that the user is signed in, paired and the session is set. */
+  /**
+   * Sends clips to the companion: the native host with the account's token on the jobs (no pairing), or else a
+   * paired `serve` after checking its session.
+   */
   async function startJobs(jobs: ClipJob[]): Promise<Result<Job[]>> {
     const { apiKey, pairingToken } = await store.get();
     if (!apiKey) return SIGNED_OUT;
-    if (!pairingToken) return { ok: false, failure: { kind: "unpaired", message: FAILURE_TEXT.unpaired } };
-    const client = companion(pairingToken);
-    const health = await client.health();
-    if (!health.ok) return health;
-    if (!health.value.session) {
-      const session = await pushSession(client, apiKey);
-      if (!session.ok) return session;
-    }
     const requests: ClipJobRequest[] = jobs.map((job) => ({
       source: job.videoUrl,
       videoUrl: job.videoUrl,
@@ -94,11 +116,48 @@ export function createHandlers({ store, companion, account, site, version }: Dep
       format: job.format,
       quality: job.quality,
     }));
+    const hello = await native.connect();
+    if (hello.ok) {
+      const submitted = await native.call("submit", {
+        session: { apiToken: apiKey, apiBaseUrl: SITE_ORIGIN },
+        jobs: requests,
+      });
+      return submitted.ok ? { ok: true, value: submitted.value.jobs } : submitted;
+    }
+    if (hello.failure.kind === "outdated") return hello;
+    const client = companion(pairingToken);
+    const health = await client.health();
+    if (!health.ok) return health.failure.kind === "stopped" ? hello : health;
+    if (!pairingToken) return { ok: false, failure: { kind: "unpaired", message: FAILURE_TEXT.unpaired } };
+    if (!health.value.session) {
+      const session = await pushSession(client, apiKey);
+      if (!session.ok) return session;
+    }
     if (requests.length === 1 && requests[0]) {
       const one = await client.submit(requests[0]);
       return one.ok ? { ok: true, value: [one.value] } : one;
     }
     return client.batch(requests);
+  }
+
+  /** A job of the native host (answered from its last state once the host has exited), or of the paired serve. */
+  async function job(id: string): Promise<Result<Job>> {
+    const known = native.known(id);
+    if (!known) return (await paired()).job(id);
+    if (!native.isOpen()) return { ok: true, value: known };
+    const fresh = await native.call("job", { jobId: id });
+    return fresh.ok ? { ok: true, value: fresh.value.job } : { ok: true, value: native.known(id) ?? known };
+  }
+
+  /** Recent jobs of both companions, oldest first. */
+  async function allJobs(): Promise<Result<Job[]>> {
+    const { pairingToken } = await store.get();
+    const served = pairingToken ? await companion(pairingToken).jobs() : null;
+    const mine = native.recent();
+    const list = [...mine, ...(served?.ok ? served.value : [])];
+    if (!served || served.ok || mine.length > 0)
+      return { ok: true, value: list.sort((a, b) => a.createdAt.localeCompare(b.createdAt)) };
+    return served;
   }
 
   /** The account and the companion, as the popup and the panel show them; never the token itself. */
@@ -193,9 +252,23 @@ export function createHandlers({ store, companion, account, site, version }: Dep
     },
     createJob: (message) => startJobs([message.job]),
     batch: (message) => startJobs(message.jobs),
-    job: async (message) => (await paired()).job(message.id),
-    jobs: async () => (await paired()).jobs(),
-    cancelJob: async (message) => (await paired()).cancel(message.id),
+    job: (message) => job(message.id),
+    jobs: () => allJobs(),
+    cancelJob: async (message) => {
+      if (!native.known(message.id)) return (await paired()).cancel(message.id);
+      const cancelled = await native.call("cancel", { jobId: message.id });
+      return cancelled.ok ? { ok: true, value: cancelled.value.job } : cancelled;
+    },
+    dryRun: async ({ ask }) => {
+      const { videoUrl, ...range } = ask;
+      const request = { source: videoUrl, ...range };
+      // The same companion the clip would go to: the native host when it answers, else a paired `serve`.
+      if ((await native.connect()).ok) {
+        const answered = await native.call("dryRun", { request });
+        return answered.ok ? { ok: true, value: answered.value.report } : answered;
+      }
+      return (await paired()).dryRun(request);
+    },
     presets: () => asAccount((api) => api.presets()),
     savePreset: (message) => asAccount((api) => api.savePreset(message.preset)),
     deletePreset: (message) => asAccount((api) => api.deletePreset(message.id)),

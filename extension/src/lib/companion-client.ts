@@ -6,6 +6,7 @@ import {
   type HealthResponse,
   type Job,
 } from "../../../app/domain/companion";
+import { dryRunReportSchema, type DryRunReport, type DryRunRequest } from "../../../app/domain/true-cut";
 import { COMPANION_URL } from "./config";
 import { FAILURE_TEXT } from "./failures";
 import { callJson } from "./json-call";
@@ -44,6 +45,11 @@ export class CompanionClient {
 
   jobs(): Promise<Result<Job[]>> {
     return this.call("GET", "/jobs", undefined, z.object({ jobs: z.array(jobSchema) }), (r) => r.jobs);
+  }
+
+  /** The true-cut report: the plan the companion would follow for this range (nothing is reserved or written). */
+  dryRun(request: DryRunRequest): Promise<Result<DryRunReport>> {
+    return this.call("POST", "/dry-run", request, z.object({ report: dryRunReportSchema }), (r) => r.report);
   }
 
   cancel(id: string): Promise<Result<Job>> {

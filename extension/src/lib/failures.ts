@@ -4,6 +4,9 @@ import type { Failure, FailureKind } from "./messages";
 /** What each failure tells the user to do. */
 export const FAILURE_TEXT: Record<Exclude<FailureKind, "credits" | "plan_limit" | "invalid" | "other">, string> = {
   stopped: "The ClipCut companion is not running. Start it with `npx clipcut-companion serve`, then try again.",
+  not_installed: "Companion not installed — run `npx clipcut-companion install`, then try again.",
+  outdated:
+    "The ClipCut companion is too old for this extension. Update it (`npm install -g clipcut-companion@latest`), then run `clipcut-companion install`.",
   unpaired:
     "The extension is not paired with the companion. Open the ClipCut extension, enter the pairing token the companion printed, and press Pair.",
   signed_out: "You are signed out. Sign in to ClipCut on the website, then try again.",

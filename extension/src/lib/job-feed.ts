@@ -21,6 +21,8 @@ type Socket = Pick<WebSocket, "addEventListener" | "close">;
  */
 export function createJobFeed(options: {
   pairingToken: () => Promise<string | null>;
+  /** The native host's events (its port is opened by the jobs themselves, not by listening). */
+  native?: { subscribe(listener: (message: FeedMessage) => void): () => void };
   /** ws://127.0.0.1:<port>/ws?token=… (WebSockets cannot send an Authorization header). */
   url: (pairingToken: string) => string;
   open?: (url: string) => Socket;
@@ -33,13 +35,15 @@ export function createJobFeed(options: {
   const broadcast = (message: FeedMessage) => {
     for (const port of ports) port.postMessage(message);
   };
+  let unsubscribe: (() => void) | null = null;
 
   async function ensureOpen() {
     if (socket || opening) return;
     opening = true;
     const token = await options.pairingToken().finally(() => (opening = false));
     if (ports.size === 0 || socket) return;
-    if (!token) return broadcast({ type: "closed" });
+    // Without pairing there is no serve to follow; with a native host its events come on its own port.
+    if (!token) return options.native ? undefined : broadcast({ type: "closed" });
     const ws = open(options.url(token));
     socket = ws;
     ws.addEventListener("message", (event) => {
@@ -62,8 +66,13 @@ export function createJobFeed(options: {
   return {
     connect(port: FeedPort) {
       ports.add(port);
+      unsubscribe ??= options.native?.subscribe(broadcast) ?? null;
       port.onDisconnect.addListener(() => {
         ports.delete(port);
+        if (ports.size === 0) {
+          unsubscribe?.();
+          unsubscribe = null;
+        }
         if (ports.size > 0 || !socket) return;
         const last = socket;
         socket = null;

@@ -3,15 +3,51 @@ import { meResponseSchema, presetRequestSchema, type Preset } from "../../../app
 import { clipFields, withClipRange } from "../../../app/domain/clip-request";
 import type { Job } from "../../../app/domain/companion";
 import type { ExtensionReply } from "../../../app/domain/extension";
+import type { DryRunReport } from "../../../app/domain/true-cut";
 
 /** A clip the panel asks for: the one clip request of the site (http(s) page URL, 0.1 s to 24 h). */
 export const clipJobSchema = withClipRange(z.object(clipFields).strict());
 export type ClipJob = z.infer<typeof clipJobSchema>;
 
+/** The panel's true-cut question: this range of this page, in the format and quality it would be cut. */
+export const dryRunMessageSchema = withClipRange(
+  z
+    .object({
+      videoUrl: clipFields.videoUrl,
+      startSeconds: clipFields.startSeconds,
+      endSeconds: clipFields.endSeconds,
+      format: clipFields.format,
+      quality: clipFields.quality,
+      watermark: z.boolean(),
+      thumbnails: z.boolean(),
+    })
+    .strict(),
+);
+export type DryRunAsk = z.infer<typeof dryRunMessageSchema>;
+
+/** The companion's tools as the native host reported them (null: not installed). */
+export interface CompanionTools {
+  ffmpeg: string | null;
+  ffprobe: string | null;
+  ytDlp: string | null;
+  ytDlpWarning: string | null;
+}
+
+/**
+ * "paired" is a companion ready for jobs: started by the browser (native messaging, no pairing), or a `serve` the
+ * user paired with. "unavailable" says why there is none, with what to do (not installed, too old, stopped).
+ */
 export type CompanionState =
-  | { state: "stopped" }
+  | { state: "unavailable"; kind: FailureKind; message: string }
   | { state: "unpaired" }
-  | { state: "paired"; version: string; outputDir: string; session: boolean };
+  | {
+      state: "paired";
+      via: "native" | "serve";
+      version: string;
+      outputDir: string;
+      session: boolean;
+      tools: CompanionTools | null;
+    };
 
 export const accountSchema = meResponseSchema;
 export type Account = z.infer<typeof accountSchema>;
@@ -24,7 +60,8 @@ export interface Status {
 }
 
 /** Why a request failed, so that the panel can say what to do. */
-export type FailureKind = "stopped" | "unpaired" | "signed_out" | "credits" | "plan_limit" | "invalid" | "other";
+export type FailureKind =
+  "stopped" | "not_installed" | "outdated" | "unpaired" | "signed_out" | "credits" | "plan_limit" | "invalid" | "other";
 export interface Failure {
   kind: FailureKind;
   message: string;
@@ -66,6 +103,8 @@ export const MESSAGES = {
   batch: define<Result<Job[]>>()(fields({ jobs: z.array(clipJobSchema).min(1).max(20) }), ["panel"]),
   job: define<Result<Job>>()(fields({ id: z.string().uuid() }), ["panel", "popup"]),
   jobs: define<Result<Job[]>>()(fields({}), ["popup"]),
+  /** The true-cut report before Create (the companion's dry run). */
+  dryRun: define<Result<DryRunReport>>()(fields({ ask: dryRunMessageSchema }), ["panel"]),
   cancelJob: define<Result<Job>>()(fields({ id: z.string().uuid() }), ["popup", "panel"]),
   /** The account's custom presets, through the site's API (the companion keeps none). */
   presets: define<Result<Preset[]>>()(fields({}), ["panel"]),

@@ -14,13 +14,19 @@ export {
   VIDEO_ID,
   VIDEO_TITLE,
   buildExtension,
+  installNativeCompanion,
   makeMedia,
   startCompanion,
   type Companion,
+  type NativeCompanion,
 } from "./parts";
 
-export async function launchWithExtension(): Promise<{ context: BrowserContext; worker: Worker; extensionId: string }> {
+export async function launchWithExtension(
+  /** Runs on the fresh profile folder before the browser starts (e.g. install the companion's host manifest). */
+  prepare?: (profile: string) => void,
+): Promise<{ context: BrowserContext; worker: Worker; extensionId: string }> {
   const profile = mkdtempSync(join(tmpdir(), "clipcut-ext-profile-"));
+  prepare?.(profile);
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_LAUNCH.executablePath,
     headless: false,

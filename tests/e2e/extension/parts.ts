@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeVideoSource } from "../../../extension/companion/test/media";
@@ -57,33 +57,115 @@ export interface Companion {
   stop: () => Promise<void>;
 }
 
-/** `clipcut-companion serve` with temporary config and output folders, resolving pages through the fake yt-dlp. */
-export async function startCompanion(media: RangeServer): Promise<Companion> {
-  const dir = mkdtempSync(join(tmpdir(), "clipcut-ext-companion-"));
-  const outputDir = join(dir, "out");
+/** The file the stand-in yt-dlp hands out for the watch page (the 720p source unless a test brings its own). */
+export interface StandInFormat {
+  file: string;
+  width: number;
+  height: number;
+  fps: number;
+  seconds: number;
+}
+const DEFAULT_FORMAT: StandInFormat = {
+  file: "source-720p.mp4",
+  width: 1280,
+  height: 720,
+  fps: 25,
+  seconds: SOURCE_SECONDS,
+};
+
+/** The stand-in yt-dlp's answer for the stand-in watch page: one progressive MP4 on the media server. */
+function ytDlpFixture(media: RangeServer, dir: string, format: StandInFormat = DEFAULT_FORMAT): string {
   const fixture = join(dir, "yt-dlp.json");
   writeFileSync(
     fixture,
     JSON.stringify({
       id: VIDEO_ID,
       title: VIDEO_TITLE,
-      duration: SOURCE_SECONDS,
+      duration: format.seconds,
       http_headers: { "User-Agent": "Mozilla/5.0" },
       formats: [
         {
           format_id: "22",
-          url: media.url("source-720p.mp4"),
+          url: media.url(format.file),
           ext: "mp4",
           vcodec: "avc1.64001f",
           acodec: "mp4a.40.2",
-          width: 1280,
-          height: 720,
-          fps: 25,
+          width: format.width,
+          height: format.height,
+          fps: format.fps,
           protocol: "https",
         },
       ],
     }),
   );
+  return fixture;
+}
+
+export interface NativeCompanion {
+  outputDir: string;
+  /** The host's own log (what it was started by, its jobs, how it stopped). */
+  log: string;
+  /** Every host process started for this install carries this folder in its environment. */
+  configDir: string;
+}
+
+/**
+ * `clipcut-companion install` as a creator runs it, for a scratch browser: `--user-data-dir` for Chromium (which then
+ * reads only <dir>/NativeMessagingHosts), a scratch HOME for Firefox. The browser starts the real companion itself.
+ */
+export function installNativeCompanion(
+  media: RangeServer,
+  target: { userDataDir: string } | { home: string; browser: "firefox" },
+): NativeCompanion {
+  const dir = mkdtempSync(join(tmpdir(), "clipcut-native-companion-"));
+  const outputDir = join(dir, "out");
+  const configDir = join(dir, "config");
+  const log = join(dir, "host.log");
+  // The launcher carries CLIPCUT_YTDLP; the stand-in's fixture rides in a small wrapper.
+  const ytDlp = join(dir, "yt-dlp");
+  writeFileSync(
+    ytDlp,
+    `#!/bin/sh
+FAKE_YTDLP_JSON='${ytDlpFixture(media, dir)}' exec '${process.execPath}' '${join(ROOT, "extension/companion/test/fake-yt-dlp.mjs")}' "$@"
+`,
+  );
+  chmodSync(ytDlp, 0o755);
+  const where = "userDataDir" in target ? ["--user-data-dir", target.userDataDir] : ["--browser", target.browser];
+  const result = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join(ROOT, "extension/companion/src/cli.ts"),
+      "install",
+      ...where,
+      "--output-dir",
+      outputDir,
+      "--api-base",
+      `http://localhost:${SITE_PORT}`,
+      "--allow-private-sources",
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...("home" in target ? { HOME: target.home, XDG_CONFIG_HOME: "" } : {}),
+        CLIPCUT_YTDLP: ytDlp,
+        CLIPCUT_COMPANION_CONFIG_DIR: configDir,
+        CLIPCUT_NATIVE_LOG: log,
+      },
+      encoding: "utf8",
+    },
+  );
+  if (result.status !== 0) throw new Error(`install failed:\n${result.stdout}\n${result.stderr}`);
+  return { outputDir, log, configDir };
+}
+
+/** `clipcut-companion serve` with temporary config and output folders, resolving pages through the fake yt-dlp. */
+export async function startCompanion(media: RangeServer, format: StandInFormat = DEFAULT_FORMAT): Promise<Companion> {
+  const dir = mkdtempSync(join(tmpdir(), "clipcut-ext-companion-"));
+  const outputDir = join(dir, "out");
+  const fixture = ytDlpFixture(media, dir, format);
   const child = spawn(
     process.execPath,
     [

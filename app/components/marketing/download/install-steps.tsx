@@ -8,10 +8,11 @@ const STEPS: readonly { title: string; body: ReactNode }[] = [
     body: "Pick your browser above and select Add. Your browser's store opens; confirm to install, then pin ClipCut to the toolbar.",
   },
   {
-    title: "Sign in to your account",
+    title: "Install the companion, then sign in",
     body: (
       <>
-        Open the extension and sign in, or{" "}
+        Run <code className="rounded bg-slate-100 px-1 font-mono text-sm">npx clipcut-companion install</code> once (it
+        needs Node.js and FFmpeg): your browser then starts it whenever you clip, with nothing to pair. Sign in, or{" "}
         <Link to="/signup" className="font-semibold text-brand-700 hover:underline">
           create a free account
         </Link>
@@ -21,7 +22,7 @@ const STEPS: readonly { title: string; body: ReactNode }[] = [
   },
   {
     title: "Open a video and cut",
-    body: "Set your start and end, preview the loop and export. Clips are processed on your computer by a small local helper that the extension sets up for you.",
+    body: "Set your start and end, preview the loop and press Create clip. The companion cuts it on your computer with FFmpeg and saves it in your Videos folder.",
   },
 ];
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
-import type { Failure, Job, Status } from "../../lib/messages";
+import type { CompanionTools, Failure, Job, Status } from "../../lib/messages";
 import { applyJobEvent } from "../../lib/job-feed";
 import { ask } from "../../lib/send";
 import { useJobFeed } from "../../lib/use-job-feed";
@@ -130,24 +130,25 @@ function CompanionSection({ status, onChange }: { status: Status; onChange: () =
       <h2 id="companion-heading" className="text-sm font-semibold text-slate-900">
         Companion
       </h2>
-      {companion.state === "stopped" && (
-        <div className="space-y-2 text-sm text-slate-700">
-          <p>
-            The companion is not running. Start it in a terminal with{" "}
-            <code className="rounded bg-slate-100 px-1 font-mono">npx clipcut-companion serve</code>.
+      {companion.state === "unavailable" && (
+        <div className="space-y-2 text-sm text-slate-700" data-testid="companion-unavailable">
+          <p role="status">
+            <WithCode text={companion.message} />
           </p>
-          <p>
-            New to ClipCut?{" "}
-            <a
-              href={`${SITE_ORIGIN}/download`}
-              target="_blank"
-              rel="noreferrer"
-              className="font-medium text-brand-700 underline"
-            >
-              See the Download page
-            </a>
-            .
-          </p>
+          {companion.kind === "not_installed" && (
+            <p>
+              It needs Node.js 20+ and FFmpeg.{" "}
+              <a
+                href={`${SITE_ORIGIN}/download`}
+                target="_blank"
+                rel="noreferrer"
+                className="font-medium text-brand-700 underline"
+              >
+                See the Download page
+              </a>{" "}
+              for the steps, and for browsers installed as Snap or Flatpak.
+            </p>
+          )}
           <button type="button" className="btn-secondary" onClick={() => void onChange()}>
             Check again
           </button>
@@ -156,7 +157,8 @@ function CompanionSection({ status, onChange }: { status: Status; onChange: () =
       {companion.state === "unpaired" && (
         <form onSubmit={pair} className="space-y-2">
           <p className="text-sm text-slate-700">
-            The companion is running. Paste the pairing token it printed when it started.
+            A companion started with <code className="font-mono">serve</code> is running. Paste the pairing token it
+            printed when it started.
           </p>
           <label htmlFor="pairing-token" className="label">
             Pairing token
@@ -182,12 +184,57 @@ function CompanionSection({ status, onChange }: { status: Status; onChange: () =
         </form>
       )}
       {companion.state === "paired" && (
-        <p className="text-sm text-slate-700" data-testid="companion-paired">
-          Paired with companion {companion.version}. Clips are saved in{" "}
-          <code className="break-all font-mono text-xs">{companion.outputDir}</code>.
-        </p>
+        <div className="space-y-2">
+          <p className="text-sm text-slate-700" data-testid="companion-paired">
+            {companion.via === "native" ? "Companion" : "Paired with companion"} {companion.version}
+            {companion.via === "native" ? " is ready (your browser starts it)" : ""}. Clips are saved in{" "}
+            <code className="break-all font-mono text-xs">{companion.outputDir}</code>.
+          </p>
+          {companion.tools && <MissingTools tools={companion.tools} />}
+        </div>
       )}
     </section>
+  );
+}
+
+/** Backticked parts of a message (commands to run) as code. */
+function WithCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, i) =>
+        i % 2 === 1 ? (
+          <code key={i} className="rounded bg-slate-100 px-1 font-mono">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
+/** What the companion cannot do without FFmpeg or yt-dlp, and how to add them. */
+function MissingTools({ tools }: { tools: CompanionTools }) {
+  const notes: string[] = [];
+  if (!tools.ffmpeg || !tools.ffprobe)
+    notes.push(
+      "FFmpeg is missing, so no clip can be cut. Install it (e.g. `sudo apt install ffmpeg`, `brew install ffmpeg` or `winget install Gyan.FFmpeg`), then try again.",
+    );
+  if (!tools.ytDlp)
+    notes.push(
+      "yt-dlp is missing, so YouTube pages cannot be read. Install it (e.g. `pipx install yt-dlp`, `brew install yt-dlp` or `winget install yt-dlp.yt-dlp`).",
+    );
+  if (tools.ytDlpWarning) notes.push(tools.ytDlpWarning);
+  if (notes.length === 0) return null;
+  return (
+    <ul role="alert" className="alert-error list-disc space-y-1 pl-5 text-sm" data-testid="companion-tools">
+      {notes.map((note) => (
+        <li key={note}>
+          <WithCode text={note} />
+        </li>
+      ))}
+    </ul>
   );
 }
 

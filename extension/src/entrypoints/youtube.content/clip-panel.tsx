@@ -1,7 +1,16 @@
 import { useEffect, useRef, useState } from "react";
 import { ClipRangeEditor } from "../../../../app/components/clip-range/clip-range-editor";
-import type { ClipRange } from "../../../../app/domain/clip-range";
+import { dragEnd, dragStart, type ClipRange } from "../../../../app/domain/clip-range";
+import { clipRangeError } from "../../../../app/domain/clip-request";
 import { clipCost } from "../../../../app/domain/credits";
+import {
+  companionRange,
+  frameRangeSeconds,
+  isUsableFps,
+  snapRange,
+  toFrames,
+  type FrameRange,
+} from "../../../../app/domain/frames";
 import {
   FORMATS,
   FORMAT_LABELS,
@@ -14,6 +23,7 @@ import {
 } from "../../../../app/domain/media";
 import { PLAN_LIST, checkPlanLimits, effectivePlan } from "../../../../app/domain/plans";
 import { formatTimecode } from "../../../../app/domain/time";
+import type { DryRunReport } from "../../../../app/domain/true-cut";
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
 import type { Account, ClipJob, Failure, Job, Status } from "../../lib/messages";
@@ -22,7 +32,21 @@ import { ask } from "../../lib/send";
 import { useJobFeed } from "../../lib/use-job-feed";
 import { TITLE } from "../../lib/youtube-page";
 import { BatchAndPresets } from "./batch-presets";
+import { FrameControls, frameKeyHandler } from "./frame-controls";
+import { TrueCutReport } from "./true-cut-report";
 import { usePageVideo } from "./use-page-video";
+
+/** The times sent for a range: the middles of its first and last frames once the frame rate is known. */
+function sentRange(range: ClipRange, fps: number | null) {
+  if (fps) return companionRange(toFrames(range, fps), fps);
+  return { startSeconds: Math.round(range.start * 1000) / 1000, endSeconds: Math.round(range.end * 1000) / 1000 };
+}
+
+/** The panel's frame grabs are this wide (the companion's thumbnails are compared with them). */
+const GRAB_WIDTH = 160;
+const GRAB_KEPT = 12;
+/** A report is asked for once the handles rest this long. */
+const REPORT_DELAY_MS = 400;
 
 /** The plan that first unlocks a format or quality, named on locked options. */
 const unlockFormat = (format: Format) => PLAN_LIST.find((p) => p.formats.includes(format))?.name;
@@ -48,8 +72,33 @@ export function ClipPanel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: s
 }
 
 function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
-  const [range, setRange] = useState<ClipRange>({ start: 0, end: 0 });
-  const { state, actions } = usePageVideo(signal, range, true);
+  const [range, setRawRange] = useState<ClipRange>({ start: 0, end: 0 });
+  // The frame rate of the format the companion will cut (its dry run's probe); until then, seconds.
+  const [fps, setFps] = useState<number | null>(null);
+  const [loop, setLoop] = useState(true);
+  const [report, setReport] = useState<DryRunReport | null>(null);
+  const [reportPending, setReportPending] = useState(false);
+  const [reportProblem, setReportProblem] = useState<string | null>(null);
+  const [grabs, setGrabs] = useState<ReadonlyMap<number, string>>(new Map());
+  const frames: FrameRange | null = fps ? toFrames(range, fps) : null;
+  // Every change of the range lands on the frame grid once the grid is known.
+  const setRange = (update: (r: ClipRange) => ClipRange) =>
+    setRawRange((r) => (fps ? snapRange(update(r), fps) : update(r)));
+  const grab = (frame: number, video: HTMLVideoElement) => {
+    if (!fps || grabs.has(frame) || !video.videoWidth) return;
+    const canvas = document.createElement("canvas");
+    canvas.width = GRAB_WIDTH;
+    canvas.height = Math.round((GRAB_WIDTH * video.videoHeight) / video.videoWidth);
+    try {
+      canvas.getContext("2d")?.drawImage(video, 0, 0, canvas.width, canvas.height);
+      const url = canvas.toDataURL("image/jpeg", 0.85);
+      // The last few paused frames: a handle set on one of them has the browser's picture at hand.
+      setGrabs((g) => new Map([...g].slice(1 - GRAB_KEPT)).set(frame, url));
+    } catch {
+      // A protected or cross-origin video cannot be read: the panel then shows the companion's frames alone.
+    }
+  };
+  const { video, state, actions, frame, step } = usePageVideo(signal, range, fps, loop, grab);
   const [status, setStatus] = useState<Status | null>(null);
   const [name, setName] = useState(
     () => document.querySelector(TITLE)?.textContent?.trim() || document.title.replace(/ - YouTube$/, ""),
@@ -70,6 +119,11 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   useEffect(() => {
     if (state.duration > 0) setRange((r) => (r.end === 0 ? { start: 0, end: state.duration } : r));
   }, [state.duration]);
+
+  // A frame rate learned from the companion puts the range on its frame grid.
+  useEffect(() => {
+    if (fps) setRawRange((r) => (r.end > r.start ? snapRange(r, fps) : r));
+  }, [fps]);
 
   // Follow the submitted jobs until they finish: the companion pushes each change (no polling). When that feed
   // stops, read each running job once: a stopped companion then shows as a failure, not as a frozen bar.
@@ -100,14 +154,49 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   const limit =
     length > 0 ? checkPlanLimits(plan, { durationSeconds: length, format, quality }) : { ok: true as const };
   const ready = state.ready && status !== null;
+  const sent = sentRange(range, fps);
+  const tooShort = length > 0 ? clipRangeError(sent.startSeconds, sent.endSeconds) : null;
+
+  // The true-cut report: asked of the companion once the handles rest, for the range as it would be sent.
+  const paired = status?.companion.state === "paired";
+  const watermark = limits?.watermark ?? false;
+  const asked = useRef(0);
+  useEffect(() => {
+    if (!state.ready || !paired || audio || tooShort || !(range.end > range.start)) return;
+    const id = ++asked.current;
+    setReportPending(true);
+    const timer = setTimeout(() => {
+      void ask({
+        type: "dryRun",
+        ask: { videoUrl: pageUrl, ...sent, format, quality, watermark, thumbnails: true },
+      }).then((result) => {
+        if (id !== asked.current || signal.aborted) return;
+        setReportPending(false);
+        if (!result.ok) {
+          setReport(null);
+          return setReportProblem(`The companion could not plan this cut: ${result.failure.message}`);
+        }
+        setReportProblem(null);
+        if (!fps && isUsableFps(result.value.fps)) setFps(result.value.fps);
+        setReport(result.value);
+      });
+    }, REPORT_DELAY_MS);
+    return () => clearTimeout(timer);
+    // `sent` follows from range and fps.
+  }, [state.ready, paired, audio, tooShort, sent.startSeconds, sent.endSeconds, format, quality, watermark, pageUrl]);
 
   const job = (r: ClipRange, n: string): ClipJob => ({
     name: n,
     videoUrl: pageUrl,
-    startSeconds: Math.round(r.start * 1000) / 1000,
-    endSeconds: Math.round(r.end * 1000) / 1000,
+    ...sentRange(r, fps),
     format,
     quality,
+  });
+
+  const onKeyDown = frameKeyHandler({
+    step,
+    setFirst: () => video && setRange((r) => ({ ...r, start: dragStart(video.currentTime, r) })),
+    setLast: () => video && setRange((r) => ({ ...r, end: dragEnd(video.currentTime, r, state.duration) })),
   });
 
   async function submit(list: ClipJob[]) {
@@ -138,8 +227,11 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
       : null);
 
   return (
+    // The panel takes focus when clicked anywhere (tabIndex −1) so that its frame keys work; it is a region, not a control.
     <section
       id="clipcut-panel"
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
       aria-labelledby="clipcut-panel-heading"
       className="mt-3 max-w-3xl space-y-5 rounded-2xl border border-slate-200 bg-white p-4 text-left shadow-lg"
     >
@@ -161,7 +253,41 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
         </p>
       )}
 
-      <ClipRangeEditor idPrefix="clipcut" player={state} actions={actions} range={range} onChange={setRange} />
+      <ClipRangeEditor
+        idPrefix="clipcut"
+        player={state}
+        actions={actions}
+        range={range}
+        onChange={setRange}
+        loopNote={
+          <label className="flex items-center gap-2">
+            <input type="checkbox" checked={loop} onChange={(e) => setLoop(e.target.checked)} />
+            Loop the preview (off: it stops on the last frame)
+          </label>
+        }
+      />
+      <FrameControls
+        fps={fps}
+        frames={frames}
+        range={range}
+        position={state.position}
+        frame={frame}
+        disabled={!state.ready}
+        onStep={step}
+      />
+      {!audio && (
+        <TrueCutReport
+          report={report}
+          pending={reportPending}
+          problem={
+            reportProblem ?? (status && !paired ? "Pair the companion to see how it will cut this range." : null)
+          }
+          grabs={grabs}
+          onSnap={(key) =>
+            fps && setRange((r) => ({ ...r, start: frameRangeSeconds({ first: key, last: key }, fps).start }))
+          }
+        />
+      )}
 
       <div className="grid gap-4 sm:grid-cols-3">
         <div className="sm:col-span-3">
@@ -248,6 +374,7 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
           for clean exports.
         </p>
       )}
+      {tooShort && <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">{tooShort}</p>}
       {!limit.ok && <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">{limit.message}</p>}
 
       {limits && (limits.batch || limits.presets) && (
@@ -273,7 +400,7 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
       <button
         type="button"
         className="btn-primary w-full"
-        disabled={!ready || busy || length <= 0 || name.trim() === "" || running}
+        disabled={!ready || busy || length <= 0 || tooShort !== null || name.trim() === "" || running}
         onClick={(event) => {
           // The page shares this DOM: only the user's own click spends credits, never a script's click().
           if (event.nativeEvent.isTrusted) void submit([job(range, name.trim())]);

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { clipFields, withClipRange } from "./clip-request";
+import { APPLIED_STRATEGIES, sourceSchema } from "./companion";
+
+/**
+ * The true-cut report: what the companion would do for a range on the format it will download, asked before
+ * Create (a dry run: nothing is reserved or written). Shared by the companion (parses the request) and the
+ * extension (parses the answer).
+ */
+export const dryRunRequestSchema = withClipRange(
+  z
+    .object({
+      source: sourceSchema,
+      startSeconds: clipFields.startSeconds,
+      endSeconds: clipFields.endSeconds,
+      format: clipFields.format,
+      quality: clipFields.quality,
+      /** The account's plan adds a watermark (the panel knows it from /api/v1/me): then the clip is re-encoded. */
+      watermark: z.boolean().default(false),
+      /** Also decode the plan's first and last frames as small JPEGs. */
+      thumbnails: z.boolean().default(false),
+    })
+    .strict(),
+);
+export type DryRunRequest = z.input<typeof dryRunRequestSchema>;
+
+const range = z.object({ low: z.number().nonnegative(), high: z.number().nonnegative() });
+
+export const dryRunReportSchema = z.object({
+  /** The frame rate of the format the companion will cut (its probe): the panel's frame grid. */
+  fps: z.number().positive(),
+  width: z.number().int(),
+  height: z.number().int(),
+  codec: z.string(),
+  /** Frame numbers on that grid (frame N starts at N / fps). */
+  firstFrame: z.number().int().nonnegative(),
+  lastFrame: z.number().int().nonnegative(),
+  frameCount: z.number().int().positive(),
+  strategy: z.enum(APPLIED_STRATEGIES),
+  reason: z.string(),
+  startOnKey: z.boolean(),
+  /** Frames re-encoded at the start (0 when it starts on a keyframe; all of them for a full re-encode). */
+  headFrames: z.number().int().nonnegative(),
+  /** Frames re-encoded at the end, after the last copied frame. */
+  tailFrames: z.number().int().nonnegative(),
+  /** The keyframe at or before the first frame, and the first one after it (null: none within reach). */
+  keyBefore: z.number().int().nonnegative(),
+  keyAfter: z.number().int().nonnegative().nullable(),
+  sizeBytes: range,
+  seconds: range,
+  /** data:image/jpeg URLs of the plan's first and last frames, decoded by the companion. */
+  thumbnails: z.object({ first: z.string(), last: z.string() }).nullable(),
+});
+export type DryRunReport = z.infer<typeof dryRunReportSchema>;
+
+/** The report's sentence for the start: "starts on a keyframe: copied" or what is re-encoded. */
+export function describeStart(r: DryRunReport): string {
+  if (r.strategy === "reencode") return `Re-encodes all ${r.frameCount} frames (${r.reason}).`;
+  if (r.startOnKey || r.headFrames === 0) return "Starts on a keyframe: copied.";
+  return `Re-encodes the first ${r.headFrames} ${r.headFrames === 1 ? "frame" : "frames"} (${(r.headFrames / r.fps).toFixed(2)} s), then copies.`;
+}
+
+/** The report's sentence for the end. */
+export function describeEnd(r: DryRunReport): string | null {
+  if (r.strategy === "reencode") return null;
+  if (r.tailFrames === 0) return "Ends cleanly: the last frames are copied.";
+  return `Re-encodes the last ${r.tailFrames} ${r.tailFrames === 1 ? "frame" : "frames"} (${(r.tailFrames / r.fps).toFixed(2)} s).`;
+}

@@ -1,0 +1,2 @@
+DROP TABLE `email_outbox`;--> statement-breakpoint
+DROP TABLE `stripe_local_objects`;

@@ -1,0 +1,41 @@
+import { BAND_BITS, BAND_HEIGHT, BAND_WIDTH } from "../../../extension/companion/test/frame-band";
+
+/**
+ * Scripts that read the frame number out of the pixel band (extension/companion/test/frame-band.ts) inside the
+ * page, for Playwright and puppeteer alike. Plain source strings: nothing a bundler adds to a function can break them.
+ */
+const CELL = Math.floor(BAND_WIDTH / BAND_BITS);
+const read = `(source) => {
+  const canvas = document.createElement("canvas");
+  canvas.width = ${BAND_WIDTH};
+  canvas.height = ${BAND_HEIGHT};
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  context.drawImage(source, 0, 0, ${BAND_WIDTH}, ${BAND_HEIGHT});
+  const row = context.getImageData(0, 16, ${BAND_WIDTH}, 1).data;
+  let n = 0;
+  for (let b = 0; b < ${BAND_BITS}; b++) if (row[Math.floor(b * ${CELL} + ${CELL} / 2) * 4] > 128) n |= 1 << b;
+  return n;
+}`;
+
+/** The frame the page's <video> shows now. */
+export const VIDEO_FRAME = `(${read})(document.querySelector("video"))`;
+
+/** The frame a picture (a data: URL) shows. */
+export const imageFrame = (src: string) =>
+  `(async () => { const image = new Image(); image.src = ${JSON.stringify(src)}; await image.decode(); return (${read})(image); })()`;
+
+/**
+ * Plays the page's video and collects the frame of every presented frame (requestVideoFrameCallback) for `ms`, then
+ * pauses: the frames the loop preview really showed.
+ */
+export const playAndSample = (fps: number, ms: number) => `new Promise((resolve) => {
+  const video = document.querySelector("video");
+  const seen = [];
+  const onFrame = (_now, meta) => {
+    if (!video.paused) seen.push(Math.floor(meta.mediaTime * ${fps} + 1e-3));
+    if (!done) video.requestVideoFrameCallback(onFrame);
+  };
+  let done = false;
+  video.requestVideoFrameCallback(onFrame);
+  setTimeout(() => { done = true; video.pause(); resolve(seen); }, ${ms});
+})`;

@@ -1,0 +1,141 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { customerIdOf, runningSubscription } from "~/db/billing.server";
+import { getDb } from "~/db/client.server";
+import type { AppEnv } from "~/load-context";
+import { stripeFor, type Stripe } from "~/services/stripe.server";
+import production from "../../workers/app";
+import local, { withStandIns, type LocalEnv } from "../../workers/local";
+import { get, insertUser, ORIGIN, post, signIn } from "./helpers";
+import { standIn } from "./stand-in";
+
+const db = getDb(env.DB);
+const PASSWORD = "Stand-in-test-1";
+const HOUR = 3600;
+type IncomingRequest = Parameters<typeof production.fetch>[0];
+const request = (path: string) => new Request(`${ORIGIN}${path}`) as IncomingRequest;
+
+/** The SDK as the app builds it, through the local Worker's stand-in. */
+const sdk = () => stripeFor(withStandIns(env as LocalEnv, ORIGIN, createExecutionContext())).stripe;
+
+async function userRow(id: string) {
+  return env.DB.prepare("SELECT plan, pending_plan, credits FROM users WHERE id = ?")
+    .bind(id)
+    .first<{ plan: string; pending_plan: string | null; credits: number }>();
+}
+
+/** A creator who paid Basic monthly on the stand-in checkout, then saved `card` in the portal. */
+async function basicSubscriber(tag: string, card: string) {
+  const userId = await insertUser({ email: `${tag}@example.com`, password: PASSWORD });
+  const cookie = await signIn(`${tag}@example.com`, PASSWORD);
+  const checkout = (await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie })).headers.get(
+    "Location",
+  );
+  const paid = await post(new URL(checkout ?? "").pathname, { cardNumber: "4242 4242 4242 4242" }, { cookie });
+  expect(paid.status).toBe(302);
+  const portal = (await post("/billing", { intent: "portal" }, { cookie })).headers.get("Location");
+  expect(portal).toMatch(/\/dev\/stripe\/portal\/bps_/);
+  const saved = await post(new URL(portal ?? "").pathname, { intent: "card", cardNumber: card }, { cookie });
+  expect(saved.status).toBe(302);
+  expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+  const subscriptionId = (await runningSubscription(db, userId))?.id ?? "";
+  return { userId, cookie, subscriptionId };
+}
+
+describe("dev routes", () => {
+  it("answer 404 without the local binding, and the production Worker has none even in local mode", async () => {
+    for (const path of ["/dev/outbox", "/dev/stripe/checkout/cs_test_x", "/dev/stripe/portal/bps_x", "/dev/"]) {
+      const { STAND_IN: _binding, ...withoutBinding } = env as LocalEnv;
+      const unbound = await local.fetch(request(path), withoutBinding, createExecutionContext());
+      expect(unbound.status, `${path} without STAND_IN`).toBe(404);
+      const deployed = await production.fetch(
+        request(path),
+        { ...env, APP_MODE: "local" } as AppEnv,
+        createExecutionContext(),
+      );
+      expect(deployed.status, `${path} in the production Worker`).toBe(404);
+    }
+    expect((await local.fetch(request("/dev/outbox"), env as LocalEnv, createExecutionContext())).status).toBe(200);
+  });
+});
+
+describe("the Stripe stand-in", () => {
+  it("replays a request with the same Idempotency-Key and refuses the key with other parameters", async () => {
+    const stripe = sdk();
+    const first = await stripe.customers.create({ email: "idem@example.com" }, { idempotencyKey: "customer:idem" });
+    const again = await stripe.customers.create({ email: "idem@example.com" }, { idempotencyKey: "customer:idem" });
+    expect(again.id).toBe(first.id);
+    await expect(
+      stripe.customers.create({ email: "other@example.com" }, { idempotencyKey: "customer:idem" }),
+    ).rejects.toMatchObject({ type: "StripeIdempotencyError", statusCode: 400 });
+    const fresh = await stripe.customers.create({ email: "idem@example.com" }, { idempotencyKey: "customer:idem2" });
+    expect(fresh.id).not.toBe(first.id);
+  });
+
+  it("a declined upgrade leaves the old plan and a pending update that expires after 23 hours", async () => {
+    // 4000 0000 0000 0341: saved fine, declined when charged.
+    const { userId, cookie, subscriptionId } = await basicSubscriber("declined-up", "4000 0000 0000 0341");
+    await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie });
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 600 });
+
+    const stripe = sdk();
+    const sub = await stripe.subscriptions.retrieve(subscriptionId, { expand: ["latest_invoice"] });
+    expect(sub.items.data[0]?.price.lookup_key).toBe("basic_monthly");
+    expect(sub.pending_update?.subscription_items?.[0]?.price.lookup_key).toBe("pro_monthly");
+    const invoice = sub.latest_invoice as Stripe.Invoice;
+    expect(invoice).toMatchObject({ status: "open", billing_reason: "subscription_update", amount_paid: 0 });
+    // The upgrade invoice carries its proration and not the plan it is for: that is the subscription's, once paid.
+    const lines = invoice.lines.data.map((l) => ({
+      amount: l.amount,
+      proration: l.parent?.subscription_item_details?.proration,
+      end: l.period.end,
+    }));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ proration: true, end: sub.items.data[0]?.current_period_end });
+    expect(lines[0]!.amount).toBeLessThan(0);
+    expect(lines[1]!.amount).toBeGreaterThan(0);
+    expect(invoice.amount_due).toBe(lines[0]!.amount + lines[1]!.amount);
+    expect(invoice.parent?.subscription_details?.metadata?.clipcut_plan).not.toBe("Pro");
+
+    await standIn().advanceClock(23 * HOUR + 1);
+    const expired = await stripe.subscriptions.retrieve(subscriptionId);
+    expect(expired.pending_update).toBeNull();
+    expect(expired.items.data[0]?.price.lookup_key).toBe("basic_monthly");
+    expect((await stripe.invoices.retrieve(invoice.id)).status).toBe("void");
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
+    await standIn().advanceClock(-(23 * HOUR + 1));
+  });
+
+  it("an upgrade with a card that needs 3-D Secure waits for the customer, then applies once paid", async () => {
+    const { userId, cookie, subscriptionId } = await basicSubscriber("three-ds", "4000 0027 6000 3184");
+    await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie });
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic" });
+    const stripe = sdk();
+    const sub = await stripe.subscriptions.retrieve(subscriptionId, { expand: ["latest_invoice"] });
+    const invoice = sub.latest_invoice as Stripe.Invoice;
+    expect(sub.pending_update).not.toBeNull();
+    expect(invoice.hosted_invoice_url).toMatch(/\/dev\/stripe\/invoice\/in_/);
+    const page = new URL(invoice.hosted_invoice_url ?? "").pathname;
+    expect(await (await get(page, { cookie })).text()).toContain("Complete authentication");
+    const failed = await post(page, { outcome: "fail" }, { cookie });
+    expect(failed.status).toBe(402);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic" });
+    const done = await post(page, { outcome: "complete" }, { cookie });
+    expect(done.status).toBe(302);
+    const applied = await stripe.subscriptions.retrieve(subscriptionId);
+    expect(applied.pending_update).toBeNull();
+    expect(applied.items.data[0]?.price.lookup_key).toBe("pro_monthly");
+    expect((await stripe.invoices.retrieve(invoice.id)).status).toBe("paid");
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: null });
+  });
+
+  it("hosted pages of another customer are not found", async () => {
+    const { cookie } = await basicSubscriber("owner-pages", "4242 4242 4242 4242");
+    await insertUser({ email: "snoop@example.com", password: PASSWORD });
+    const snoop = await signIn("snoop@example.com", PASSWORD);
+    const portal = (await post("/billing", { intent: "portal" }, { cookie })).headers.get("Location");
+    expect((await get(new URL(portal ?? "").pathname, { cookie: snoop })).status).toBe(404);
+    expect(await customerIdOf(db, "nobody")).toBeNull();
+  });
+});

@@ -1,0 +1,58 @@
+import type { Credits } from "../app/domain/api";
+import type { AdminTopic, Effect, LedgerEvent } from "../app/domain/ledger";
+import type { StoredPlan } from "../app/domain/plans";
+
+/** What a UserLedger can do after a commit; the runner below is the only caller, so tests can inject their own. */
+export interface EffectPorts {
+  publish(event: LedgerEvent): void;
+  /** To a team member's own sockets, through their ledger (a clip of theirs added or removed on the payer's). */
+  toMember(memberId: string, event: LedgerEvent): void;
+  /** The team's balance, to every member this owner's ledger knows. */
+  teamCredits(credits: Credits): void;
+  teamStatus(active: boolean, plan: StoredPlan): void;
+  adminTopic(topic: AdminTopic): void;
+  wake(at: number): Promise<void>;
+  endAccess(reason: string): void;
+  forgetTokens(): void;
+}
+
+/**
+ * Runs a committed decision's effects, in order. A failing effect does not stop the others: the writes are
+ * committed already, the caller gets its answer, and the scheduled safety net covers a missed wake.
+ */
+export async function runEffects(effects: readonly Effect[], ports: EffectPorts): Promise<void> {
+  for (const effect of effects) {
+    try {
+      switch (effect.type) {
+        case "publish":
+          ports.publish(effect.event);
+          break;
+        case "toMember":
+          ports.toMember(effect.memberId, effect.event);
+          break;
+        case "teamCredits":
+          ports.teamCredits(effect.credits);
+          break;
+        case "teamStatus":
+          ports.teamStatus(effect.active, effect.plan);
+          break;
+        case "adminTopic":
+          ports.adminTopic(effect.topic);
+          break;
+        case "wake":
+          await ports.wake(effect.at);
+          break;
+        case "endAccess":
+          ports.endAccess(effect.reason);
+          break;
+        case "forgetTokens":
+          ports.forgetTokens();
+          break;
+      }
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: "error", msg: "ledger effect failed", effect: effect.type, error: String(error) }),
+      );
+    }
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The local Worker (wrangler.local.toml; `npm start`, e2e, the workerd tests): production's Worker composed with the
+ * local stand-ins instead of Stripe's API and the e-mail provider, plus the pages Stripe would host, under /dev/.
+ * This is the one module that imports workers/local/ (ESLint keeps it so); wrangler.toml never bundles it, and
+ * `npm run deploy:check` fails if the stand-in's marker shows up in the production bundle.
+ */
+import Stripe from "stripe";
+import type { AppEnv } from "../app/load-context";
+import { productionThirdParties, type ThirdParties } from "../app/services/third-parties.server";
+import { clipcutWorker } from "./app";
+import { devUsersRoute } from "./local/dev-users";
+import { routeDev, isDevPath } from "./local/pages";
+import type { LocalStandIn } from "./local/stand-in-object";
+
+import { UserLedger as ProductionUserLedger } from "./app";
+
+export { AdminFeed } from "./app";
+export { LocalStandIn } from "./local/stand-in-object";
+
+export interface LocalEnv extends AppEnv {
+  /** Only wrangler.local.toml binds it: without it there are no stand-ins and no /dev/ pages. */
+  STAND_IN?: DurableObjectNamespace<LocalStandIn>;
+}
+
+export const standInOf = (ns: DurableObjectNamespace<LocalStandIn>) => ns.get(ns.idFromName("stand-in"));
+
+type IncomingRequest = Parameters<ExportedHandlerFetchHandler<LocalEnv>>[0];
+
+const webhooks = new Stripe("sk_test_clipcut_stand_in");
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+/**
+ * Posts the events the stand-in recorded to /webhooks/stripe through this Worker, signed with the webhook secret of
+ * the local configuration, as Stripe delivers them. A refused event stays for the next delivery. An event refused
+ * inside another's delivery (a webhook that calls Stripe, e.g. a refund before its payment's invoice.paid went out) is
+ * retried once the rest has gone out, as Stripe retries a refused event.
+ */
+export async function deliverEvents(env: LocalEnv, origin: string, ctx: ExecutionContext): Promise<number> {
+  if (!env.STAND_IN || !env.STRIPE_WEBHOOK_SECRET) return 0;
+  const stub = standInOf(env.STAND_IN);
+  let delivered = 0;
+  for (let pass = 0; pass < MAX_DELIVERY_PASSES; pass++) {
+    const events = await stub.claimEvents();
+    if (events.length === 0) break;
+    for (const event of events) {
+      if (!(await deliverOne(env, origin, ctx, event.payload))) {
+        await stub.settleEvent(event.id, false);
+        // The rest of the batch goes back too, so events keep their order.
+        for (const later of events.slice(events.indexOf(event) + 1)) await stub.settleEvent(later.id, false);
+        return delivered;
+      }
+      await stub.settleEvent(event.id, true);
+      delivered += 1;
+    }
+  }
+  return delivered;
+}
+
+/** Each pass delivers at least one event or stops; events that beget events settle within a few passes. */
+const MAX_DELIVERY_PASSES = 5;
+
+async function deliverOne(env: LocalEnv, origin: string, ctx: ExecutionContext, payload: string): Promise<boolean> {
+  const signature = await webhooks.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: env.STRIPE_WEBHOOK_SECRET!,
+    cryptoProvider,
+  });
+  const response = await local.fetch(
+    // A request from outside, as Stripe's would be (it has no Cloudflare properties here).
+    new Request(`${origin}/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": signature, "User-Agent": "Stripe/1.0" },
+      body: payload,
+    }) as IncomingRequest,
+    env,
+    ctx,
+  );
+  if (!response.ok)
+    console.warn(JSON.stringify({ level: "warn", msg: "stand-in event refused", status: response.status }));
+  return response.ok;
+}
+
+/** The stand-ins as the app's third parties: the SDK's fetch goes to the stand-in object; mail to its outbox. */
+function standIns(env: LocalEnv, origin: string, ctx: ExecutionContext): ThirdParties {
+  if (!env.STAND_IN) return productionThirdParties(env);
+  const stub = standInOf(env.STAND_IN);
+  return {
+    async stripeFetch(input, init) {
+      const request = new Request(input, init);
+      request.headers.set("X-Stand-In-Origin", origin);
+      const response = await stub.fetch(request);
+      // Stripe sends its events on its own; here they go out before the SDK call returns, so a page shows the result.
+      if (request.method !== "GET") await deliverEvents(env, origin, ctx);
+      return response;
+    },
+    mailer: { send: async (message) => stub.sendMail(message) },
+  };
+}
+
+const app = clipcutWorker(standIns);
+
+/** A user's ledger sends e-mail itself (team notices): locally it gets the outbox too, composed here once. */
+export class UserLedger extends ProductionUserLedger {
+  constructor(ctx: DurableObjectState, env: LocalEnv) {
+    const ns = env.STAND_IN;
+    super(
+      ctx,
+      ns
+        ? {
+            ...env,
+            THIRD_PARTIES: {
+              stripeFetch: (input, init) => standInOf(ns).fetch(new Request(input, init)),
+              mailer: { send: async (message) => standInOf(ns).sendMail(message) },
+            },
+          }
+        : env,
+    );
+  }
+}
+
+/** `env` as the local Worker composes it for a request (tests that call services directly use it). */
+export const withStandIns = (env: LocalEnv, origin: string, ctx: ExecutionContext): AppEnv => ({
+  ...env,
+  THIRD_PARTIES: standIns(env, origin, ctx),
+});
+
+const local = {
+  async fetch(request, env, ctx) {
+    if (isDevPath(new URL(request.url).pathname)) {
+      if (!env.STAND_IN) return new Response("Not Found", { status: 404 });
+      const url = new URL(request.url);
+      if (url.pathname === "/dev/users") return devUsersRoute(request, withStandIns(env, url.origin, ctx));
+      return routeDev(request, env, ctx, standInOf(env.STAND_IN), deliverEvents);
+    }
+    return app.fetch(request, env, ctx);
+  },
+  scheduled: (controller, env, ctx) => app.scheduled(controller, env, ctx),
+} satisfies ExportedHandler<LocalEnv>;
+
+export default local;

@@ -330,6 +330,7 @@ describe("the typed message map", () => {
         "cancelJob",
         "createJob",
         "deletePreset",
+        "dryRun",
         "job",
         "jobs",
         "pair",

@@ -115,7 +115,7 @@ test("a member's open dashboard shows their own new clip live, and the owner's o
   await expect(page.getByRole("status").filter({ hasText: `Invitation sent to ${memberEmail}.` })).toBeVisible();
   await member.goto(await latestLink(request, memberEmail, "/team/join/"));
   await member.getByRole("button", { name: "Join team" }).click();
-  // Joining settles seats on the owner's ledger and the member's: on a loaded 2-core machine that took over 10 s.
+  // One request that changes both accounts: on a loaded 2-core machine (load average 21) it took over 10 s.
   await expect(member.getByRole("heading", { name: "Olga Owner's team" })).toBeVisible({ timeout: 30_000 });
   await dismissNotice(member);
 

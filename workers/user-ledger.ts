@@ -14,6 +14,7 @@ import {
   type LedgerOutcome,
   type LedgerResult,
   type LedgerState,
+  type Payer,
   type RelayedEvent,
 } from "~/domain/ledger";
 import {
@@ -27,7 +28,8 @@ import { getDb, type Db } from "../app/db/client.server";
 import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
 import { ledger } from "../app/services/ledger.server";
-import { noticeTeamStatus, relayTeamCredits } from "../app/services/teams.server";
+import { noticeTeamStatus } from "../app/services/teams.server";
+import { forwardToPayer } from "./payer-forwarding";
 import { publishAdminEvent } from "./admin-feed";
 import { runEffects, type EffectPorts } from "./ledger-effects";
 import { LastSeen, setPresence } from "./presence";
@@ -45,6 +47,8 @@ interface Waiting {
   name: LedgerOpName | "reload";
   input: unknown;
   answer: (result: LedgerResult<unknown>) => void;
+  /** The team member whose own ledger forwarded this operation (it tells the member's sockets itself). */
+  forwardedBy?: string;
 }
 
 /** Seq numbers reserved per storage write (decision 004). */
@@ -126,14 +130,16 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     userId: string,
     name: K,
     input: LedgerInput<K>,
+    forwardedBy?: string,
   ): Promise<LedgerResult<LedgerOutcome<K>>> {
     if (!(name in LEDGER_OPS)) return fail(400, "invalid_input", "Unknown ledger operation.");
-    return this.enqueue(userId, name, input) as Promise<LedgerResult<LedgerOutcome<K>>>;
+    return this.enqueue(userId, name, input, forwardedBy) as Promise<LedgerResult<LedgerOutcome<K>>>;
   }
 
   /**
    * An API request's token check and its operation in one call (one RPC per charge, not two): the token is
-   * checked from memory (decision 010), then the operation is queued. Null: the token is not accepted.
+   * checked from memory (decision 010), then the operation is queued here — or, for a member of a working team,
+   * forwarded to the payer's ledger (decided from this state, no D1 read). Null: the token is not accepted.
    */
   async applyWithToken<K extends LedgerOpName>(
     userId: string,
@@ -142,14 +148,30 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     input: LedgerInput<K>,
   ): Promise<LedgerResult<LedgerOutcome<K>> | null> {
     if (!(await this.tokenAccepted(userId, tokenHash))) return null;
-    return this.apply(userId, name, input);
+    const viaPayer = await forwardToPayer(
+      {
+        state: this.state!,
+        payerLedger: (payerId) => ledger(this.env, payerId),
+        publish: (event) => this.relay(event),
+        stale: (from, payer) => void this.enqueue(userId, "payerChanged", { from, payer }),
+      },
+      userId,
+      name,
+      input,
+    );
+    return (viaPayer ?? this.apply(userId, name, input)) as LedgerResult<LedgerOutcome<K>>;
   }
 
-  private async enqueue(userId: string, name: Waiting["name"], input: unknown): Promise<LedgerResult<unknown>> {
+  private async enqueue(
+    userId: string,
+    name: Waiting["name"],
+    input: unknown,
+    forwardedBy?: string,
+  ): Promise<LedgerResult<unknown>> {
     if (!(await this.ready(userId))) return fail(404, "not_found", "User not found.");
     if (this.waiting.length >= this.limits.maxWaiting) return fail(503, "busy", BUSY_MESSAGE);
     return new Promise<LedgerResult<unknown>>((answer) => {
-      this.waiting.push({ name, input, answer });
+      this.waiting.push({ name, input, answer, forwardedBy });
       if (!this.committing) void this.commitLoop();
     });
   }
@@ -169,7 +191,11 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (w.name === "reload") {
       // Replaces the state with what D1 holds, in its place in the queue.
       const fresh = await loadLedgerState(this.db, userId);
-      if (fresh) Object.assign(draft, fresh, { lastClipAt: draft.lastClipAt });
+      // The holds this person opened on a payer's ledger are kept (captured ones answer a capture's replay).
+      if (fresh) {
+        for (const [holdId, payerId] of fresh.payerHolds) draft.payerHolds.set(holdId, payerId);
+        Object.assign(draft, fresh, { lastClipAt: draft.lastClipAt, payerHolds: draft.payerHolds });
+      }
       return NOTHING;
     }
     // Each entry of LEDGER_OPS is typed on its own input; the queue holds them all.
@@ -234,12 +260,15 @@ export class UserLedger extends SocketHub<SocketAttachment> {
 
   /** After commit: run the decision's effects (one runner, `ledger-effects.ts`), then answer. */
   private async finish(w: Waiting, decision: Decision<unknown>, topics: Set<AdminTopic>): Promise<void> {
-    await runEffects(decision.effects, this.ports(topics));
+    await runEffects(decision.effects, this.ports(topics, w.forwardedBy));
     w.answer(decision.result);
   }
 
-  /** The object's side of every effect. */
-  private ports(topics: Set<AdminTopic>): EffectPorts {
+  /**
+   * The object's side of every effect. `forwardedBy`: the member whose ledger forwarded the operation hears its
+   * clip and the team balance from that ledger (with the answer), so nothing is relayed to them from here.
+   */
+  private ports(topics: Set<AdminTopic>, forwardedBy?: string): EffectPorts {
     const userId = this.userId!;
     const background = (msg: string, work: Promise<unknown>) =>
       this.ctx.waitUntil(
@@ -249,16 +278,32 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       );
     return {
       publish: (event) => this.publish(event),
-      toMember: (memberId, event) => background("member relay failed", ledger(this.env, memberId).relay(event)),
-      teamCredits: (credits) =>
-        background("team relay failed", relayTeamCredits({ env: this.env, db: this.db }, userId, credits)),
-      teamStatus: (_active, plan) =>
-        background("team notice failed", noticeTeamStatus({ env: this.env, db: this.db }, userId, plan)),
+      toMember: (memberId, event) => {
+        if (memberId !== forwardedBy) background("member relay failed", ledger(this.env, memberId).relay(event));
+      },
+      // The members are in memory: no D1 read per commit, and an owner without members relays nothing.
+      teamCredits: (credits, memberIds) => {
+        for (const memberId of memberIds)
+          if (memberId !== forwardedBy)
+            background("team relay failed", ledger(this.env, memberId).relay({ type: "teamCredits", data: credits }));
+      },
+      teamStatus: async (active, plan, memberIds) => {
+        await Promise.all(memberIds.map((memberId) => this.tellPayer(memberId, { ownerId: userId, active })));
+        background("team notice failed", noticeTeamStatus({ env: this.env, db: this.db }, userId, plan, active));
+      },
+      payer: (memberId, payer) => this.tellPayer(memberId, payer),
       adminTopic: (topic) => topics.add(topic),
       wake: (at) => this.scheduleAlarm(at),
       endAccess: (reason) => this.closeAll(CLOSE_CODES.accessEnded, reason),
       forgetTokens: () => this.tokens.forget(),
     };
+  }
+
+  /** A member's ledger learns its payer from this (the owner's) one; failing that, it learns it when it reloads. */
+  private async tellPayer(memberId: string, payer: Payer | null): Promise<void> {
+    const told = await ledger(this.env, memberId).payerChanged({ from: this.userId!, payer });
+    if (!told.ok)
+      console.error(JSON.stringify({ level: "error", msg: "payer not told", memberId, error: told.message }));
   }
 
   private publishAdmin(topics: Set<AdminTopic>): void {

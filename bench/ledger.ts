@@ -283,7 +283,11 @@ async function main() {
     const floor = (before + after) / 2;
     const rows = scenarios.map((row) => ({ ...row, "share of static": share(Number(row.chargesPerSecond), floor) }));
     console.log("\nLedger benchmark (wrangler dev, local D1 + Durable Objects, this machine)");
-    console.log(`load average at the end (1, 5, 15 min): ${loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+    console.log(
+      `load average at the end (1, 5, 15 min): ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")}`,
+    );
     console.log(
       `static floor: ${floor.toFixed(0)} req/s (favicon.svg, 50 connections; ${before.toFixed(0)} before, ${after.toFixed(0)} after)`,
     );

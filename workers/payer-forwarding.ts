@@ -6,8 +6,8 @@ import type { LedgerClient } from "../app/services/ledger.server";
 const MAX_PAYER_HOLDS = 256;
 
 export interface MemberSide {
-  /** The member's committed state: its payer, and the holds it opened on a payer's ledger. */
-  state: LedgerState;
+  /** The member's committed state, read when needed (a commit replaces it): its payer and its holds there. */
+  state: () => LedgerState;
   payerLedger: (payerId: string) => Pick<LedgerClient, "forwarded">;
   /** To the member's own sockets (the clip count follows a new clip). */
   publish: (event: RelayedEvent) => void;
@@ -32,9 +32,8 @@ export async function forwardToPayer(
   input: unknown,
 ): Promise<LedgerResult<unknown> | null> {
   if (!isClipOp(name)) return null;
-  const { state } = side;
   if (name === "charge" || name === "reserve") {
-    const payer = state.payer;
+    const payer = side.state().payer;
     if (!payer?.active) return null;
     const request = input as { key: string };
     const teamInput = { ...request, key: `team:${memberId}:${request.key}`, creatorId: memberId };
@@ -54,7 +53,7 @@ export async function forwardToPayer(
     return result;
   }
   const { holdId } = input as { holdId: string };
-  const payerId = state.payerHolds.get(holdId);
+  const payerId = side.state().payerHolds.get(holdId);
   if (!payerId) return null;
   const result = await side.payerLedger(payerId).forwarded(memberId, name, { holdId });
   heard(side, payerId, name, result);
@@ -66,7 +65,7 @@ function heard(side: MemberSide, payerId: string, name: ClipOp, result: LedgerRe
   if (!result.ok || result.replayed) return;
   if (name === "reserve") {
     const { hold } = result.value as HoldOutcome;
-    const holds = side.state.payerHolds;
+    const holds = side.state().payerHolds;
     holds.set(hold.id, payerId);
     if (holds.size > MAX_PAYER_HOLDS) holds.delete(holds.keys().next().value as string);
   }

@@ -17,14 +17,7 @@ import {
   type Payer,
   type RelayedEvent,
 } from "~/domain/ledger";
-import {
-  clientMessageSchema,
-  CLOSE_CODES,
-  REALTIME_VERSION,
-  type ServerMessage,
-  type SettingsData,
-} from "~/domain/realtime";
-import { getDb, type Db } from "../app/db/client.server";
+import { CLOSE_CODES } from "~/domain/realtime";
 import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
 import { ledger } from "../app/services/ledger.server";
@@ -32,17 +25,8 @@ import { noticeTeamStatus } from "../app/services/teams.server";
 import { forwardToPayer } from "./payer-forwarding";
 import { publishAdminEvent } from "./admin-feed";
 import { runEffects, type EffectPorts } from "./ledger-effects";
-import { LastSeen, setPresence } from "./presence";
-import { credentialStillValid, socketCredential, type SocketCredential } from "./socket-credential";
-import { sessionTag, SocketHub, tokenTag } from "./socket-hub";
-import { TokenChecks } from "./token-checks";
+import { LedgerSockets, type SnapshotData } from "./ledger-sockets";
 
-type SocketKind = "page" | "extension";
-interface SocketAttachment {
-  kind: SocketKind;
-  /** The session (pages) or token (extension) the socket was opened with; re-checked on every hello. */
-  credential?: SocketCredential;
-}
 interface Waiting {
   name: LedgerOpName | "reload";
   input: unknown;
@@ -51,8 +35,6 @@ interface Waiting {
   forwardedBy?: string;
 }
 
-/** Seq numbers reserved per storage write (decision 004). */
-const SEQ_BLOCK = 1000;
 /** Operations per D1 batch stay well under D1's limits: a charge is three statements. */
 const MAX_GROUP = 64;
 
@@ -60,46 +42,26 @@ const NOTHING: Decision<null> = { result: { ok: true, value: null, replayed: fal
 
 /**
  * One per user (named by the user id): the only writer of that user's plan, period, credits, holds and ban. It is
- * the queue, the commit and the sockets. Every operation is a pure decision from `app/domain/ledger`: operations
- * that arrive while a batch is in flight are decided in memory, in arrival order, and committed together in the
- * next D1 batch (group commit, docs/decisions/005-group-commit.md); each caller is answered after its batch
- * committed, and each change is published once.
+ * the queue, the commit and the effect runner (its sockets: `ledger-sockets.ts`). Every operation is a pure decision
+ * from `app/domain/ledger`: operations that arrive while a batch is in flight are decided in memory, in arrival
+ * order, and committed together in the next D1 batch (group commit, docs/decisions/005-group-commit.md); each caller
+ * is answered after its batch committed, and each change is published once.
  */
-export class UserLedger extends SocketHub<SocketAttachment> {
+export class UserLedger extends LedgerSockets {
   /** Beyond `maxWaiting` queued operations the object answers "busy" rather than queueing without bound. */
   readonly limits = { maxWaiting: 256 };
-  private seq = 0;
-  /** Every seq up to this bound may have been used; storage holds it. */
-  private seqReserved = 0;
-  private userId: string | null = null;
   /** Committed state: what D1 holds. Null until loaded. */
   private state: LedgerState | null = null;
   private waiting: Waiting[] = [];
   private committing = false;
-  private readonly tokens = new TokenChecks(() => this.db);
-  private readonly lastSeen = new LastSeen();
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      // Continue after the stored bound: no seq used before a restart is ever used again (clients see a gap: resync).
-      this.seq = (await ctx.storage.get<number>("seq")) ?? 0;
-      this.seqReserved = this.seq;
-      this.userId = (await ctx.storage.get<string>("userId")) ?? null;
+      await this.restore();
       if (this.userId) this.state = await loadLedgerState(this.db, this.userId);
       this.standingRules();
     });
-  }
-
-  private get db(): Db {
-    return getDb(this.env.DB);
-  }
-
-  private async bind(userId: string): Promise<void> {
-    if (this.userId === userId) return;
-    if (this.userId !== null) throw new Error("UserLedger called for another user");
-    this.userId = userId;
-    await this.ctx.storage.put("userId", userId);
   }
 
   /** The state, loaded once (first call of a new object), with nothing else running meanwhile. */
@@ -150,7 +112,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (!(await this.tokenAccepted(userId, tokenHash))) return null;
     const viaPayer = await forwardToPayer(
       {
-        state: this.state!,
+        state: () => this.state!,
         payerLedger: (payerId) => ledger(this.env, payerId),
         publish: (event) => this.relay(event),
         stale: (from, payer) => void this.enqueue(userId, "payerChanged", { from, payer }),
@@ -159,7 +121,8 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       name,
       input,
     );
-    return (viaPayer ?? this.apply(userId, name, input)) as LedgerResult<LedgerOutcome<K>>;
+    if (viaPayer) return viaPayer as LedgerResult<LedgerOutcome<K>>;
+    return this.apply(userId, name, input);
   }
 
   private async enqueue(
@@ -310,17 +273,6 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
   }
 
-  /** Every change message goes out here: the next seq, one serialisation, every socket. */
-  private publish(event: RelayedEvent | { type: "settings"; data: SettingsData }): void {
-    this.seq += 1;
-    if (this.seq > this.seqReserved) {
-      // Storage holds a bound, not each seq: a write per message made every answer wait for it (the output gate).
-      this.seqReserved = this.seq + SEQ_BLOCK;
-      void this.ctx.storage.put("seq", this.seqReserved);
-    }
-    this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
-  }
-
   private async scheduleAlarm(at: number): Promise<void> {
     const current = await this.ctx.storage.getAlarm();
     if (current === null || at < current) await this.ctx.storage.setAlarm(at);
@@ -357,19 +309,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     return { credits: creditsOf(this.state!, Date.now()) };
   }
 
-  /** Tokens were revoked in D1: every token is read again on its next use. */
-  forgetTokens(): void {
-    this.tokens.forget();
-  }
-
-  // ── Realtime ─────────────────────────────────────────────────────────────
-
-  /** An admin changed a setting every page uses: pass it to this user's open pages. Returns how many got it. */
-  pushSettings(data: SettingsData): number {
-    const sockets = this.ctx.getWebSockets().length;
-    if (sockets > 0) this.publish({ type: "settings", data });
-    return sockets;
-  }
+  // ── Realtime (the sockets themselves: ledger-sockets.ts) ───────────────
 
   /**
    * Relayed by the team owner's ledger: the team's balance, or a clip of this member's added or removed there. The
@@ -378,109 +318,17 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   relay(event: RelayedEvent): number {
     if (this.state && event.type === "clip") this.state.clipCount += 1;
     if (this.state && event.type === "clipRemoved") this.state.clipCount = Math.max(0, this.state.clipCount - 1);
-    const sockets = this.ctx.getWebSockets().length;
-    if (sockets > 0) this.publish(event);
-    return sockets;
-  }
-
-  /** WebSocket upgrade, forwarded by the Worker after it authenticated the user (X-ClipCut-User). */
-  async fetch(request: Request): Promise<Response> {
-    const userId = request.headers.get("X-ClipCut-User");
-    const kind: SocketKind = request.headers.get("X-ClipCut-Socket") === "extension" ? "extension" : "page";
-    if (!userId || request.headers.get("Upgrade") !== "websocket")
-      return new Response("Expected a WebSocket", { status: 426 });
-    await this.bind(userId);
-    const full = this.socketCapReached();
-    if (full) return full;
-    const credential = socketCredential(request.headers);
-    const tags = [
-      kind,
-      ...(credential ? [credential.type === "session" ? sessionTag(credential.id) : tokenTag(credential.id)] : []),
-    ];
-    const response = this.acceptSocket({ kind, credential }, tags, request.headers.get("X-ClipCut-Protocol"));
-    await this.presence(userId, true);
-    return response;
-  }
-
-  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    const userId = this.userId;
-    let json: unknown = null;
-    try {
-      json = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
-    } catch {
-      // handled below as invalid
-    }
-    const parsed = clientMessageSchema.safeParse(json);
-    if (!this.spendFrame(ws, parsed.success ? parsed.data.type : "other")) return;
-    if (!parsed.success || !userId) {
-      this.send(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." } satisfies ServerMessage);
-      return;
-    }
-    if (parsed.data.type === "ping") {
-      await this.lastSeen.touch(this.db, userId);
-      this.send(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq } satisfies ServerMessage);
-      return;
-    }
-    // hello: the session or token the socket was opened with must still be valid (it may have ended meanwhile).
-    const { credential } = this.attachment(ws);
-    if (!credential || !(await credentialStillValid(this.db, userId, credential))) {
-      ws.close(CLOSE_CODES.accessEnded, "access ended");
-      return;
-    }
-    // Always answer with a snapshot; it is cheap and makes any missed sequence moot.
-    this.send(ws, await this.snapshot(userId));
-  }
-
-  protected async onSocketClosed(_ws: WebSocket, remaining: WebSocket[]): Promise<void> {
-    if (this.userId && remaining.length === 0) await this.presence(this.userId, false);
+    return this.publishIfWatched(event);
   }
 
   /** From memory: the clip count is kept in the state, so a snapshot costs no D1 read once the object is loaded. */
-  private async snapshot(userId: string): Promise<ServerMessage> {
+  protected async snapshotData(userId: string): Promise<SnapshotData> {
     const state = await this.ready(userId);
     this.standingRules();
     return {
-      v: REALTIME_VERSION,
-      type: "snapshot",
-      seq: this.seq,
-      data: {
-        credits: state ? creditsOf(state, Date.now()) : { balance: 0, held: 0, available: 0 },
-        plan: { plan: state?.user.plan ?? "Free", pendingPlan: state?.user.pendingPlan ?? null },
-        clipCount: state?.clipCount ?? 0,
-      },
+      credits: state ? creditsOf(state, Date.now()) : { balance: 0, held: 0, available: 0 },
+      plan: { plan: state?.user.plan ?? "Free", pendingPlan: state?.user.pendingPlan ?? null },
+      clipCount: state?.clipCount ?? 0,
     };
-  }
-
-  private async presence(userId: string, online: boolean): Promise<void> {
-    if (await setPresence(this.db, userId, online)) this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
-  }
-
-  /**
-   * Some sessions or tokens of this user ended (sign-out, a session ended on /account, a password change): their
-   * sockets close with "do not reconnect", and every token is read again on its next use. Returns how many closed.
-   */
-  closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): number {
-    this.tokens.forget();
-    return this.closeTagged(
-      [...input.sessionIds.map(sessionTag), ...input.tokenHashes.map(tokenTag)],
-      CLOSE_CODES.accessEnded,
-      input.reason,
-    );
-  }
-
-  private endAccess(reason: string): void {
-    this.closeAll(CLOSE_CODES.accessEnded, reason);
-    this.tokens.forget();
-  }
-
-  /**
-   * Access ended outside the ledger (sign-out everywhere, a revoked session): close every socket and forget the
-   * token checks. A ban goes through `setBanned`, which does this after its commit.
-   */
-  async disconnect(reason = "signed out"): Promise<number> {
-    const closed = this.ctx.getWebSockets().length;
-    this.endAccess(reason);
-    if (this.userId) await this.presence(this.userId, false);
-    return closed;
   }
 }

@@ -96,9 +96,7 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
     db
       .select({ id: creditHolds.id, payerId: creditHolds.userId })
       .from(creditHolds)
-      .where(
-        and(eq(creditHolds.status, "held"), eq(creditHolds.creatorId, userId), ne(creditHolds.userId, userId)),
-      ),
+      .where(and(eq(creditHolds.status, "held"), eq(creditHolds.creatorId, userId), ne(creditHolds.userId, userId))),
   ]);
   const user = userRows[0];
   if (!user) return null;

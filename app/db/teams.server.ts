@@ -199,4 +199,3 @@ export async function memberEmails(db: Db, ownerId: string): Promise<{ id: strin
     .innerJoin(users, eq(users.id, teamMembers.memberId))
     .where(and(eq(teamMembers.ownerId, ownerId), eq(teamMembers.role, "member")));
 }
-

@@ -133,7 +133,8 @@ describe("the owner's ledger decides who is in the team", () => {
     const owner = await person("Pro");
     const first = await person();
     const second = await person();
-    for (const p of [first, second]) expect(await join(ctx, p, await invited(owner, p.email))).toMatchObject({ ok: true });
+    for (const p of [first, second])
+      expect(await join(ctx, p, await invited(owner, p.email))).toMatchObject({ ok: true });
     // Four live invitations for two seats (more than `invite` allows: the accept itself must hold the limit).
     const now = Date.now();
     const joiners = await Promise.all([person(), person(), person(), person()]);
@@ -152,13 +153,17 @@ describe("the owner's ledger decides who is in the team", () => {
     expect(results.filter((r) => r.ok)).toHaveLength(TEAM_SEATS - 3);
     expect(results.filter((r) => !r.ok).map((r) => r.message)).toEqual([SEAT_LIMIT_MESSAGE, SEAT_LIMIT_MESSAGE]);
     expect(await countRows("SELECT count(*) AS n FROM team_members WHERE owner_id = ?", owner.id)).toBe(TEAM_SEATS);
-    // The owner's ledger refuses the same join itself, whoever asks it.
-    const direct = await ledger(env, owner.id).teamJoin({
-      invitationId: crypto.randomUUID(),
-      memberId: crypto.randomUUID(),
-      email: "x@example.com",
-    });
-    expect(direct).toMatchObject({ ok: false });
+    // The owner's ledger itself refuses a sixth person with a live invitation, whoever asks it.
+    const sixth = await person();
+    const invitationId = crypto.randomUUID();
+    await env.DB.prepare(
+      "INSERT INTO team_invitations (id, owner_id, email, token_hash, invited_by, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
+      .bind(invitationId, owner.id, sixth.email, await sha256Hex(crypto.randomUUID()), owner.id, now + 60_000)
+      .run();
+    const direct = await ledger(env, owner.id).teamJoin({ invitationId, memberId: sixth.id, email: sixth.email });
+    expect(direct).toMatchObject({ ok: false, status: 409, message: SEAT_LIMIT_MESSAGE });
+    expect(await countRows("SELECT count(*) AS n FROM team_members WHERE owner_id = ?", owner.id)).toBe(TEAM_SEATS);
   });
 
   it("a removed member's next charge is their own, though their ledger had the team in memory", async () => {

@@ -1,3 +1,4 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -5,11 +6,13 @@ import { reconcile } from "~/db/ledger.server";
 import { issueApiToken } from "~/services/api-tokens.server";
 import { ledger } from "~/services/ledger.server";
 import { invite, join, leave } from "~/services/teams.server";
+import { withStandIns } from "../../workers/local";
 import { get, insertUser, outbox, post, signIn } from "./helpers";
 
 /** Who pays is a fact of the clip: refunds, deletes and plan rules follow the payer, not the clip's creator. */
 const db = getDb(env.DB);
-const ctx = { env, db, origin: "http://localhost" };
+// The services see the env the local Worker composes (its e-mail goes to the stand-in outbox).
+const ctx = { env: withStandIns(env, "http://localhost", createExecutionContext()), db, origin: "http://localhost" };
 const PASSWORD = "correct-horse-battery-9";
 
 afterEach(async () => {

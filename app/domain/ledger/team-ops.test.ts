@@ -41,8 +41,13 @@ function owner(members: string[] = [], plan = "Pro", banned = false): LedgerStat
 
 const live = { email: "new@example.com", expiresAt: NOW + 60_000, acceptedAt: null, revokedAt: null };
 const joinInput = { invitationId: "inv-1", memberId: "new", email: "New@Example.com" };
-const join = (state: LedgerState, facts: Partial<Facts> = {}) =>
-  LEDGER_OPS.teamJoin.decide(state, joinInput, { hash: "team", invitation: live, joinerTeam: null, ...facts }, ctx);
+const join = (state: LedgerState, facts: Partial<Facts> = {}, memberId = joinInput.memberId) =>
+  LEDGER_OPS.teamJoin.decide(
+    state,
+    { ...joinInput, memberId },
+    { hash: "team", invitation: live, joinerTeam: null, ...facts },
+    ctx,
+  );
 
 /** A refused decision writes nothing, has no effects and leaves the state as it found it. */
 function expectRefused(state: LedgerState, decide: (s: LedgerState) => ReturnType<typeof join>, message: string) {
@@ -80,7 +85,7 @@ describe("joining a team is decided by the owner's ledger", () => {
     const four = owner(Array.from({ length: TEAM_SEATS - 2 }, (_, i) => `m${i}`));
     expect(join(four).result.ok).toBe(true);
     expect(four.members).toHaveLength(TEAM_SEATS - 1);
-    expectRefused(four, (s) => join(s), SEAT_LIMIT_MESSAGE);
+    expectRefused(four, (s) => join(s, {}, "sixth"), SEAT_LIMIT_MESSAGE);
   });
 
   it("refuses a used, revoked, expired or unknown invitation", () => {
@@ -94,7 +99,11 @@ describe("joining a team is decided by the owner's ledger", () => {
   });
 
   it("refuses another address, a person in a team already, and a suspended team", () => {
-    expectRefused(owner(), (s) => join(s, { invitation: { ...live, email: "else@example.com" } }), WRONG_ACCOUNT_MESSAGE);
+    expectRefused(
+      owner(),
+      (s) => join(s, { invitation: { ...live, email: "else@example.com" } }),
+      WRONG_ACCOUNT_MESSAGE,
+    );
     expectRefused(owner(), (s) => join(s, { joinerTeam: "other-owner" }), ALREADY_IN_TEAM_MESSAGE);
     expectRefused(owner(["new"]), (s) => join(s), ALREADY_IN_TEAM_MESSAGE);
     expectRefused(owner([], "Advanced"), (s) => join(s), TEAM_SUSPENDED_JOIN_MESSAGE);

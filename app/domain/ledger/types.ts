@@ -75,8 +75,6 @@ export type LedgerErrorCode =
   | "step_up_required"
   | "balance_changed"
   | "busy"
-  | "conflict"
-  | "gone"
   | "internal";
 export type LedgerFailure = { ok: false; status: number; code: LedgerErrorCode; message: string };
 export type LedgerResult<T> = { ok: true; value: T; replayed: boolean } | LedgerFailure;

@@ -90,7 +90,7 @@ describe("a member's clip is forwarded by the member's ledger to the payer's", (
     expect(await creditsOf(member.id)).toBe(20);
   });
 
-  it("a member's hold is reserved, captured and replayed on the owner's ledger with no read of who holds it", async () => {
+  it("a member's hold is captured on the owner's ledger while membership cannot be read, and a replay answers the same clip", async () => {
     const { owner, member } = await team(100, 20);
     const reserved = await api(member.token, "/api/v1/holds", clip);
     expect(reserved.status).toBe(201);

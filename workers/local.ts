@@ -129,8 +129,13 @@ const local = {
     if (isDevPath(new URL(request.url).pathname)) {
       if (!env.STAND_IN) return new Response("Not Found", { status: 404 });
       const url = new URL(request.url);
-      if (url.pathname === "/dev/users") return devUsersRoute(request, withStandIns(env, url.origin, ctx));
-      return routeDev(request, env, ctx, standInOf(env.STAND_IN), deliverEvents);
+      const stub = standInOf(env.STAND_IN);
+      if (url.pathname === "/dev/users")
+        return devUsersRoute(request, withStandIns(env, url.origin, ctx), {
+          complete: (sessionId, cardNumber) => stub.completeCheckout(sessionId, cardNumber),
+          deliverEvents: () => deliverEvents(env, url.origin, ctx),
+        });
+      return routeDev(request, env, ctx, stub, deliverEvents);
     }
     return app.fetch(request, env, ctx);
   },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   invoiceGrant,
+  pendingUpgradeNotice,
   planChangeIntent,
   unspentRefund,
   upgradeCredits,
@@ -247,4 +248,23 @@ describe("the money-back refund returns only unspent value", () => {
       spentCredits: 0,
     });
   });
+});
+
+describe("a pending upgrade is told as what happened and what to do", () => {
+  const pending = { plan: "Pro" as const, amountCents: 5400, invoiceUrl: "https://invoice", expiresAt: 0 };
+  it.each([
+    ["authentication", "is waiting for your bank", "confirm the payment of $54.00 (3-D Secure)", "Confirm the payment"],
+    ["declined", "did not go through", "Your card was declined, so you stay on Basic", "Pay the upgrade invoice"],
+  ] as const)(
+    "%s: says the plan in force stays, nothing was charged, and the deadline",
+    (reason, title, detail, action) => {
+      const notice = pendingUpgradeNotice({ ...pending, reason }, "Basic", "Nov 27");
+      expect(notice.title).toContain(`Your upgrade to Pro ${title}`);
+      expect(notice.detail).toContain(detail);
+      expect(notice.detail).toMatch(/stay on Basic/);
+      expect(notice.detail).toContain("nothing");
+      expect(notice.detail).toContain("Nov 27");
+      expect(notice.action).toBe(action);
+    },
+  );
 });

@@ -3,7 +3,15 @@
  * fields, what an invoice or a pack grants, what a refund takes back. No I/O; the UserLedger applies them.
  * See docs/decisions/011-payments.md.
  */
-import { monthlyCredits, PLAN_PERIOD_MS, planRank, type Billing, type PaidPlanId, type PlanId } from "./plans";
+import {
+  formatCents,
+  monthlyCredits,
+  PLAN_PERIOD_MS,
+  planRank,
+  type Billing,
+  type PaidPlanId,
+  type PlanId,
+} from "./plans";
 
 /** A subscription as re-read from Stripe, reduced to what the ledger needs (times in ms). */
 export interface SubscriptionFacts {
@@ -91,6 +99,47 @@ export function planChangeIntent(input: {
   if (next === target && sub.plan === target && sub.billing === interval && !sub.cancelAtPeriodEnd)
     return { kind: "none" };
   return { kind: "downgradeAtPeriodEnd", plan: target, interval, paidPlan: current, paidUntil: sub.periodEnd };
+}
+
+/**
+ * An upgrade Stripe holds as a pending update (payment_behavior pending_if_incomplete): its invoice was not paid, so
+ * nothing changed yet. It applies once the invoice is paid, and is dropped (the invoice voided) at `expiresAt`.
+ */
+export interface PendingUpgrade {
+  plan: PaidPlanId;
+  /** The bank asks the customer to confirm (3-D Secure), or the card was declined. */
+  reason: "authentication" | "declined";
+  amountCents: number;
+  /** Stripe's hosted page where the invoice is confirmed or paid. */
+  invoiceUrl: string | null;
+  expiresAt: number;
+}
+
+/**
+ * What a creator is told about a pending upgrade: what happened (nothing charged, the plan in force stays) and what
+ * to do before it expires. `when` is the expiry as the page shows it.
+ */
+export function pendingUpgradeNotice(
+  pending: PendingUpgrade,
+  current: PlanId,
+  when: string,
+): { title: string; detail: string; action: string } {
+  const amount = formatCents(pending.amountCents);
+  if (pending.reason === "authentication")
+    return {
+      title: `Your upgrade to ${pending.plan} is waiting for your bank.`,
+      detail:
+        `Your bank asks you to confirm the payment of ${amount} (3-D Secure). You stay on ${current} until you do; ` +
+        `nothing has been charged. If it is not confirmed by ${when}, the upgrade is cancelled.`,
+      action: "Confirm the payment",
+    };
+  return {
+    title: `Your upgrade to ${pending.plan} did not go through.`,
+    detail:
+      `Your card was declined, so you stay on ${current} and nothing was charged. Update your card on the Billing ` +
+      `page, then pay the upgrade invoice of ${amount} before ${when}; after that the upgrade is cancelled.`,
+    action: "Pay the upgrade invoice",
+  };
 }
 
 /**

@@ -11,12 +11,13 @@ import { z } from "zod";
 import { BillingToggle, parseBilling } from "~/components/pricing/billing-toggle";
 import { PlanCards } from "~/components/pricing/plan-cards";
 import { useLive } from "~/components/realtime";
+import { pendingUpgradeNotice, type PendingUpgrade } from "~/domain/billing";
 import { formatShortDate } from "~/domain/greeting";
 import { runningSubscription } from "~/db/billing.server";
 import { getDb } from "~/db/client.server";
-import { effectivePlan, PLAN_IDS, PLANS } from "~/domain/plans";
+import { effectivePlan, PLAN_IDS, PLANS, type PlanId } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
-import { changePlan } from "~/services/billing.server";
+import { changePlan, pendingUpgrade } from "~/services/billing.server";
 import { busyHeaders } from "~/services/ledger.server";
 import { BillingConfigError } from "~/services/stripe.server";
 import { readForm } from "~/utils/forms";
@@ -29,17 +30,27 @@ const changeSchema = z.object({
 });
 const PERIOD_END_NOTE = " It takes effect at the end of your current billing period.";
 
+/** A pending upgrade as the page shows it: what happened, what to do, and the link to do it. */
+function pendingNotice(pending: PendingUpgrade, current: PlanId, timeZone: string) {
+  const notice = pendingUpgradeNotice(pending, current, formatShortDate(pending.expiresAt, timeZone));
+  return { ...notice, url: pending.invoiceUrl, declined: pending.reason === "declined" };
+}
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const url = new URL(request.url);
   const paid = z.enum(PLAN_IDS).safeParse(url.searchParams.get("plan"));
-  const subscription = await runningSubscription(getDb(context.cloudflare.env.DB), user.id);
+  const db = getDb(context.cloudflare.env.DB);
+  const subscription = await runningSubscription(db, user.id);
+  const timeZone = user.timeZone ?? "UTC";
+  const pending = subscription ? await pendingUpgrade(context.cloudflare.env, db, user.id) : null;
   return {
     billing: parseBilling(request.url),
     periodEnd: (subscription?.currentPeriodEnd ?? user.planPeriodEnd)?.toISOString() ?? null,
     next: subscription?.pendingPlan ?? null,
     interval: subscription?.interval ?? null,
-    timeZone: user.timeZone ?? "UTC",
+    timeZone,
+    pending: pending ? pendingNotice(pending, effectivePlan(user.plan), timeZone) : null,
     // Back from Checkout: the webhook applied the plan; the page says so as after any plan change.
     checkout:
       url.searchParams.get("checkout") === "success" && paid.success
@@ -68,6 +79,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
           { ok: false as const, message: `Failed to update plan: ${outcome.message}` },
           { status: outcome.status, headers: busyHeaders({ ok: false, status: outcome.status }) },
         );
+      case "pending": {
+        // Nothing changed: the page says why and what to do (the same notice its loader shows).
+        const notice = pendingNotice(outcome.pending, effectivePlan(user.plan), user.timeZone ?? "UTC");
+        return data({ ok: false as const, message: `${notice.title} ${notice.detail}` }, { status: 402 });
+      }
       case "unchanged":
         return { ok: true as const, message: `Successfully changed plan to ${target}!` };
       case "changed":
@@ -88,7 +104,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function PlanPage() {
-  const { billing, periodEnd, timeZone, checkout, next, interval } = useLoaderData<typeof loader>();
+  const { billing, periodEnd, timeZone, checkout, next, interval, pending } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData ?? checkout;
   const live = useLive();
@@ -135,10 +151,35 @@ export default function PlanPage() {
           </Link>
         </div>
       </section>
-      {result && (
+      {result && !(pending && !result.ok && actionData) && (
         <p className={result.ok ? "alert-success" : "alert-error"} role={result.ok ? "status" : "alert"}>
           {result.message}
         </p>
+      )}
+      {pending && (
+        <section
+          className="alert-error space-y-2"
+          role="alert"
+          aria-labelledby="pending-upgrade"
+          data-testid="pending-upgrade"
+        >
+          <h2 id="pending-upgrade" className="font-semibold">
+            {pending.title}
+          </h2>
+          <p>{pending.detail}</p>
+          <p className="flex flex-wrap gap-3">
+            {pending.declined && (
+              <Link to="/billing" className="btn-secondary">
+                Update your card
+              </Link>
+            )}
+            {pending.url && (
+              <a href={pending.url} className="btn-primary">
+                {pending.action}
+              </a>
+            )}
+          </p>
+        </section>
       )}
       <section aria-labelledby="plans-title" className="space-y-6">
         <div className="flex flex-wrap items-center justify-between gap-4">

@@ -3,10 +3,11 @@
  * the Customer Portal, a refund. None of this changes plan or credits itself: Stripe's events do, through the
  * webhook and the ledger.
  */
-import { planChangeIntent, unspentRefund } from "~/domain/billing";
+import { planChangeIntent, unspentRefund, type PendingUpgrade } from "~/domain/billing";
 import {
   creditPack,
   effectivePlan,
+  planOfLookupKey,
   priceLookupKey,
   REFUND_WINDOW_MS,
   type Billing,
@@ -18,7 +19,7 @@ import type { Db } from "~/db/client.server";
 import { readCredits } from "~/db/credits.server";
 import type { AppEnv } from "~/load-context";
 import { ledger } from "./ledger.server";
-import { stripeFor, type BillingStripe, type Stripe } from "./stripe.server";
+import { idOf, msOf, stripeFor, type BillingStripe, type Stripe } from "./stripe.server";
 import { subscriptionFacts, syncSubscription } from "./stripe-webhook.server";
 
 interface Who {
@@ -125,6 +126,8 @@ export type PlanChangeOutcome =
   | { kind: "checkout"; url: string }
   | { kind: "changed"; plan: PlanId; effective: "now" | "period_end" }
   | { kind: "unchanged"; plan: PlanId }
+  /** Stripe holds the upgrade until its invoice is paid: nothing changed yet. */
+  | { kind: "pending"; pending: PendingUpgrade }
   | { kind: "refused"; status: number; message: string };
 
 interface PlanUser extends Who {
@@ -208,11 +211,47 @@ export async function changePlan(
       };
       break;
   }
-  await client.stripe.subscriptions.update(sub.id, params, { idempotencyKey: key });
+  const updated = await client.stripe.subscriptions.update(sub.id, params, { idempotencyKey: key });
   // Apply what Stripe now holds at once (the webhook does the same; both are idempotent).
   await syncSubscription({ env, db, client, origin }, sub.id);
+  const pending = await pendingUpgradeOf(client, updated);
+  if (pending) return { kind: "pending", pending };
   const later = intent.kind === "cancelAtPeriodEnd" || intent.kind === "downgradeAtPeriodEnd";
   return { kind: "changed", plan: target, effective: later ? "period_end" : "now" };
+}
+
+/**
+ * The upgrade a subscription holds as a pending update, if any: why its invoice is unpaid (the payment intent asks
+ * for authentication, or the card was declined) and where the customer finishes it.
+ */
+async function pendingUpgradeOf(client: BillingStripe, sub: Stripe.Subscription): Promise<PendingUpgrade | null> {
+  const update = sub.pending_update;
+  const priced = planOfLookupKey(update?.subscription_items?.[0]?.price.lookup_key);
+  const invoiceId = idOf(sub.latest_invoice);
+  if (!update || !priced || !invoiceId) return null;
+  const invoice = await client.stripe.invoices.retrieve(invoiceId, { expand: ["payments"] });
+  const intentId = idOf(invoice.payments?.data[0]?.payment.payment_intent ?? null);
+  const intent = intentId ? await client.stripe.paymentIntents.retrieve(intentId) : null;
+  return {
+    plan: priced.plan,
+    reason: intent?.status === "requires_action" ? "authentication" : "declined",
+    amountCents: invoice.amount_remaining,
+    invoiceUrl: invoice.hosted_invoice_url ?? null,
+    expiresAt: msOf(update.expires_at),
+  };
+}
+
+/** The user's pending upgrade for the plan page; null when none (or when Stripe cannot be asked now). */
+export async function pendingUpgrade(env: AppEnv, db: Db, userId: string): Promise<PendingUpgrade | null> {
+  const running = await runningSubscription(db, userId);
+  if (!running) return null;
+  try {
+    const client = stripeFor(env, db);
+    return await pendingUpgradeOf(client, await client.stripe.subscriptions.retrieve(running.id));
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", msg: "pending upgrade unreadable", error: String(error) }));
+    return null;
+  }
 }
 
 /** The saved card: the customer's default, else the running subscription's. */

@@ -10,10 +10,10 @@ import {
   buildExtension,
   launchWithExtension,
   openPanel,
+  installNativeCompanion,
   setMediaUrl,
-  startCompanion,
   storedKey,
-  type Companion,
+  type NativeCompanion,
 } from "./extension/harness";
 import { dismissNotice, signUp, uniqueEmail } from "./helpers";
 
@@ -31,26 +31,11 @@ const FPS = 30;
 const watchUrl = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
 
 let media: RangeServer;
-let companion: Companion;
+let companion: NativeCompanion;
 let context: BrowserContext;
-let extensionId: string;
 
 const label = (page: Page, which: "current" | "first" | "last") => page.getByTestId(`clipcut-${which}-frame`);
 const frameText = (n: number) => new RegExp(`· frame ${n}$`);
-
-async function pair() {
-  const popup = await context.newPage();
-  await popup.goto(`chrome-extension://${extensionId}/popup.html`);
-  const field = popup.getByLabel("Pairing token");
-  const paired = popup.getByTestId("companion-paired");
-  await expect(field.or(paired)).toBeVisible();
-  if (await field.isVisible()) {
-    await field.fill(companion.token);
-    await popup.getByRole("button", { name: "Pair" }).click();
-    await expect(paired).toBeVisible();
-  }
-  await popup.close();
-}
 
 /** The watch page with the panel open, on the companion's frame grid (its dry run told the frame rate). */
 async function panelOnFrames(): Promise<Page> {
@@ -75,14 +60,18 @@ test.beforeAll(async () => {
   await makeFrameBandSource(join(DIR, FILE), { fps: String(FPS), seconds: 20, gop: 60 });
   media = await startRangeServer(DIR);
   setMediaUrl(media.url(FILE));
-  companion = await startCompanion(media, { file: FILE, width: 640, height: 360, fps: FPS, seconds: 20 });
-  ({ context, extensionId } = await launchWithExtension());
-  await pair();
+  // The companion the browser starts itself (native messaging): no pairing, no port.
+  ({ context } = await launchWithExtension((profile) => {
+    companion = installNativeCompanion(
+      media,
+      { userDataDir: profile },
+      { file: FILE, width: 640, height: 360, fps: FPS, seconds: 20 },
+    );
+  }));
 });
 
 test.afterAll(async () => {
   await context?.close();
-  await companion?.stop();
   await media?.close();
 });
 
@@ -128,9 +117,17 @@ test("[ and ] set the handles; the report and the companion's thumbnails name th
 
   // Loop on: every frame the preview presents lies inside the range.
   await watch.getByRole("button", { name: "Play preview" }).click();
-  const shown = (await watch.evaluate(playAndSample(FPS, 3500))) as number[];
+  // Long enough for several loops even when a loaded 2-core machine decodes at a fraction of 30 fps.
+  const shown = (await watch.evaluate(playAndSample(FPS, 8000))) as number[];
   expect(shown.length).toBeGreaterThan(30);
-  expect(shown.filter((f) => f < 95 || f > 160)).toEqual([]);
+  // The loop stops from the frame callback. A loaded machine skips callbacks (the sample then jumps frames): only
+  // then can a frame past the end show, and never further past it than the largest jump the sample itself saw.
+  const jumps = shown
+    .slice(1)
+    .map((f, i) => f - shown[i]!)
+    .filter((d) => d > 0);
+  const slack = Math.max(1, ...jumps) - 1;
+  expect(shown.filter((f) => f < 95 || f > 160 + slack)).toEqual([]);
   expect(shown).toContain(160);
 
   // Loop off: the preview stops on the last frame and holds it.
@@ -149,7 +146,6 @@ test("the cut file's first and last frames are the handles' frames, from mid-GOP
   await signUp(site, request, "Frame Creator", uniqueEmail("frames"), "frame passphrase");
   await dismissNotice(site);
   await expect.poll(() => storedKey(context.serviceWorkers()[0]!), { timeout: 10_000 }).toMatch(/^cc_/);
-  await pair();
   const watch = await panelOnFrames();
   await watch.getByLabel("Quality").selectOption("360p");
   // Handles set with the keys (the time fields keep whole seconds when they lose focus): 95..160, then 120..150.

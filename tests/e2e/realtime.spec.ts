@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { expect, test } from "./fixtures";
-import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+import { DEMO_PASSWORD, dismissNotice, signUp, uniqueEmail } from "./helpers";
 
 const clip = (name: string) => ({
   name,
@@ -53,10 +53,10 @@ function startServer(port: number, persist: string): ChildProcess {
       String(port),
       "--ip",
       "127.0.0.1",
+      "--config",
+      "wrangler.local.toml",
       "--persist-to",
       persist,
-      "--var",
-      "APP_MODE:local",
       "--show-interactive-dev-session=false",
     ],
     { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, detached: true },
@@ -84,7 +84,18 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
   spawnSync("rm", ["-rf", persist]);
   const migrate = spawnSync(
     "npx",
-    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    [
+      "wrangler",
+      "d1",
+      "migrations",
+      "apply",
+      "DB",
+      "--local",
+      "--config",
+      "wrangler.local.toml",
+      "--persist-to",
+      persist,
+    ],
     { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
   );
   expect(migrate.status).toBe(0);
@@ -143,6 +154,8 @@ test.describe("one door to the ledger", () => {
     // The edit form, not the list's filter form (which has a Plan select too).
     const form = admin.locator("form", { has: admin.getByRole("button", { name: "Save Changes" }) });
     await form.getByLabel("Plan").selectOption("Advanced");
+    // A plan is money: the admin confirms with their own password (step-up).
+    await form.getByLabel("Your password").fill(DEMO_PASSWORD);
     await form.getByRole("button", { name: "Save Changes" }).click();
     await expect(admin).toHaveURL(/notice=saved/);
 

@@ -73,6 +73,22 @@ describe("the Stripe stand-in", () => {
     expect(fresh.id).not.toBe(first.id);
   });
 
+  it("a Checkout Session is Stripe's object: no price or subscription_data on it, line items only on request", async () => {
+    const stripe = sdk();
+    const customer = await stripe.customers.create({ email: "session-shape@example.com" });
+    const [price] = (await stripe.prices.list({ lookup_keys: ["basic_monthly"] })).data;
+    const created = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer: customer.id,
+      line_items: [{ price: price!.id, quantity: 1 }],
+      subscription_data: { metadata: { user_id: "someone" } },
+      success_url: `${ORIGIN}/billing/plan`,
+    });
+    const session = await stripe.checkout.sessions.retrieve(created.id);
+    for (const field of ["price", "subscription_data", "line_items"]) expect(session).not.toHaveProperty(field);
+    expect(session).toMatchObject({ object: "checkout.session", mode: "subscription", amount_total: 1500 });
+  });
+
   it("a declined upgrade leaves the old plan and a pending update that expires after 23 hours", async () => {
     // 4000 0000 0000 0341: saved fine, declined when charged.
     const { userId, cookie, subscriptionId } = await basicSubscriber("declined-up", "4000 0000 0000 0341");
@@ -130,6 +146,32 @@ describe("the Stripe stand-in", () => {
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: null });
   });
 
+  it("a pending upgrade is explained on /billing/plan: what happened, the plan kept, and what to do", async () => {
+    const threeDs = await basicSubscriber("pending-3ds", "4000 0027 6000 3184");
+    const asked = await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie: threeDs.cookie });
+    expect(asked.status).toBe(402);
+    expect(await asked.text()).toContain("Your upgrade to Pro is waiting for your bank.");
+    const waiting = await (await get("/billing/plan", { cookie: threeDs.cookie })).text();
+    expect(waiting).toContain("Your upgrade to Pro is waiting for your bank.");
+    expect(waiting).toContain("(3-D Secure). You stay on Basic until you do; nothing has been charged.");
+    expect(waiting).toMatch(/href="[^"]*\/dev\/stripe\/invoice\/in_\w+"[^>]*>Confirm the payment</);
+
+    const declined = await basicSubscriber("pending-declined", "4000 0000 0000 0341");
+    const refused = await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie: declined.cookie });
+    expect(refused.status).toBe(402);
+    expect(await refused.text()).not.toContain("Successfully changed plan");
+    const page = await (await get("/billing/plan", { cookie: declined.cookie })).text();
+    expect(page).toContain("Your upgrade to Pro did not go through.");
+    expect(page).toContain("Your card was declined, so you stay on Basic and nothing was charged.");
+    expect(page).toContain("Update your card");
+    expect(page).toMatch(/href="[^"]*\/dev\/stripe\/invoice\/in_\w+"[^>]*>Pay the upgrade invoice</);
+    expect(await userRow(declined.userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 600 });
+
+    // A subscriber with nothing pending sees no notice.
+    const settled = await basicSubscriber("pending-none", "4242 4242 4242 4242");
+    expect(await (await get("/billing/plan", { cookie: settled.cookie })).text()).not.toContain("pending-upgrade");
+  });
+
   it("hosted pages of another customer are not found", async () => {
     const { cookie } = await basicSubscriber("owner-pages", "4242 4242 4242 4242");
     await insertUser({ email: "snoop@example.com", password: PASSWORD });
@@ -137,5 +179,24 @@ describe("the Stripe stand-in", () => {
     const portal = (await post("/billing", { intent: "portal" }, { cookie })).headers.get("Location");
     expect((await get(new URL(portal ?? "").pathname, { cookie: snoop })).status).toBe(404);
     expect(await customerIdOf(db, "nobody")).toBeNull();
+  });
+});
+
+describe("the local user fixture", () => {
+  it("a fixture user with a paid plan bought it: a paid subscription, its month's credits, nothing set by hand", async () => {
+    const body = new URLSearchParams({ email: "fixture-pro@example.com", password: PASSWORD, plan: "Pro" });
+    const res = await local.fetch(
+      new Request(`${ORIGIN}/dev/users`, { method: "POST", body }) as IncomingRequest,
+      env as LocalEnv,
+      createExecutionContext(),
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { userId } = (await res.json()) as { userId: string };
+    expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: null, credits: 100 + 10_000 });
+    expect(await runningSubscription(db, userId)).toMatchObject({ plan: "Pro", status: "active" });
+    const paid = await env.DB.prepare("SELECT amount_cents, status FROM billing_payments WHERE user_id = ?")
+      .bind(userId)
+      .all();
+    expect(paid.results).toEqual([{ amount_cents: 6900, status: "paid" }]);
   });
 });

@@ -12,17 +12,14 @@ import type { AppEnv } from "~/load-context";
 import { stripeFor } from "~/services/stripe.server";
 import worker from "../../workers/app";
 import { withStandIns, type LocalEnv } from "../../workers/local";
-import charge from "../fixtures/stripe/charge.json";
-import packSession from "../fixtures/stripe/checkout-session-pack.json";
-import eventFixture from "../fixtures/stripe/event.json";
-import { invoice } from "../fixtures/stripe/invoice";
-import refund from "../fixtures/stripe/refund.json";
-import subscription from "../fixtures/stripe/subscription.json";
+import { API_VERSION } from "../../workers/local/stripe-api";
+import { eventObject } from "../../workers/local/stripe-objects";
+import { line, paidInvoice, price, stripeFixtures } from "../fixtures/stripe";
 import { get, insertUser, ORIGIN, outbox, post, signIn } from "./helpers";
 import { standIn, WEBHOOK_SECRET } from "./stand-in";
 
 // The local Worker (wrangler.local.toml): the SDK talks to the stand-in object at the fetch boundary, whose objects are
-// seeded here from fixtures in Stripe's documented shapes (API 2026-10-28). Events are signed with the SDK's test
+// seeded here from fixtures typed as the SDK's own objects (API 2026-10-28). Events are signed with the SDK's test
 // header helper and posted to /webhooks/stripe, as Stripe delivers them.
 
 const db = getDb(env.DB);
@@ -30,33 +27,16 @@ const sdk = new Stripe("sk_test_unused", { httpClient: Stripe.createFetchHttpCli
 const DAY = 86_400_000;
 const PASSWORD = "Payments-test-1";
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** The fixtures with ids unique to one test ("fixture" → the tag) and the user filled in. */
-function fixtures(tag: string, userId: string) {
-  const own = <T>(f: T): Json =>
-    JSON.parse(JSON.stringify(f).replaceAll("fixture", tag).replaceAll('""', `"${userId}"`));
-  return {
-    subscription: own(subscription),
-    invoice: own(invoice),
-    packSession: own(packSession),
-    charge: own(charge),
-    refund: own(refund),
-  };
-}
-
-async function stripeHas(...objects: Json[]) {
+async function stripeHas(...objects: object[]) {
   await standIn().put(JSON.stringify(objects));
 }
 
 let seq = 0;
-async function deliver(type: string, object: Json, opts: { id?: string; secret?: string } = {}) {
-  const payload = JSON.stringify({
-    ...eventFixture,
-    id: opts.id ?? `evt_${++seq}_${Date.now()}`,
-    type,
-    data: { object },
-  });
+async function deliver(type: Stripe.Event.Type, object: object, opts: { id?: string; secret?: string } = {}) {
+  const id = opts.id ?? `evt_${++seq}_${Date.now()}`;
+  const payload = JSON.stringify(
+    eventObject({ id, type, created: Math.floor(Date.now() / 1000), object, apiVersion: API_VERSION }),
+  );
   const header = await sdk.webhooks.generateTestHeaderStringAsync({
     payload,
     secret: opts.secret ?? WEBHOOK_SECRET,
@@ -85,7 +65,6 @@ const ledger = (userId: string) => ledgerClient(env, userId);
 async function subscriber(tag: string, opts: { yearly?: boolean; calendarMonth?: boolean } = {}) {
   const userId = await insertUser({ email: `${tag}@example.com`, password: PASSWORD });
   await saveCustomer(db, userId, `cus_${tag}`);
-  const f = fixtures(tag, userId);
   const start = Math.floor((Date.now() - DAY) / 1000);
   // Stripe bills calendar months; most tests only need a period of about a month.
   const monthEnd = new Date(start * 1000);
@@ -95,17 +74,7 @@ async function subscriber(tag: string, opts: { yearly?: boolean; calendarMonth?:
     : opts.calendarMonth
       ? Math.floor(monthEnd.getTime() / 1000)
       : start + 31 * 86_400;
-  const item = f.subscription.items.data[0];
-  item.current_period_start = start;
-  item.current_period_end = end;
-  if (opts.yearly) {
-    item.price = { ...item.price, id: "price_basic_yearly", lookup_key: "basic_yearly", unit_amount: 12000 };
-    item.price.recurring = { interval: "year", interval_count: 1 };
-    f.invoice.amount_paid = 12000;
-  }
-  f.invoice.lines.data[0].period = { start, end };
-  f.invoice.created = start;
-  f.invoice.status_transitions.paid_at = start;
+  const f = stripeFixtures(tag, userId, { lookupKey: opts.yearly ? "basic_yearly" : "basic_monthly", start, end });
   await stripeHas(f.subscription, f.invoice);
   return { userId, f, start, end };
 }
@@ -150,6 +119,26 @@ describe("Stripe webhook", () => {
     });
   });
 
+  it("an invoice whose metadata names a bigger plan grants only what its lines charged for", async () => {
+    const { userId, f } = await subscriber("metaplan");
+    // Metadata is anyone's to write (ours, an integration's, a stand-in's): a plan named there moves nothing.
+    const claimed = { ...f.subscription.metadata, clipcut_plan: "Pro", plan: "Pro", credits: "10000" };
+    const invoice: Stripe.Invoice = {
+      ...f.invoice,
+      metadata: claimed,
+      parent: {
+        type: "subscription_details",
+        quote_details: null,
+        subscription_details: { subscription: f.subscription.id, metadata: claimed },
+      },
+    };
+    await stripeHas({ ...f.subscription, metadata: claimed }, invoice);
+    expect((await deliver("invoice.paid", invoice)).status).toBe(200);
+    expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 100 + 500 });
+    const payment = await env.DB.prepare("SELECT credits FROM billing_payments WHERE id = ?").bind(invoice.id).first();
+    expect(payment).toEqual({ credits: 500 });
+  });
+
   it("applies events out of order: the object is re-read, so a stale snapshot changes nothing", async () => {
     const { userId, f } = await subscriber("order");
     // The subscription was cancelled meanwhile; an old "updated" snapshot still says active.
@@ -168,31 +157,25 @@ describe("Stripe webhook", () => {
   async function upgradeAt(tag: string, at: (period: { start: number; end: number }) => number) {
     const { userId, f, start, end } = await subscriber(tag, { calendarMonth: true });
     await deliver("invoice.paid", f.invoice);
-    const item = f.subscription.items.data[0];
+    const item = f.subscription.items.data[0]!;
     const basic = item.price;
-    item.price = { ...item.price, id: "price_pro_monthly", lookup_key: "pro_monthly", unit_amount: 6900 };
+    const pro = price("pro_monthly");
+    item.price = pro;
     const t = at({ start, end });
     const unused = (end - t) / (end - start);
-    const line = (amount: number, price: string) => ({
-      ...structuredClone(f.invoice.lines.data[0]),
-      id: `il_${tag}_${price}`,
-      amount,
-      period: { start: t, end },
-      parent: {
-        type: "subscription_item_details",
-        invoice_item_details: null,
-        subscription_item_details: { proration: true, subscription: f.subscription.id, subscription_item: item.id },
-      },
-      pricing: { type: "price_details", price_details: { price, product: "prod" } },
+    const id = `in_${tag}_proration`;
+    const prorated = (p: Stripe.Price, amount: number) =>
+      line({ tag, invoice: id, price: p, amount, period: { start: t, end }, proration: true });
+    const proration = paidInvoice({
+      tag,
+      id,
+      number: "F1X-0002",
+      billingReason: "subscription_update",
+      created: t,
+      metadata: f.subscription.metadata,
+      lines: [prorated(basic, -Math.round(1500 * unused)), prorated(pro, Math.round(6900 * unused))],
+      paymentIntent: `pi_${tag}_proration`,
     });
-    const lines = [line(-Math.round(1500 * unused), basic.id), line(Math.round(6900 * unused), "price_pro_monthly")];
-    const proration = {
-      ...structuredClone(f.invoice),
-      id: `in_${tag}_proration`,
-      billing_reason: "subscription_update",
-      amount_paid: lines[0].amount + lines[1].amount,
-      lines: { ...f.invoice.lines, data: lines },
-    };
     await stripeHas(f.subscription, proration);
     expect((await deliver("customer.subscription.updated", f.subscription)).status).toBe(200);
     expect((await userRow(userId)).plan).toBe("Pro");
@@ -234,11 +217,15 @@ describe("Stripe webhook", () => {
     expect(renewed.ok).toBe(true);
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic", credits: 600 });
     // Stripe's paid renewal invoice for the next period grants the lower plan's month, once.
-    const cycle: Json = { ...structuredClone(f.invoice), id: "in_down_cycle", billing_reason: "subscription_cycle" };
-    cycle.lines.data[0].period = { start: end, end: end + 31 * 86_400 };
+    const cycle: Stripe.Invoice = {
+      ...structuredClone(f.invoice),
+      id: "in_down_cycle",
+      billing_reason: "subscription_cycle",
+    };
+    cycle.lines.data[0]!.period = { start: end, end: end + 31 * 86_400 };
     const next = structuredClone(f.subscription);
-    next.items.data[0].current_period_start = end;
-    next.items.data[0].current_period_end = end + 31 * 86_400;
+    next.items.data[0]!.current_period_start = end;
+    next.items.data[0]!.current_period_end = end + 31 * 86_400;
     await stripeHas(cycle, next);
     expect((await deliver("invoice.paid", cycle)).status).toBe(200);
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 1100 });
@@ -254,15 +241,19 @@ describe("Stripe webhook", () => {
     // The renewal fails: Stripe moves the period on and keeps the subscription past due.
     const pastDue = structuredClone(f.subscription);
     pastDue.status = "past_due";
-    pastDue.items.data[0].current_period_start = end;
-    pastDue.items.data[0].current_period_end = end + 31 * 86_400;
+    pastDue.items.data[0]!.current_period_start = end;
+    pastDue.items.data[0]!.current_period_end = end + 31 * 86_400;
     await stripeHas(pastDue);
     expect((await deliver("customer.subscription.updated", pastDue)).status).toBe(200);
     for (const months of [0, 1, 2]) await ledger(userId).renew({ now: (end + months * 31 * 86_400) * 1000 + 1 });
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
     // Paid at last: that invoice grants the month it paid for, once.
-    const cycle: Json = { ...structuredClone(f.invoice), id: "in_pastdue_cycle", billing_reason: "subscription_cycle" };
-    cycle.lines.data[0].period = { start: end, end: end + 31 * 86_400 };
+    const cycle: Stripe.Invoice = {
+      ...structuredClone(f.invoice),
+      id: "in_pastdue_cycle",
+      billing_reason: "subscription_cycle",
+    };
+    cycle.lines.data[0]!.period = { start: end, end: end + 31 * 86_400 };
     await stripeHas(cycle, { ...pastDue, status: "active" });
     expect((await deliver("invoice.paid", cycle)).status).toBe(200);
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 1100 });
@@ -295,7 +286,7 @@ describe("Stripe webhook", () => {
       billing_reason: "subscription_cycle",
       amount_paid: 0,
       payments: { object: "list", data: [], has_more: false, url: "/v1/invoices/in_failed_cycle/payments" },
-    };
+    } satisfies Stripe.Invoice;
     await stripeHas(open, { ...f.subscription, status: "past_due" });
     expect((await deliver("invoice.payment_failed", open)).status).toBe(200);
     expect((await deliver("customer.subscription.updated", f.subscription)).status).toBe(200);

@@ -127,7 +127,7 @@ async function checkoutPage(stub: Stub, id: string, customer: string | null, for
     if (outcome.ok) return redirect(String(session.success_url));
     error = outcome.message;
   }
-  const price = (session.line_items as { data: { price: Obj }[] }).data[0]?.price;
+  const price = parse(await stub.checkoutPrice(id));
   const lookupKey = String(price?.lookup_key ?? "");
   const plan = planOfLookupKey(lookupKey);
   const title = plan

@@ -8,6 +8,7 @@ import type { EmailMessage } from "../../app/services/email.server";
 import {
   answer,
   API_VERSION,
+  checkoutPrice,
   checkoutSession,
   completeCheckout,
   failRenewal,
@@ -21,7 +22,9 @@ import {
   type Obj,
   type PageOutcome,
   type StandInStore,
+  type StripeObject,
 } from "./stripe-api";
+import { eventObject } from "./stripe-objects";
 
 /** Stripe keeps an idempotency key for 24 hours. */
 const IDEMPOTENCY_SECONDS = 24 * 3600;
@@ -37,7 +40,7 @@ export interface OutboxMessage extends EmailMessage {
   sentAt: string;
 }
 
-const json = (obj: Obj | null) => (obj ? JSON.stringify(obj) : null);
+const json = (obj: StripeObject | null) => (obj ? JSON.stringify(obj) : null);
 
 export class LocalStandIn extends DurableObject {
   private readonly sql: SqlStorage;
@@ -59,11 +62,11 @@ export class LocalStandIn extends DurableObject {
 
   private readonly store: StandInStore = {
     now: () => Math.floor(Date.now() / 1000) + this.clockOffset(),
-    get: <T extends Obj = Obj>(id: string) => {
+    get: <T extends StripeObject = Obj>(id: string) => {
       const row = this.sql.exec<{ data: string }>("SELECT data FROM objects WHERE id = ?", id).toArray()[0];
       return row ? (JSON.parse(row.data) as T) : null;
     },
-    put: <T extends Obj>(obj: T) => {
+    put: <T extends StripeObject>(obj: T) => {
       this.sql.exec(
         "INSERT INTO objects (id, type, data) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data",
         obj.id,
@@ -72,26 +75,14 @@ export class LocalStandIn extends DurableObject {
       );
       return obj;
     },
-    ofType: <T extends Obj = Obj>(type: string) =>
+    ofType: <T extends StripeObject = Obj>(type: string) =>
       this.sql
         .exec<{ data: string }>("SELECT data FROM objects WHERE type = ? ORDER BY rowid", type)
         .toArray()
         .map((r) => JSON.parse(r.data) as T),
-    recordEvent: (type: string, object: Obj) => {
-      const id = newId("evt");
-      const event = {
-        id,
-        object: "event",
-        api_version: API_VERSION,
-        context: null,
-        created: this.store.now(),
-        data: { object },
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type,
-      };
-      this.sql.exec("INSERT INTO events (id, payload) VALUES (?, ?)", id, JSON.stringify(event));
+    recordEvent: (type, object) => {
+      const event = eventObject({ id: newId("evt"), type, created: this.store.now(), object, apiVersion: API_VERSION });
+      this.sql.exec("INSERT INTO events (id, payload) VALUES (?, ?)", event.id, JSON.stringify(event));
     },
   };
 
@@ -178,6 +169,10 @@ export class LocalStandIn extends DurableObject {
   // Objects cross the RPC boundary as JSON text (their fields are Stripe's, not typed for RPC).
   checkoutSession(id: string): string | null {
     return json(checkoutSession(this.store, id));
+  }
+  /** The price a Checkout Session sells (Stripe shows its line items on the checkout page). */
+  checkoutPrice(id: string): string | null {
+    return json(checkoutPrice(this.store, id));
   }
   completeCheckout(id: string, cardNumber: string): PageOutcome {
     return completeCheckout(this.store, id, cardNumber);

@@ -3,28 +3,46 @@
  * (API version 2026-10-28.endive), over the stand-in's own storage (stand-in-object.ts). It records the events Stripe
  * would send; the local entry signs them and posts them to /webhooks/stripe. Card data is never stored.
  */
-import {
-  creditPack,
-  CREDIT_PACKS,
-  PAID_PLAN_IDS,
-  planOfLookupKey,
-  planPeriodPriceCents,
-  priceLookupKey,
-  type Billing,
-} from "../../app/domain/plans";
+import { CREDIT_PACKS, PAID_PLAN_IDS, priceLookupKey, type Billing } from "../../app/domain/plans";
 import type Stripe from "stripe";
-import { invoiceLine, openInvoice } from "./stripe-objects";
+import {
+  billingOfPrice,
+  cardPaymentMethod,
+  chargeObject,
+  checkoutLineItem,
+  checkoutSessionObject,
+  customerObject,
+  invoiceAttempt,
+  invoiceLine,
+  list,
+  openInvoice,
+  paymentIntentObject,
+  periodEnd,
+  portalSessionObject,
+  priceObject,
+  refundObject,
+  subscriptionItemObject,
+  subscriptionObject,
+  type PaymentOutcome,
+} from "./stripe-objects";
 
-export type Obj = Record<string, unknown> & { id: string; object: string };
+/** Any Stripe object as stored: every one has an id and names its type. */
+export interface StripeObject {
+  id: string;
+  object: string;
+}
+/** A stored object read without its type (the hosted pages only show a few fields). */
+export type Obj = Record<string, unknown> & StripeObject;
 export type Params = Record<string, unknown>;
 
 /** What the stand-in object offers the API: its clock (seconds; tests move it) and its objects and events. */
 export interface StandInStore {
   now(): number;
-  get<T extends Obj = Obj>(id: string): T | null;
-  put<T extends Obj>(obj: T): T;
-  ofType<T extends Obj = Obj>(type: string): T[];
-  recordEvent(type: string, object: Obj): void;
+  /** The stored object with this id; the caller names its type (the id's prefix says which it is). */
+  get<T extends StripeObject = Obj>(id: string): T | null;
+  put<T extends StripeObject>(obj: T): T;
+  ofType<T extends StripeObject = Obj>(type: string): T[];
+  recordEvent(type: Stripe.Event.Type, object: StripeObject): void;
 }
 
 export const API_VERSION = "2026-10-28.endive";
@@ -58,40 +76,6 @@ export function parseStripeForm(body: string): Params {
 
 // ── Prices: built from app/domain/plans.ts, as a deploy creates them (docs/payments.md) ────────
 
-function priceObject(lookupKey: string): Obj | null {
-  const plan = planOfLookupKey(lookupKey);
-  const pack = plan ? null : creditPack(lookupKey);
-  if (!plan && !pack) return null;
-  return {
-    id: `price_${lookupKey}`,
-    object: "price",
-    active: true,
-    billing_scheme: "per_unit",
-    created: 1_790_000_000,
-    currency: "usd",
-    custom_unit_amount: null,
-    livemode: false,
-    lookup_key: lookupKey,
-    metadata: {},
-    nickname: null,
-    product: plan ? `prod_${plan.plan.toLowerCase()}` : `prod_${lookupKey}`,
-    recurring: plan
-      ? {
-          interval: plan.billing === "yearly" ? "year" : "month",
-          interval_count: 1,
-          meter: null,
-          usage_type: "licensed",
-        }
-      : null,
-    tax_behavior: "unspecified",
-    tiers_mode: null,
-    transform_quantity: null,
-    type: plan ? "recurring" : "one_time",
-    unit_amount: plan ? planPeriodPriceCents(plan.plan, plan.billing) : (pack?.priceCents ?? 0),
-    unit_amount_decimal: null,
-  };
-}
-
 const ALL_LOOKUP_KEYS = [
   ...PAID_PLAN_IDS.flatMap((p) => (["monthly", "yearly"] as Billing[]).map((b) => priceLookupKey(p, b))),
   ...CREDIT_PACKS.map((p) => p.id),
@@ -105,19 +89,6 @@ export function stripeError(status: number, message: string, extra: Record<strin
     status === 402 ? "card_error" : extra.type === "idempotency_error" ? "idempotency_error" : "invalid_request_error";
   return Response.json({ error: { type, message, ...extra } }, { status });
 }
-
-const list = (url: string, data: unknown[]) => ({ object: "list", url, has_more: false, data });
-
-/** Calendar month / year after `start` (seconds), as Stripe bills. */
-function periodEnd(start: number, billing: Billing): number {
-  const d = new Date(start * 1000);
-  if (billing === "yearly") d.setUTCFullYear(d.getUTCFullYear() + 1);
-  else d.setUTCMonth(d.getUTCMonth() + 1);
-  return Math.floor(d.getTime() / 1000);
-}
-
-const billingOfPrice = (price: Obj): Billing =>
-  (price.recurring as { interval: string } | null)?.interval === "year" ? "yearly" : "monthly";
 
 // ── Test cards (docs.stripe.com/testing) ────────────────────────────────────
 
@@ -151,79 +122,77 @@ function pay(
   customer: string,
   amount: number,
   description: string,
-  card: CardBehaviour | null,
+  card: { behaviour: CardBehaviour | null; paymentMethod: string | null },
   onSession: boolean,
 ): Attempt {
   const piId = newId("pi");
   const t = store.now();
-  const outcome: Attempt["status"] =
-    card === "succeeds" || (card === "authenticates" && onSession)
+  const { behaviour } = card;
+  const outcome: PaymentOutcome =
+    behaviour === "succeeds" || (behaviour === "authenticates" && onSession)
       ? "succeeded"
-      : card === "authenticates"
+      : behaviour === "authenticates"
         ? "requires_action"
         : "requires_payment_method";
   const declined = outcome === "requires_payment_method";
-  const charge: Obj | null =
+  // A payment waiting for authentication has not reached the card network yet: no charge.
+  const charge =
     outcome === "requires_action"
       ? null
-      : store.put({
-          id: newId("ch"),
-          object: "charge",
-          amount,
-          amount_captured: declined ? 0 : amount,
-          amount_refunded: 0,
-          captured: !declined,
-          created: t,
-          currency: "usd",
-          customer,
-          description,
-          failure_code: declined ? "card_declined" : null,
-          failure_message: declined ? "Your card was declined." : null,
-          livemode: false,
-          metadata: {},
-          paid: !declined,
-          payment_intent: piId,
-          refunded: false,
-          status: declined ? "failed" : "succeeded",
-        });
+      : store.put(
+          chargeObject({
+            id: newId("ch"),
+            customer,
+            amount,
+            created: t,
+            description,
+            paymentIntent: piId,
+            paymentMethod: card.paymentMethod,
+            declined,
+          }),
+        );
+  store.put(
+    paymentIntentObject({
+      id: piId,
+      customer,
+      amount,
+      created: t,
+      description,
+      outcome,
+      charge: charge?.id ?? null,
+      paymentMethod: card.paymentMethod,
+    }),
+  );
+  if (outcome === "succeeded") return { status: outcome, paymentIntent: piId };
   const message = declined
     ? "Your card was declined."
     : "This payment needs the customer to authenticate (3-D Secure).";
-  store.put({
-    id: piId,
-    object: "payment_intent",
-    amount,
-    amount_received: outcome === "succeeded" ? amount : 0,
-    created: t,
-    currency: "usd",
-    customer,
-    description,
-    last_payment_error: declined ? { type: "card_error", code: "card_declined", message } : null,
-    latest_charge: charge?.id ?? null,
-    livemode: false,
-    metadata: {},
-    next_action: outcome === "requires_action" ? { type: "use_stripe_sdk" } : null,
-    status: outcome,
-  });
-  return outcome === "succeeded"
-    ? { status: outcome, paymentIntent: piId }
-    : { status: outcome, paymentIntent: piId, message };
+  return { status: outcome, paymentIntent: piId, message };
 }
 
-function defaultCard(store: StandInStore, customerId: string): CardBehaviour | null {
-  const customer = store.get(customerId);
-  const pmId = (customer?.invoice_settings as { default_payment_method: string | null } | undefined)
-    ?.default_payment_method;
-  const pm = pmId ? store.get(pmId) : null;
-  return ((pm?.metadata as { behaviour?: CardBehaviour } | undefined)?.behaviour ?? null) as CardBehaviour | null;
+/** The customer's default card and how it behaves (a test card's behaviour is kept on the payment method). */
+function defaultCard(
+  store: StandInStore,
+  customerId: string,
+): { behaviour: CardBehaviour | null; paymentMethod: string | null } {
+  const customer = store.get<Stripe.Customer>(customerId);
+  const pmId = idOf(customer?.invoice_settings.default_payment_method ?? null);
+  const pm = pmId ? store.get<Stripe.PaymentMethod>(pmId) : null;
+  const behaviour = pm?.metadata?.behaviour;
+  return { behaviour: isCardBehaviour(behaviour) ? behaviour : null, paymentMethod: pm?.id ?? null };
 }
+
+const CARD_BEHAVIOURS: readonly string[] = ["succeeds", "declines", "declines_after_attach", "authenticates"];
+const isCardBehaviour = (v: unknown): v is CardBehaviour => typeof v === "string" && CARD_BEHAVIOURS.includes(v);
+
+const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : (v?.id ?? null));
 
 // ── Invoices ─────────────────────────────────────────────────────────────
 
 interface Line {
   amount: number;
   description: string;
-  price: string;
+  price: Stripe.Price;
   period: { start: number; end: number };
   /** A proration line (credit for unused time, or the remaining time on the new price). */
   proration: boolean;
@@ -231,87 +200,81 @@ interface Line {
 }
 
 /** A finalized invoice for a subscription. Its metadata is the subscription's as it is now, before any payment. */
-function newInvoice(store: StandInStore, sub: Obj, billingReason: Stripe.Invoice.BillingReason, lines: Line[]): Obj {
+function newInvoice(
+  store: StandInStore,
+  sub: Stripe.Subscription,
+  billingReason: Stripe.Invoice.BillingReason,
+  lines: Line[],
+): Stripe.Invoice {
   const id = newId("in");
-  const invoice = openInvoice({
-    id,
-    number: `LOCAL-${String(store.ofType("invoice").length + 1).padStart(4, "0")}`,
-    customer: String(sub.customer),
-    created: store.now(),
-    billingReason,
-    subscription: sub.id,
-    subscriptionMetadata: { ...(sub.metadata as Record<string, string>) },
-    lines: lines.map((line) =>
-      invoiceLine({
-        ...line,
-        id: newId("il"),
-        invoice: id,
-        subscription: sub.id,
-        product: String(priceById(line.price)?.product ?? ""),
-        invoiceItem: line.proration ? newId("ii") : null,
-      }),
-    ),
-  });
-  // Stripe lists the invoice's payments when asked (expand); the stand-in keeps them on the invoice.
-  store.put({ ...invoice, payments: list(`/v1/invoices/${id}/payments`, []) });
-  return store.get(id)!;
+  return store.put(
+    openInvoice({
+      id,
+      number: `LOCAL-${String(store.ofType("invoice").length + 1).padStart(4, "0")}`,
+      customer: String(idOf(sub.customer)),
+      created: store.now(),
+      billingReason,
+      subscription: sub.id,
+      subscriptionMetadata: { ...sub.metadata },
+      lines: lines.map((line) =>
+        invoiceLine({
+          ...line,
+          id: newId("il"),
+          invoice: id,
+          subscription: sub.id,
+          price: line.price.id,
+          product: idOf(line.price.product),
+          invoiceItem: line.proration ? newId("ii") : null,
+        }),
+      ),
+    }),
+  );
 }
 
 /** Tries to pay an open invoice; records the invoice payment either way. */
-function collect(store: StandInStore, invoice: Obj, onSession: boolean, card?: CardBehaviour | null): Attempt {
-  const customer = String(invoice.customer);
-  const attempt =
-    Number(invoice.amount_due) === 0
-      ? ({ status: "succeeded", paymentIntent: "" } as Attempt)
+function collect(
+  store: StandInStore,
+  invoice: Stripe.Invoice,
+  onSession: boolean,
+  card?: { behaviour: CardBehaviour | null; paymentMethod: string | null },
+): Attempt {
+  const customer = String(idOf(invoice.customer));
+  const attempt: Attempt =
+    invoice.amount_due === 0
+      ? { status: "succeeded", paymentIntent: "" }
       : pay(
           store,
           customer,
-          Number(invoice.amount_due),
-          `Invoice ${String(invoice.number)}`,
-          card === undefined ? defaultCard(store, customer) : card,
+          invoice.amount_due,
+          `Invoice ${invoice.number ?? invoice.id}`,
+          card ?? defaultCard(store, customer),
           onSession,
         );
-  const t = store.now();
-  const paid = attempt.status === "succeeded";
-  const payments = (invoice.payments as { data: unknown[] }).data;
-  const payment = attempt.paymentIntent
-    ? [
-        {
-          id: newId("inpay"),
-          object: "invoice_payment",
-          amount_paid: paid ? Number(invoice.amount_due) : null,
-          amount_requested: Number(invoice.amount_due),
-          created: t,
-          currency: "usd",
-          invoice: invoice.id,
-          is_default: true,
-          livemode: false,
-          payment: { type: "payment_intent", payment_intent: attempt.paymentIntent },
-          status: paid ? "paid" : "open",
-          status_transitions: { canceled_at: null, paid_at: paid ? t : null },
-        },
-      ]
-    : [];
-  store.put({
-    ...invoice,
-    amount_paid: paid ? Number(invoice.amount_due) : 0,
-    amount_remaining: paid ? 0 : Number(invoice.amount_due),
-    attempt_count: Number(invoice.attempt_count) + 1,
-    attempted: true,
-    hosted_invoice_url: paid ? null : `${LOCAL_ORIGIN_PLACEHOLDER}/dev/stripe/invoice/${invoice.id}`,
-    payments: { ...(invoice.payments as object), data: [...payment, ...payments] },
-    status: paid ? "paid" : "open",
-    status_transitions: { ...(invoice.status_transitions as object), paid_at: paid ? t : null },
-  });
+  store.put(
+    invoiceAttempt(invoice, {
+      at: store.now(),
+      paid: attempt.status === "succeeded",
+      paymentIntent: attempt.paymentIntent || null,
+      paymentId: newId("inpay"),
+      hostedUrl: `${LOCAL_ORIGIN_PLACEHOLDER}/dev/stripe/invoice/${invoice.id}`,
+    }),
+  );
   return attempt;
 }
 
 /** Hosted pages live on the site's own origin; the local entry fills it in when it answers. */
 export const LOCAL_ORIGIN_PLACEHOLDER = "{{origin}}";
 
-function subscriptionItem(sub: Obj) {
-  return (sub.items as { data: (Obj & { price: Obj; current_period_start: number; current_period_end: number })[] })
-    .data[0]!;
+const subscriptionItem = (sub: Stripe.Subscription) => sub.items.data[0]!;
+
+function subscription(store: StandInStore, id: string): Stripe.Subscription | null {
+  const sub = store.get<Stripe.Subscription>(id);
+  return sub?.object === "subscription" ? sub : null;
+}
+
+function invoiceOf(store: StandInStore, id: string): Stripe.Invoice | null {
+  const invoice = store.get<Stripe.Invoice>(id);
+  return invoice?.object === "invoice" ? invoice : null;
 }
 
 // ── What a customer does on Stripe's pages (not API calls) ────────────────
@@ -319,31 +282,40 @@ function subscriptionItem(sub: Obj) {
 export type PageOutcome = { ok: true } | { ok: false; message: string };
 
 function savePaymentMethod(store: StandInStore, customerId: string, card: { behaviour: CardBehaviour; last4: string }) {
-  const pm = store.put({
-    id: newId("pm"),
-    object: "payment_method",
-    allow_redisplay: "unspecified",
-    billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
-    card: { brand: "visa", last4: card.last4, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 },
-    created: store.now(),
-    customer: customerId,
-    livemode: false,
-    // Not Stripe's: how this test card behaves on later charges (Stripe knows it from the card number).
-    metadata: { behaviour: card.behaviour },
-    type: "card",
-  });
-  const customer = store.get(customerId);
+  const pm = store.put(
+    cardPaymentMethod({
+      id: newId("pm"),
+      customer: customerId,
+      created: store.now(),
+      last4: card.last4,
+      behaviour: card.behaviour,
+    }),
+  );
+  const customer = store.get<Stripe.Customer>(customerId);
   if (customer)
-    store.put({
-      ...customer,
-      invoice_settings: { ...(customer.invoice_settings as object), default_payment_method: pm.id },
-    });
+    store.put({ ...customer, invoice_settings: { ...customer.invoice_settings, default_payment_method: pm.id } });
   return pm.id;
 }
 
-export function checkoutSession(store: StandInStore, id: string): Obj | null {
-  const session = store.get(id);
+export function checkoutSession(store: StandInStore, id: string): Stripe.Checkout.Session | null {
+  const session = store.get<Stripe.Checkout.Session>(id);
   return session?.object === "checkout.session" ? session : null;
+}
+
+/**
+ * What the stand-in keeps beside a Checkout Session: its line items (Stripe answers them only when expanded) and the
+ * subscription_data Stripe gives the subscription it creates. Neither is a field of the session object.
+ */
+interface SessionExtras extends StripeObject {
+  object: "stand_in.session_extras";
+  line_items: Stripe.LineItem[];
+  subscription_metadata: Stripe.Metadata;
+}
+const extrasId = (sessionId: string) => `${sessionId}:extras`;
+
+/** The price a Checkout Session sells. */
+export function checkoutPrice(store: StandInStore, sessionId: string): Stripe.Price | null {
+  return store.get<SessionExtras>(extrasId(sessionId))?.line_items[0]?.price ?? null;
 }
 
 /** The customer paid on the stand-in checkout (they are present: 3-D Secure passes). */
@@ -354,18 +326,19 @@ export function completeCheckout(store: StandInStore, sessionId: string, cardNum
   if ("error" in card) return { ok: false, message: card.error };
   if (card.behaviour === "declines" || card.behaviour === "declines_after_attach")
     return { ok: false, message: "Your card was declined." };
-  const customer = String(session.customer);
-  const line = (session.line_items as { data: { price: Obj }[] }).data[0];
-  const price = line ? priceById(line.price.id) : null;
+  const customer = String(idOf(session.customer));
+  const extras = store.get<SessionExtras>(extrasId(sessionId));
+  const listed = extras?.line_items[0]?.price;
+  const price = listed ? priceById(listed.id) : null;
   if (!price) return { ok: false, message: "This price no longer exists." };
-  savePaymentMethod(store, customer, card);
+  const paymentMethod = savePaymentMethod(store, customer, card);
   if (session.mode === "payment") {
     const paid = pay(
       store,
       customer,
-      Number(price.unit_amount),
+      price.unit_amount ?? 0,
       `Credit pack ${String(price.lookup_key)}`,
-      card.behaviour,
+      { behaviour: card.behaviour, paymentMethod },
       true,
     );
     const done = store.put({
@@ -373,75 +346,51 @@ export function completeCheckout(store: StandInStore, sessionId: string, cardNum
       status: "complete",
       payment_status: "paid",
       payment_intent: paid.paymentIntent,
-    });
+    } satisfies Stripe.Checkout.Session);
     store.recordEvent("checkout.session.completed", done);
     return { ok: true };
   }
   const start = store.now();
-  const billing = billingOfPrice(price);
   const subId = newId("sub");
-  const itemId = newId("si");
-  const sub: Obj = {
-    id: subId,
-    object: "subscription",
-    billing_cycle_anchor: start,
-    billing_mode: { type: "classic" },
-    cancel_at: null,
-    cancel_at_period_end: false,
-    canceled_at: null,
-    collection_method: "charge_automatically",
+  const item = subscriptionItemObject({
+    id: newId("si"),
+    subscription: subId,
+    price,
     created: start,
-    currency: "usd",
+    periodStart: start,
+    periodEnd: periodEnd(start, billingOfPrice(price)),
+  });
+  const sub = subscriptionObject({
+    id: subId,
     customer,
-    default_payment_method: null,
-    ended_at: null,
-    invoice_settings: { account_tax_ids: null, issuer: { type: "self" } },
-    items: list(`/v1/subscription_items?subscription=${subId}`, [
-      {
-        id: itemId,
-        object: "subscription_item",
-        created: start,
-        current_period_end: periodEnd(start, billing),
-        current_period_start: start,
-        discounts: [],
-        metadata: {},
-        price,
-        quantity: 1,
-        subscription: subId,
-        tax_rates: [],
-      },
-    ]),
-    latest_invoice: null,
-    livemode: false,
-    metadata: {
-      ...(store.get<Obj & { metadata: Record<string, string> }>(subscriptionDataId(session.id))?.metadata ?? {}),
-    },
-    pending_update: null,
-    start_date: start,
-    status: "active",
-  };
-  const item = subscriptionItem(sub);
+    created: start,
+    item,
+    metadata: { ...(extras?.subscription_metadata ?? {}) },
+    latestInvoice: null,
+  });
   const invoice = newInvoice(store, sub, "subscription_create", [
     {
-      amount: Number(price.unit_amount),
+      amount: price.unit_amount ?? 0,
       description: `1 × ${String(price.lookup_key)}`,
-      price: price.id,
+      price,
       period: { start, end: item.current_period_end },
       proration: false,
-      subscriptionItem: itemId,
+      subscriptionItem: item.id,
     },
   ]);
-  collect(store, invoice, true, card.behaviour);
-  const active = store.put({ ...sub, latest_invoice: invoice.id });
-  const done = store.put({ ...session, status: "complete", payment_status: "paid", subscription: subId });
+  collect(store, invoice, true, { behaviour: card.behaviour, paymentMethod });
+  const active = store.put({ ...sub, latest_invoice: invoice.id } satisfies Stripe.Subscription);
+  const done = store.put({
+    ...session,
+    status: "complete",
+    payment_status: "paid",
+    subscription: subId,
+  } satisfies Stripe.Checkout.Session);
   store.recordEvent("checkout.session.completed", done);
   store.recordEvent("customer.subscription.created", active);
-  store.recordEvent("invoice.paid", store.get(invoice.id)!);
+  store.recordEvent("invoice.paid", invoiceOf(store, invoice.id)!);
   return { ok: true };
 }
-
-/** Stripe gives the subscription it creates subscription_data's metadata; the session object has no such field. */
-const subscriptionDataId = (sessionId: string) => `${sessionId}:subscription_data`;
 
 /** Portal: replace the saved card (a declined card changes nothing). */
 export function updateCard(store: StandInStore, customerId: string, cardNumber: string): PageOutcome {
@@ -454,89 +403,78 @@ export function updateCard(store: StandInStore, customerId: string, cardNumber: 
 
 /** Portal: the next renewal of a subscription fails (what a developer uses to see the failed-payment path). */
 export function failRenewal(store: StandInStore, subscriptionId: string): boolean {
-  const sub = store.get(subscriptionId);
+  const sub = subscription(store, subscriptionId);
   if (!sub) return false;
   const item = subscriptionItem(sub);
   const start = item.current_period_end;
   const invoice = newInvoice(store, sub, "subscription_cycle", [
     {
-      amount: Number(item.price.unit_amount),
+      amount: item.price.unit_amount ?? 0,
       description: `1 × ${String(item.price.lookup_key)}`,
-      price: item.price.id,
+      price: item.price,
       period: { start, end: periodEnd(start, billingOfPrice(item.price)) },
       proration: false,
       subscriptionItem: item.id,
     },
   ]);
-  collect(store, invoice, false, "declines");
-  const pastDue = store.put({ ...sub, status: "past_due", latest_invoice: invoice.id });
-  store.recordEvent("invoice.payment_failed", store.get(invoice.id)!);
+  collect(store, invoice, false, { behaviour: "declines", paymentMethod: null });
+  const pastDue = store.put({ ...sub, status: "past_due", latest_invoice: invoice.id } satisfies Stripe.Subscription);
+  store.recordEvent("invoice.payment_failed", invoiceOf(store, invoice.id)!);
   store.recordEvent("customer.subscription.updated", pastDue);
   return true;
 }
 
 /** The hosted invoice page: the customer pays an open invoice on-session (3-D Secure passes, a declined card fails). */
 export function payInvoice(store: StandInStore, invoiceId: string): PageOutcome {
-  const invoice = store.get(invoiceId);
-  if (!invoice || invoice.object !== "invoice" || invoice.status !== "open")
-    return { ok: false, message: "This invoice is not open for payment." };
+  const invoice = invoiceOf(store, invoiceId);
+  if (!invoice || invoice.status !== "open") return { ok: false, message: "This invoice is not open for payment." };
   const attempt = collect(store, invoice, true);
-  const after = store.get(invoiceId)!;
+  const after = invoiceOf(store, invoiceId)!;
   if (attempt.status !== "succeeded") {
     store.recordEvent("invoice.payment_failed", after);
     return { ok: false, message: attempt.message };
   }
   store.recordEvent("invoice.paid", after);
-  const subId = (invoice.parent as { subscription_details?: { subscription: string } } | null)?.subscription_details
-    ?.subscription;
-  const sub = subId ? store.get(subId) : null;
-  if (sub?.pending_update && sub.latest_invoice === invoiceId) applyPendingUpdate(store, sub);
+  const subId = idOf(invoice.parent?.subscription_details?.subscription);
+  const sub = subId ? subscription(store, subId) : null;
+  if (sub?.pending_update && sub.latest_invoice === invoiceId) applyPendingUpdate(store, sub, sub.pending_update);
   return { ok: true };
 }
 
 // ── Subscriptions ─────────────────────────────────────────────────────────
 
-interface PendingUpdate {
-  expires_at: number;
-  subscription_items: Obj[];
-  metadata: Record<string, string> | null;
-  cancel_at_period_end: boolean | null;
-  billing_cycle_anchor: number | null;
-  discount: null;
-  discounts: null;
-  trial_end: null;
-  trial_from_plan: null;
-}
-
-function applyPendingUpdate(store: StandInStore, sub: Obj): Obj {
-  const pending = sub.pending_update as PendingUpdate;
+function applyPendingUpdate(
+  store: StandInStore,
+  sub: Stripe.Subscription,
+  pending: Stripe.Subscription.PendingUpdate,
+): Stripe.Subscription {
   const applied = store.put({
     ...sub,
-    items: { ...(sub.items as object), data: pending.subscription_items },
-    metadata: { ...(sub.metadata as object), ...(pending.metadata ?? {}) },
+    items: { ...sub.items, data: pending.subscription_items ?? sub.items.data },
+    metadata: { ...sub.metadata, ...(pending.metadata ?? {}) },
     cancel_at_period_end: pending.cancel_at_period_end ?? sub.cancel_at_period_end,
     pending_update: null,
-  });
+  } satisfies Stripe.Subscription);
   store.recordEvent("customer.subscription.pending_update_applied", applied);
   store.recordEvent("customer.subscription.updated", applied);
   return applied;
 }
 
 /** A pending update past its expiry is dropped and its invoice voided, as Stripe does when nobody paid it. */
-export function expirePendingUpdate(store: StandInStore, sub: Obj): Obj {
-  const pending = sub.pending_update as PendingUpdate | null;
+export function expirePendingUpdate(store: StandInStore, sub: Stripe.Subscription): Stripe.Subscription {
+  const pending = sub.pending_update;
   if (!pending || pending.expires_at > store.now()) return sub;
-  const invoice = typeof sub.latest_invoice === "string" ? store.get(sub.latest_invoice) : null;
+  const invoice = typeof sub.latest_invoice === "string" ? invoiceOf(store, sub.latest_invoice) : null;
   if (invoice?.status === "open") {
     const voided = store.put({
       ...invoice,
       status: "void",
       amount_remaining: 0,
-      status_transitions: { ...(invoice.status_transitions as object), voided_at: store.now() },
-    });
+      status_transitions: { ...invoice.status_transitions, voided_at: store.now() },
+    } satisfies Stripe.Invoice);
     store.recordEvent("invoice.voided", voided);
   }
-  const expired = store.put({ ...sub, pending_update: null });
+  const expired = store.put({ ...sub, pending_update: null } satisfies Stripe.Subscription);
   store.recordEvent("customer.subscription.pending_update_expired", expired);
   store.recordEvent("customer.subscription.updated", expired);
   return expired;
@@ -557,7 +495,7 @@ const PENDING_UPDATE_PARAMS = new Set([
   "cancel_at_period_end",
 ]);
 
-function updateSubscription(store: StandInStore, current: Obj, params: Params): Response {
+function updateSubscription(store: StandInStore, current: Stripe.Subscription, params: Params): Response {
   const sub = expirePendingUpdate(store, current);
   const pendingIfIncomplete = params.payment_behavior === "pending_if_incomplete";
   if (pendingIfIncomplete) {
@@ -569,8 +507,7 @@ function updateSubscription(store: StandInStore, current: Obj, params: Params): 
         { param: unsupported[0] },
       );
   }
-  const metadata =
-    params.metadata && typeof params.metadata === "object" ? (params.metadata as Record<string, string>) : null;
+  const metadata = stringRecord(params.metadata);
   const cancelAtPeriodEnd = params.cancel_at_period_end === undefined ? null : params.cancel_at_period_end === "true";
   const items = params.items as { id?: string; price?: string }[] | undefined;
   const priceChange = items?.[0]?.price ? priceById(items[0].price) : null;
@@ -578,44 +515,47 @@ function updateSubscription(store: StandInStore, current: Obj, params: Params): 
     return stripeError(400, `No such price: '${items[0].price}'`, { param: "items[0][price]" });
 
   // Changes that cost nothing apply at once.
-  let next: Obj = {
+  let next: Stripe.Subscription = {
     ...sub,
-    metadata: metadata ? cleanMetadata({ ...(sub.metadata as object), ...metadata }) : sub.metadata,
+    metadata: metadata ? cleanMetadata({ ...sub.metadata, ...metadata }) : sub.metadata,
     cancel_at_period_end: cancelAtPeriodEnd ?? sub.cancel_at_period_end,
   };
-  let invoice: Obj | null = null;
+  let invoice: Stripe.Invoice | null = null;
   if (priceChange) {
     const item = subscriptionItem(sub);
     const t = store.now();
     const intervalChanged = billingOfPrice(priceChange) !== billingOfPrice(item.price);
-    const newItem = intervalChanged
-      ? {
-          ...item,
-          price: priceChange,
-          current_period_start: t,
-          current_period_end: periodEnd(t, billingOfPrice(priceChange)),
-        }
-      : { ...item, price: priceChange };
+    const newItem = subscriptionItemObject({
+      id: item.id,
+      subscription: sub.id,
+      price: priceChange,
+      created: item.created,
+      periodStart: intervalChanged ? t : item.current_period_start,
+      periodEnd: intervalChanged ? periodEnd(t, billingOfPrice(priceChange)) : item.current_period_end,
+    });
     const lines =
       params.proration_behavior === "always_invoice" ? prorationLines(item, newItem, t, intervalChanged) : [];
     if (lines.length > 0) {
       invoice = newInvoice(store, sub, "subscription_update", lines);
       const attempt = collect(store, invoice, false);
-      invoice = store.get(invoice.id)!;
+      invoice = invoiceOf(store, invoice.id)!;
       if (attempt.status !== "succeeded" && pendingIfIncomplete) {
         // Nothing changes: the update waits on the subscription until the invoice is paid or it expires.
-        const pending: PendingUpdate = {
-          billing_cycle_anchor: intervalChanged ? t : null,
-          cancel_at_period_end: cancelAtPeriodEnd,
-          discount: null,
-          discounts: null,
-          expires_at: t + PENDING_UPDATE_SECONDS,
-          metadata,
-          subscription_items: [newItem],
-          trial_end: null,
-          trial_from_plan: null,
-        };
-        const waiting = store.put({ ...sub, pending_update: pending, latest_invoice: invoice.id });
+        const waiting = store.put({
+          ...sub,
+          latest_invoice: invoice.id,
+          pending_update: {
+            billing_cycle_anchor: intervalChanged ? t : null,
+            cancel_at_period_end: cancelAtPeriodEnd,
+            discount: null,
+            discounts: null,
+            expires_at: t + PENDING_UPDATE_SECONDS,
+            metadata,
+            subscription_items: [newItem],
+            trial_end: null,
+            trial_from_plan: null,
+          },
+        } satisfies Stripe.Subscription);
         store.recordEvent(
           attempt.status === "requires_action" ? "invoice.payment_action_required" : "invoice.payment_failed",
           invoice,
@@ -625,12 +565,18 @@ function updateSubscription(store: StandInStore, current: Obj, params: Params): 
       }
       next = { ...next, latest_invoice: invoice.id, status: attempt.status === "succeeded" ? next.status : "past_due" };
     }
-    next = { ...next, items: { ...(sub.items as object), data: [newItem] } };
+    next = { ...next, items: { ...sub.items, data: [newItem] } };
   }
   store.put(next);
   store.recordEvent("customer.subscription.updated", next);
   if (invoice?.status === "paid") store.recordEvent("invoice.paid", invoice);
   return Response.json(expandObject(store, next, params.expand));
+}
+
+/** A form's nested object of strings (metadata), or null when the request did not send one. */
+function stringRecord(value: unknown): Record<string, string> | null {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
 }
 
 /** Stripe deletes a metadata key set to "". */
@@ -641,20 +587,20 @@ const cleanMetadata = (m: Record<string, string>) => Object.fromEntries(Object.e
  * the period on the new one (the whole new period when the interval changes, which restarts the cycle).
  */
 function prorationLines(
-  item: ReturnType<typeof subscriptionItem>,
-  newItem: ReturnType<typeof subscriptionItem>,
+  item: Stripe.SubscriptionItem,
+  newItem: Stripe.SubscriptionItem,
   t: number,
   intervalChanged: boolean,
 ): Line[] {
-  const oldAmount = Number(item.price.unit_amount);
-  const newAmount = Number(newItem.price.unit_amount);
+  const oldAmount = item.price.unit_amount ?? 0;
+  const newAmount = newItem.price.unit_amount ?? 0;
   const total = item.current_period_end - item.current_period_start;
   const unused = Math.max(0, Math.min(1, (item.current_period_end - t) / total));
   const when = new Date(t * 1000).toISOString().slice(0, 10);
   const credit: Line = {
     amount: -Math.round(oldAmount * unused),
     description: `Unused time on ${String(item.price.lookup_key)} after ${when}`,
-    price: item.price.id,
+    price: item.price,
     period: { start: t, end: item.current_period_end },
     proration: true,
     subscriptionItem: item.id,
@@ -663,7 +609,7 @@ function prorationLines(
     ? {
         amount: newAmount,
         description: `1 × ${String(newItem.price.lookup_key)}`,
-        price: newItem.price.id,
+        price: newItem.price,
         period: { start: t, end: newItem.current_period_end },
         proration: false,
         subscriptionItem: item.id,
@@ -671,7 +617,7 @@ function prorationLines(
     : {
         amount: Math.round(newAmount * unused),
         description: `Remaining time on ${String(newItem.price.lookup_key)} after ${when}`,
-        price: newItem.price.id,
+        price: newItem.price,
         period: { start: t, end: item.current_period_end },
         proration: true,
         subscriptionItem: item.id,
@@ -679,77 +625,82 @@ function prorationLines(
   return [credit, charge];
 }
 
-function expandObject(store: StandInStore, obj: Obj, paths: unknown): Obj {
+/** The object with the asked-for ids replaced by the objects they name, as Stripe's `expand` does. */
+function expandObject(store: StandInStore, obj: StripeObject, paths: unknown): StripeObject {
   const out: Obj = { ...obj };
-  for (const path of Array.isArray(paths) ? (paths as string[]) : []) {
-    if (path === "latest_invoice" && typeof out.latest_invoice === "string")
-      out.latest_invoice = store.get(out.latest_invoice);
-    if (path === "default_payment_method" && typeof out.default_payment_method === "string")
-      out.default_payment_method = store.get(out.default_payment_method);
+  const expand = (id: unknown) => (typeof id === "string" ? store.get(id) : id);
+  for (const path of Array.isArray(paths) ? paths : []) {
+    if (path === "latest_invoice") out.latest_invoice = expand(out.latest_invoice);
+    if (path === "default_payment_method") out.default_payment_method = expand(out.default_payment_method);
     if (path === "invoice_settings.default_payment_method") {
-      const settings = out.invoice_settings as { default_payment_method: string | null } | undefined;
-      if (settings?.default_payment_method)
-        out.invoice_settings = { ...settings, default_payment_method: store.get(settings.default_payment_method) };
+      const settings = out.invoice_settings as { default_payment_method: unknown } | undefined;
+      if (settings)
+        out.invoice_settings = { ...settings, default_payment_method: expand(settings.default_payment_method) };
     }
   }
   return out;
 }
 
 function createRefund(store: StandInStore, params: Params): Response {
-  const pi = store.get(String(params.payment_intent ?? ""));
-  if (!pi)
+  const pi = store.get<Stripe.PaymentIntent>(String(params.payment_intent ?? ""));
+  if (pi?.object !== "payment_intent")
     return stripeError(404, `No such payment_intent: '${String(params.payment_intent)}'`, { code: "resource_missing" });
-  const charge = typeof pi.latest_charge === "string" ? store.get(pi.latest_charge) : null;
+  const chargeId = idOf(pi.latest_charge);
+  const charge = chargeId ? store.get<Stripe.Charge>(chargeId) : null;
   if (!charge) return stripeError(400, "This payment has no charge to refund.");
-  const left = Number(charge.amount) - Number(charge.amount_refunded);
+  const left = charge.amount - charge.amount_refunded;
   const amount = params.amount === undefined ? left : Number(params.amount);
   if (!(amount > 0) || amount > left)
     return stripeError(400, `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount.`, {
       code: "charge_already_refunded",
     });
-  const refund = store.put({
-    id: newId("re"),
-    object: "refund",
-    amount,
-    balance_transaction: null,
-    charge: charge.id,
-    created: store.now(),
-    currency: "usd",
-    metadata: params.metadata ?? {},
-    payment_intent: pi.id,
-    reason: params.reason ?? null,
-    receipt_number: null,
-    source_transfer_reversal: null,
-    status: "succeeded",
-    transfer_reversal: null,
-  });
-  const refunded = Number(charge.amount_refunded) + amount;
-  const updated = store.put({ ...charge, amount_refunded: refunded, refunded: refunded >= Number(charge.amount) });
+  const reason = REFUND_REASONS.find((r) => r === params.reason) ?? null;
+  const refund = store.put(
+    refundObject({
+      id: newId("re"),
+      amount,
+      charge: charge.id,
+      customer: idOf(charge.customer),
+      paymentIntent: pi.id,
+      created: store.now(),
+      reason,
+      metadata: stringRecord(params.metadata) ?? {},
+    }),
+  );
+  const refunded = charge.amount_refunded + amount;
+  const updated = store.put({
+    ...charge,
+    amount_refunded: refunded,
+    refunded: refunded >= charge.amount,
+  } satisfies Stripe.Charge);
   store.recordEvent("charge.refunded", updated);
   return Response.json(refund);
 }
+
+const REFUND_REASONS: readonly Stripe.Refund.Reason[] = [
+  "duplicate",
+  "expired_uncaptured_charge",
+  "fraudulent",
+  "requested_by_customer",
+];
 
 /** Answers one SDK request the way Stripe would; unknown calls get Stripe's 404 shape. */
 export function answer(store: StandInStore, method: string, url: URL, params: Params): Response {
   const path = url.pathname.replace(/\/+$/, "");
   const [, , resource, id, action, verb] = path.split("/");
   const t = store.now();
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
   if (resource === "customers" && method === "POST" && !id) {
     return Response.json(
-      store.put({
-        id: newId("cus"),
-        object: "customer",
-        balance: 0,
-        created: t,
-        default_source: null,
-        description: null,
-        email: params.email ?? null,
-        invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
-        livemode: false,
-        metadata: params.metadata ?? {},
-        name: params.name ?? null,
-        shipping: null,
-      }),
+      store.put(
+        customerObject({
+          id: newId("cus"),
+          created: t,
+          email: text(params.email),
+          name: text(params.name),
+          metadata: stringRecord(params.metadata) ?? {},
+        }),
+      ),
     );
   }
   if (resource === "prices" && method === "GET" && !id) {
@@ -763,44 +714,37 @@ export function answer(store: StandInStore, method: string, url: URL, params: Pa
     const line = (params.line_items as { price: string; quantity?: string }[] | undefined)?.[0];
     const price = line ? priceById(line.price) : null;
     if (!price) return stripeError(400, "No such price.", { param: "line_items[0][price]" });
+    const mode = params.mode === "subscription" || params.mode === "payment" ? params.mode : null;
+    if (!mode)
+      return stripeError(400, "Invalid mode: must be one of payment, setup or subscription.", { param: "mode" });
     const sessionId = newId("cs_test");
-    const subscriptionData = params.subscription_data as { metadata?: Record<string, string> } | undefined;
-    store.put({
-      id: subscriptionDataId(sessionId),
-      object: "stand_in.subscription_data",
-      metadata: subscriptionData?.metadata ?? {},
+    store.put<SessionExtras>({
+      id: extrasId(sessionId),
+      object: "stand_in.session_extras",
+      line_items: [checkoutLineItem(newId("li"), price)],
+      subscription_metadata: stringRecord((params.subscription_data as Params | undefined)?.metadata) ?? {},
     });
     return Response.json(
-      store.put({
-        id: sessionId,
-        object: "checkout.session",
-        amount_subtotal: price.unit_amount,
-        amount_total: price.unit_amount,
-        cancel_url: params.cancel_url ?? null,
-        client_reference_id: params.client_reference_id ?? null,
-        created: t,
-        currency: "usd",
-        customer: params.customer ?? null,
-        expires_at: t + 24 * 3600,
-        line_items: list(`/v1/checkout/sessions/${sessionId}/line_items`, [
-          { id: newId("li"), object: "item", amount_total: price.unit_amount, price, quantity: 1 },
-        ]),
-        livemode: false,
-        metadata: params.metadata ?? {},
-        mode: params.mode,
-        payment_intent: null,
-        payment_status: "unpaid",
-        status: "open",
-        subscription: null,
-        success_url: params.success_url ?? null,
-        url: `${LOCAL_ORIGIN_PLACEHOLDER}/dev/stripe/checkout/${sessionId}`,
-      }),
+      store.put(
+        checkoutSessionObject({
+          id: sessionId,
+          mode,
+          customer: text(params.customer),
+          amount: price.unit_amount ?? 0,
+          created: t,
+          clientReferenceId: text(params.client_reference_id),
+          metadata: stringRecord(params.metadata) ?? {},
+          successUrl: text(params.success_url),
+          cancelUrl: text(params.cancel_url),
+          url: `${LOCAL_ORIGIN_PLACEHOLDER}/dev/stripe/checkout/${sessionId}`,
+        }),
+      ),
     );
   }
   if (resource === "checkout" && id === "sessions" && method === "GET" && !action) {
     const [customer, status] = [url.searchParams.get("customer"), url.searchParams.get("status")];
     const sessions = store
-      .ofType("checkout.session")
+      .ofType<Stripe.Checkout.Session>("checkout.session")
       .filter((c) => (!customer || c.customer === customer) && (!status || c.status === status));
     return Response.json(list("/v1/checkout/sessions", sessions.reverse()));
   }
@@ -812,7 +756,7 @@ export function answer(store: StandInStore, method: string, url: URL, params: Pa
         400,
         `Only Checkout Sessions with a status of open can be expired (this one is ${String(session.status)}).`,
       );
-    return Response.json(store.put({ ...session, status: "expired", url: null }));
+    return Response.json(store.put({ ...session, status: "expired", url: null } satisfies Stripe.Checkout.Session));
   }
   if (resource === "prices" && method === "GET" && id) {
     const price = priceById(id);
@@ -820,20 +764,18 @@ export function answer(store: StandInStore, method: string, url: URL, params: Pa
   }
   if (resource === "billing_portal" && id === "sessions" && method === "POST") {
     const portalId = newId("bps");
+    const customer = text(params.customer);
+    if (!customer) return stripeError(400, "Missing required param: customer.", { param: "customer" });
     return Response.json(
-      store.put({
-        id: portalId,
-        object: "billing_portal.session",
-        configuration: "bpc_local",
-        created: t,
-        customer: params.customer,
-        flow: null,
-        livemode: false,
-        locale: null,
-        on_behalf_of: null,
-        return_url: params.return_url ?? null,
-        url: `${LOCAL_ORIGIN_PLACEHOLDER}/dev/stripe/portal/${portalId}`,
-      }),
+      store.put(
+        portalSessionObject({
+          id: portalId,
+          customer,
+          created: t,
+          returnUrl: text(params.return_url),
+          url: `${LOCAL_ORIGIN_PLACEHOLDER}/dev/stripe/portal/${portalId}`,
+        }),
+      ),
     );
   }
   if (resource === "refunds" && method === "POST" && !id) return createRefund(store, params);
@@ -843,32 +785,39 @@ export function answer(store: StandInStore, method: string, url: URL, params: Pa
       list(
         "/v1/refunds",
         store
-          .ofType("refund")
+          .ofType<Stripe.Refund>("refund")
           .filter((r) => r.charge === charge)
           .reverse(),
       ),
     );
   }
   const lookupId = resource === "checkout" ? action : id;
-  if (lookupId && method === "GET") {
+  if (lookupId && method === "GET" && !lookupId.includes(":")) {
     const found = store.get(lookupId);
     if (!found) return stripeError(404, `No such ${resource}: '${lookupId}'`, { code: "resource_missing" });
-    const obj = found.object === "subscription" ? expirePendingUpdate(store, found) : found;
+    const sub = found.object === "subscription" ? subscription(store, lookupId) : null;
+    const obj = sub ? expirePendingUpdate(store, sub) : found;
     const paths = [...url.searchParams.entries()].filter(([k]) => k.startsWith("expand")).map(([, v]) => v);
     return Response.json(expandObject(store, obj, paths));
   }
   if (resource === "subscriptions" && id && method === "DELETE") {
-    const sub = store.get(id);
-    if (!sub || sub.object !== "subscription")
-      return stripeError(404, `No such subscription: '${id}'`, { code: "resource_missing" });
+    const sub = subscription(store, id);
+    if (!sub) return stripeError(404, `No such subscription: '${id}'`, { code: "resource_missing" });
     if (sub.status === "canceled") return Response.json(sub);
     // Cancelled at once (no invoice_now / prorate asked): ends now, and Stripe sends customer.subscription.deleted.
-    const ended = store.put({ ...sub, status: "canceled", cancel_at_period_end: false, canceled_at: t, ended_at: t });
+    const ended = store.put({
+      ...sub,
+      status: "canceled",
+      cancel_at_period_end: false,
+      canceled_at: t,
+      ended_at: t,
+      cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: "cancellation_requested" },
+    } satisfies Stripe.Subscription);
     store.recordEvent("customer.subscription.deleted", ended);
     return Response.json(ended);
   }
   if (resource === "subscriptions" && id && method === "POST") {
-    const sub = store.get(id);
+    const sub = subscription(store, id);
     if (!sub) return stripeError(404, `No such subscription: '${id}'`, { code: "resource_missing" });
     return updateSubscription(store, sub, params);
   }

@@ -9,14 +9,20 @@ export interface PlanChange {
   effective: "now" | "period_end";
 }
 
+/** The ledger's answer to an upgrade asked of it directly: upgrades are bought, never set here. */
+export const UPGRADE_NEEDS_PAYMENT =
+  "An upgrade is bought through checkout and takes effect when its invoice is paid. Choose the plan on the Plan & Pricing page.";
+
 /**
- * Upgrades apply at once: new limits, a new period and a top-up of the difference in monthly credits. Downgrades
- * wait for the end of the period. The grant's key derives from (new plan, period start), unique to this upgrade.
+ * A change of plan that moves no money (billing's `ledgerOnly` intent: a plan given without a subscription): a move
+ * down waits for the end of the period, or applies now when there is none; asking for the plan in force drops a
+ * pending change. An upgrade is refused: upgrades and their credits come only from paid invoices
+ * (grantPurchase / applySubscription), so no caller can raise a plan here without paying.
  */
 export function changePlan(
   state: LedgerState,
   input: { plan: PlanId },
-  facts: Facts,
+  _facts: Facts,
   ctx: DecideContext,
 ): Decision<PlanChange> {
   return decide(state, ctx, (): Draft<PlanChange> => {
@@ -30,14 +36,14 @@ export function changePlan(
       if (!user.pendingPlan) return { result };
       return { result, writes: [patchUser(state, { pendingPlan: null })] };
     }
-    if (planRank(target) < planRank(current) && user.periodEnd !== null && user.periodEnd > now) {
+    if (planRank(target) > planRank(current)) return { result: fail(403, "forbidden", UPGRADE_NEEDS_PAYMENT) };
+    if (user.periodEnd !== null && user.periodEnd > now) {
       return {
         result: success<PlanChange>({ plan: user.plan, pendingPlan: target, effective: "period_end" }),
         writes: [patchUser(state, { pendingPlan: target })],
         wakeAt: user.periodEnd,
       };
     }
-    const topUp = Math.max(0, monthlyCredits(target) - monthlyCredits(current));
     const patch: UserPatch = {
       plan: target,
       pendingPlan: null,
@@ -46,18 +52,7 @@ export function changePlan(
       planSetBy: null,
     };
     const result = success<PlanChange>({ plan: target, pendingPlan: null, effective: "now" });
-    const wakeAt = patch.periodEnd ?? null;
-    if (topUp === 0) return { result, writes: [patchUser(state, patch)], wakeAt };
-    // A retried request cannot grant twice: it is decided after this one and finds the plan already changed.
-    const granted = applyDelta(state, ctx, {
-      key: `plan-grant:${target}:${now}`,
-      hash: facts.hash,
-      delta: topUp,
-      kind: "plan_grant",
-      description: `${target} plan credits`,
-      patch,
-    });
-    return granted.result.ok ? { result, writes: granted.writes, wakeAt } : { result: granted.result };
+    return { result, writes: [patchUser(state, patch)], wakeAt: patch.periodEnd ?? null };
   });
 }
 

@@ -93,16 +93,26 @@ function notInstalledPort(): NativePort {
   return port;
 }
 
-function handlers(store = memoryStore(), companionUrl = "http://127.0.0.1:8839") {
+function handlers(
+  store = memoryStore(),
+  companionUrl = "http://127.0.0.1:8839",
+  {
+    connect = notInstalledPort,
+    account = async () => null,
+  }: { connect?: () => NativePort; account?: () => Promise<null> } = {},
+) {
   return createHandlers({
     store,
     companion: (token) => new CompanionClient(token, companionUrl),
-    native: createNativeCompanion({ connect: notInstalledPort }),
-    account: async () => null,
+    native: createNativeCompanion({ connect }),
+    account,
     site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
     version: "0.1.0",
   });
 }
+
+/** A signed-in account, as the site's /api/v1/me answers it (only the id matters here). */
+const signedInAccount = async () => ({ user: { id: "u1" } }) as never;
 
 const clip = {
   action: "createClip",
@@ -216,14 +226,7 @@ describe("internal messages", () => {
   });
 
   it("status and account never carry the API token", async () => {
-    const h = createHandlers({
-      store: memoryStore({ apiKey: "cc_secret_token" }),
-      companion: (token) => new CompanionClient(token, "http://127.0.0.1:8839"),
-      native: createNativeCompanion({ connect: notInstalledPort }),
-      account: async () => ({ user: { id: "u1" } }) as never,
-      site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
-      version: "0.1.0",
-    });
+    const h = handlers(memoryStore({ apiKey: "cc_secret_token" }), undefined, { account: signedInAccount });
     for (const [type, from] of [
       ["status", popup],
       ["account", panel],
@@ -328,6 +331,7 @@ describe("the typed message map", () => {
         "account",
         "batch",
         "cancelJob",
+        "companion",
         "createJob",
         "deletePreset",
         "dryRun",
@@ -341,6 +345,33 @@ describe("the typed message map", () => {
         "status",
       ].sort(),
     );
+  });
+});
+
+describe("the panel's account", () => {
+  it("answers without waiting for the companion, which has its own message", async () => {
+    const panel = { sender: "panel" } as const;
+    // A host the browser is still starting: its port never answers (nor closes) during this test.
+    const starting = (): NativePort => ({
+      postMessage: () => undefined,
+      disconnect: () => undefined,
+      onMessage: { addListener: () => undefined },
+      onDisconnect: { addListener: () => undefined },
+    });
+    const h = handlers(memoryStore({ apiKey: "cc_secret_token" }), undefined, {
+      connect: starting,
+      account: signedInAccount,
+    });
+    const companion = h.onInternalMessage({ type: "companion" }, panel);
+    const account = await Promise.race([
+      h.onInternalMessage({ type: "account" }, panel),
+      new Promise((resolve) => setTimeout(() => resolve("waited for the companion"), 500)),
+    ]);
+    expect(account).toEqual({ ok: true, value: { signedIn: true, account: { user: { id: "u1" } } } });
+    let settled = false;
+    void companion.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
   });
 });
 

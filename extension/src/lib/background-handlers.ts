@@ -14,6 +14,7 @@ import {
   type ReplyOf,
   type Result,
   type Sender,
+  type AccountStatus,
   type Status,
 } from "./messages";
 import type { NativeCompanion } from "./native-companion";
@@ -160,14 +161,18 @@ export function createHandlers({ store, companion, native, account, site, versio
     return served;
   }
 
-  /** The account and the companion, as the popup and the panel show them; never the token itself. */
+  /** The signed-in account (never the token itself). */
+  async function accountStatus(): Promise<AccountStatus> {
+    const { apiKey } = await store.get();
+    const me = apiKey ? await account(apiKey).catch(() => null) : null;
+    return { signedIn: me !== null, account: me };
+  }
+
+  /** The account and the companion, as the popup shows them. */
   async function status(): Promise<Status> {
-    const { apiKey, pairingToken } = await store.get();
-    const [me, state] = await Promise.all([
-      apiKey ? account(apiKey).catch(() => null) : Promise.resolve(null),
-      companionState(pairingToken),
-    ]);
-    return { signedIn: me !== null, account: me, companion: state };
+    const { pairingToken } = await store.get();
+    const [me, state] = await Promise.all([accountStatus(), companionState(pairingToken)]);
+    return { ...me, companion: state };
   }
 
   /** Messages from our website: externally_connectable on Chrome/Edge, the bridge content script on Firefox. */
@@ -221,7 +226,8 @@ export function createHandlers({ store, companion, native, account, site, versio
   const handlers: Handlers = {
     site: (message, from) => onSiteMessage(message.message, from.siteOrigin),
     status: async () => ({ ok: true, value: await status() }),
-    account: async () => ({ ok: true, value: await status() }),
+    account: async () => ({ ok: true, value: await accountStatus() }),
+    companion: async () => ({ ok: true, value: await companionState((await store.get()).pairingToken) }),
     realtimeToken: async () => ({ ok: true, value: (await store.get()).apiKey }),
     pair: async (message) => {
       if (!PAIRING_TOKEN.test(message.token))

@@ -52,10 +52,14 @@ export type CompanionState =
 export const accountSchema = meResponseSchema;
 export type Account = z.infer<typeof accountSchema>;
 
-/** What the popup and the panel show. Never the API token: pages of the extension do not need it to draw. */
-export interface Status {
+/** The signed-in account as the panel needs it to open (plan, limits, credits). */
+export interface AccountStatus {
   signedIn: boolean;
   account: Account | null;
+}
+
+/** What the popup and the panel show. Never the API token: pages of the extension do not need it to draw. */
+export interface Status extends AccountStatus {
   companion: CompanionState;
 }
 
@@ -94,8 +98,13 @@ const fields = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
 /** Every message to the background: its fields, who may send it, and its reply. Nothing else is understood. */
 export const MESSAGES = {
   status: define<Result<Status>>()(fields({}), ["popup"]),
-  /** The panel's view of the account and the companion (the same data as status, asked for from YouTube pages). */
-  account: define<Result<Status>>()(fields({}), ["panel"]),
+  /**
+   * The panel's view of the account, without waiting for the companion: starting the native host can take seconds,
+   * and the panel must be usable at once. The companion's state is its own message.
+   */
+  account: define<Result<AccountStatus>>()(fields({}), ["panel"]),
+  /** The companion's state for the panel (the browser may start the native host to answer). */
+  companion: define<Result<CompanionState>>()(fields({}), ["panel"]),
   /** The popup's live credits open /api/v1/realtime with the token; only the popup page gets it. */
   realtimeToken: define<Result<string | null>>()(fields({}), ["popup"]),
   pair: define<Result<Status>>()(fields({ token: z.string().trim().min(1).max(200) }), ["popup"]),

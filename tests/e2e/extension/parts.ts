@@ -116,6 +116,7 @@ export interface NativeCompanion {
 export function installNativeCompanion(
   media: RangeServer,
   target: { userDataDir: string } | { home: string; browser: "firefox" },
+  format: StandInFormat = DEFAULT_FORMAT,
 ): NativeCompanion {
   const dir = mkdtempSync(join(tmpdir(), "clipcut-native-companion-"));
   const outputDir = join(dir, "out");
@@ -126,7 +127,7 @@ export function installNativeCompanion(
   writeFileSync(
     ytDlp,
     `#!/bin/sh
-FAKE_YTDLP_JSON='${ytDlpFixture(media, dir)}' exec '${process.execPath}' '${join(ROOT, "extension/companion/test/fake-yt-dlp.mjs")}' "$@"
+FAKE_YTDLP_JSON='${ytDlpFixture(media, dir, format)}' exec '${process.execPath}' '${join(ROOT, "extension/companion/test/fake-yt-dlp.mjs")}' "$@"
 `,
   );
   chmodSync(ytDlp, 0o755);

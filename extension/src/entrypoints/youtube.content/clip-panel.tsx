@@ -26,7 +26,7 @@ import { formatTimecode } from "../../../../app/domain/time";
 import type { DryRunReport } from "../../../../app/domain/true-cut";
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
-import type { Account, ClipJob, Failure, Job, Status } from "../../lib/messages";
+import type { Account, AccountStatus, ClipJob, CompanionState, Failure, Job } from "../../lib/messages";
 import { applyJobEvent } from "../../lib/job-feed";
 import { ask } from "../../lib/send";
 import { useJobFeed } from "../../lib/use-job-feed";
@@ -99,7 +99,8 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
     }
   };
   const { video, state, actions, frame, step } = usePageVideo(signal, range, fps, loop, grab);
-  const [status, setStatus] = useState<Status | null>(null);
+  const [status, setStatus] = useState<AccountStatus | null>(null);
+  const [companion, setCompanion] = useState<CompanionState | null>(null);
   const [name, setName] = useState(
     () => document.querySelector(TITLE)?.textContent?.trim() || document.title.replace(/ - YouTube$/, ""),
   );
@@ -109,11 +110,15 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // The account (plan, limits, available credits) on opening, and again after each finished job.
+  // The account (plan, limits, available credits) on opening, and again after each finished job. The companion's
+  // state comes on its own: the browser may have to start it, and the panel is usable meanwhile.
   const finished = jobs.filter((j) => !isActive(j)).length;
   useEffect(() => {
     void ask({ type: "account" }).then((result) => !signal.aborted && setStatus(result.ok ? result.value : null));
   }, [signal, finished]);
+  useEffect(() => {
+    void ask({ type: "companion" }).then((result) => !signal.aborted && setCompanion(result.ok ? result.value : null));
+  }, [signal]);
 
   // The end defaults to the whole video once its duration is known.
   useEffect(() => {
@@ -158,7 +163,7 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   const tooShort = length > 0 ? clipRangeError(sent.startSeconds, sent.endSeconds) : null;
 
   // The true-cut report: asked of the companion once the handles rest, for the range as it would be sent.
-  const paired = status?.companion.state === "paired";
+  const paired = companion?.state === "paired";
   const watermark = limits?.watermark ?? false;
   const asked = useRef(0);
   useEffect(() => {
@@ -280,7 +285,7 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
           report={report}
           pending={reportPending}
           problem={
-            reportProblem ?? (status && !paired ? "Pair the companion to see how it will cut this range." : null)
+            reportProblem ?? (companion && !paired ? "Pair the companion to see how it will cut this range." : null)
           }
           grabs={grabs}
           onSnap={(key) =>
@@ -414,9 +419,9 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
         {jobs.map((j) => (
           <JobProgress key={j.id} job={j} label={j.request.name ?? "Clip"} />
         ))}
-        {jobs.some((j) => j.status === "done") && status?.companion.state === "paired" && (
+        {jobs.some((j) => j.status === "done") && companion?.state === "paired" && (
           <p className="text-sm text-slate-600">
-            Show in folder: open <code className="break-all font-mono text-xs">{status.companion.outputDir}</code>.
+            Show in folder: open <code className="break-all font-mono text-xs">{companion.outputDir}</code>.
           </p>
         )}
       </div>

@@ -2,13 +2,17 @@
  * Ledger benchmark: charges per second through API v1 and the delay from a charge to its WebSocket message, against
  * the built Worker under wrangler dev (local D1 and Durable Objects). The static floor (a static asset from the same
  * Worker, 50 connections) is measured in the same run and every rate is printed as a share of it.
- * Run: npm run build && npx tsx bench/ledger.ts   (starts and stops its own server; PORT=8800 by default)
+ * Teams: a member's charge goes member's ledger → owner's ledger (object to object); its rate is printed as a
+ * share of the same team's owner charging, and the delay from a member's charge to the member's page message (the
+ * clip) and to the owner's page message (the balance), 8 in flight.
+ * Run: npm run build && npx tsx bench/ledger.ts   (starts and stops its own server; PORT=8800 by default;
+ * SCALE=0.1 for a short smoke run)
  */
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { benchEnv as env, freshDb, share, startServer, staticFloor, stopServer } from "./server";
@@ -16,25 +20,29 @@ import { benchEnv as env, freshDb, share, startServer, staticFloor, stopServer }
 const PORT = Number(process.env.PORT ?? 8800);
 const BASE = `http://127.0.0.1:${PORT}`;
 const PERSIST = ".wrangler/bench-ledger";
+/** Multiplies every scenario's number of charges (a smoke run proves the figures print; it measures nothing). */
+const SCALE = Number(process.env.SCALE ?? 1);
+const scaled = (n: number) => Math.max(8, Math.round(n * SCALE));
 
 interface BenchUser {
   id: string;
   token: string;
 }
 
-function seedUsers(count: number, credits: number): BenchUser[] {
+function seedUsers(count: number, credits: number, extraSql: (users: BenchUser[]) => string[] = () => []): BenchUser[] {
   const users = Array.from({ length: count }, () => ({
     id: randomUUID(),
     token: `cc_${randomBytes(32).toString("base64url")}`,
   }));
   const now = Date.now();
-  const sql = users
-    .flatMap((u, i) => [
+  const sql = [
+    ...users.flatMap((u, i) => [
       `INSERT INTO users (id, email, full_name, plan, credits, email_verified_at) VALUES ('${u.id}', 'bench-${i}-${u.id}@example.com', 'Bench ${i}', 'Pro', ${credits}, ${now});`,
       `INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash) VALUES ('${randomUUID()}', '${u.id}', ${credits}, ${credits}, 'adjust', 'Bench credits', 'bench', 'bench');`,
       `INSERT INTO api_tokens (id, user_id, token_hash, expires_at) VALUES ('${randomUUID()}', '${u.id}', '${createHash("sha256").update(u.token).digest("hex")}', ${now + 86_400_000});`,
-    ])
-    .join("\n");
+    ]),
+    ...extraSql(users),
+  ].join("\n");
   const file = join(mkdtempSync(join(tmpdir(), "bench-")), "seed.sql");
   writeFileSync(file, sql);
   const result = spawnSync(
@@ -46,8 +54,25 @@ function seedUsers(count: number, credits: number): BenchUser[] {
   return users;
 }
 
+/**
+ * A team: the first user owns it (Pro, the credits), the second is its member on Free with none of their own, so a
+ * charge the owner's ledger did not pay would fail.
+ */
+function seedTeam(credits: number): { owner: BenchUser; member: BenchUser } {
+  const [owner, member] = seedUsers(2, credits, ([o, m]) => [
+    `UPDATE users SET plan = 'Free', credits = 0 WHERE id = '${m!.id}';`,
+    `DELETE FROM credit_ledger WHERE user_id = '${m!.id}';`,
+    `INSERT INTO team_members (member_id, owner_id, role, joined_at) VALUES ('${o!.id}', '${o!.id}', 'owner', ${Date.now()});`,
+    `INSERT INTO team_members (member_id, owner_id, role, joined_at) VALUES ('${m!.id}', '${o!.id}', 'member', ${Date.now()});`,
+  ]);
+  return { owner: owner!, member: member! };
+}
+
+/** Balance messages a socket heard (the owner's page hears a member's charge as its balance), in order. */
+type Heard = { at: number; balance: number }[];
+
 /** Opens the user's extension socket and resolves each clip's arrival time by clip name. */
-async function listen(user: BenchUser, arrivals: Map<string, number>): Promise<WebSocket> {
+async function listen(user: BenchUser, arrivals: Map<string, number>, balances?: Heard): Promise<WebSocket> {
   const ws = new WebSocket(`ws://127.0.0.1:${PORT}/api/v1/realtime`, ["clipcut.v1", `bearer.${user.token}`]);
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
@@ -57,8 +82,10 @@ async function listen(user: BenchUser, arrivals: Map<string, number>): Promise<W
     if (!closedByUs.has(ws)) socketCloses.push(code);
   });
   ws.on("message", (data) => {
-    const message = JSON.parse(String(data)) as { type: string; data?: { clip?: { name: string } } };
+    const message = JSON.parse(String(data)) as { type: string; data?: { clip?: { name: string }; balance?: number } };
     if (message.type === "clip" && message.data?.clip) arrivals.set(message.data.clip.name, performance.now());
+    if (balances && message.type === "credits" && typeof message.data?.balance === "number")
+      balances.push({ at: performance.now(), balance: message.data.balance });
   });
   ws.send(JSON.stringify({ v: 1, type: "hello", lastSeq: null }));
   return ws;
@@ -68,11 +95,11 @@ let reported = false;
 /** Close codes of sockets that closed while a scenario ran (a restarted object closes them). */
 const socketCloses: number[] = [];
 const closedByUs = new WeakSet<WebSocket>();
-async function charge(user: BenchUser, name: string): Promise<number> {
+async function charge(user: BenchUser, name: string): Promise<{ status: number; balance: number }> {
   for (let attempt = 0; ; attempt++) {
-    const status = await chargeOnce(user, name);
+    const answer = await chargeOnce(user, name);
     // "busy" is an answer: retry with the same Idempotency-Key after Retry-After, as the companion does.
-    if (status !== 503 || attempt >= 5) return status;
+    if (answer.status !== 503 || attempt >= 5) return answer;
     busyAnswers++;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -97,7 +124,7 @@ function post(path: string, headers: Record<string, string>, body: string): Prom
   });
 }
 
-async function chargeOnce(user: BenchUser, name: string): Promise<number> {
+async function chargeOnce(user: BenchUser, name: string): Promise<{ status: number; balance: number }> {
   const res = await post(
     "/api/v1/clips",
     {
@@ -118,7 +145,8 @@ async function chargeOnce(user: BenchUser, name: string): Promise<number> {
     reported = true;
     console.error(`first failed charge: ${res.status} ${res.body.slice(0, 200)}`);
   }
-  return res.status;
+  const balance = res.status === 201 ? (JSON.parse(res.body) as { credits: { balance: number } }).credits.balance : NaN;
+  return { status: res.status, balance };
 }
 
 const percentile = (values: number[], p: number) => {
@@ -141,7 +169,7 @@ async function scenario(label: string, users: BenchUser[], chargesPerUser: numbe
         while (next < chargesPerUser) {
           const name = `${label.replace(/\s+/g, "_")}-${ui}-${next++}`;
           sent.set(name, performance.now());
-          if ((await charge(user, name)) === 201) ok++;
+          if ((await charge(user, name)).status === 201) ok++;
           answered.set(name, performance.now());
         }
       };
@@ -175,28 +203,104 @@ async function scenario(label: string, users: BenchUser[], chargesPerUser: numbe
   };
 }
 
+/**
+ * `charger` charges with `inFlight` requests at once while `watchers` listen: the delay from each charge to the
+ * member's page message (its clip, by name) and to the owner's page message (the first balance at or below the
+ * charge's answer: group commit sends one per batch).
+ */
+async function teamScenario(
+  label: string,
+  team: { owner: BenchUser; member: BenchUser },
+  charger: BenchUser,
+  charges: number,
+  inFlight: number,
+) {
+  const arrivals = new Map<string, number>();
+  const ownerBalances: Heard = [];
+  const sockets = [await listen(team.member, arrivals), await listen(team.owner, new Map(), ownerBalances)];
+  await new Promise((r) => setTimeout(r, 300));
+  const sent = new Map<string, { at: number; balance: number }>();
+  let ok = 0;
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < charges) {
+      const name = `${label.replace(/\s+/g, "_")}-${next++}`;
+      const at = performance.now();
+      const answer = await charge(charger, name);
+      if (answer.status === 201) {
+        ok++;
+        sent.set(name, { at, balance: answer.balance });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  await new Promise((r) => setTimeout(r, 500));
+  const toMember = [...sent].flatMap(([name, s]) => (arrivals.has(name) ? [arrivals.get(name)! - s.at] : []));
+  const toOwner = [...sent].flatMap(([, s]) => {
+    const heard = ownerBalances.find((b) => b.at >= s.at && b.balance <= s.balance);
+    return heard ? [heard.at - s.at] : [];
+  });
+  for (const ws of sockets) {
+    closedByUs.add(ws);
+    ws.close();
+  }
+  return {
+    scenario: label,
+    charges: ok,
+    seconds: elapsed.toFixed(2),
+    chargesPerSecond: (ok / elapsed).toFixed(1),
+    "member page: clips heard": `${toMember.length}/${sent.size}`,
+    "p95 charge→member page ms": percentile(toMember, 95).toFixed(1),
+    "owner page: balances heard": `${toOwner.length}/${sent.size}`,
+    "p95 charge→owner page ms": percentile(toOwner, 95).toFixed(1),
+  };
+}
+
 async function main() {
   freshDb(PERSIST);
   const single = seedUsers(1, 1_000_000);
   const many = seedUsers(40, 100_000);
+  const team = seedTeam(1_000_000);
   const server = await startServer(PORT, PERSIST);
   try {
     await scenario("warmup", single, 20, 2);
+    await teamScenario("team warmup", team, team.member, 20, 2);
     // The floor before and after the scenarios: if they differ much, the machine was busy and the shares are rough.
     const before = await staticFloor(BASE);
     const scenarios = [
-      await scenario("1 user, 32 in flight", single, 640, 32),
-      await scenario("40 users, 1 in flight each", many, 16, 1),
-      await scenario("1 user, 8 in flight", single, 200, 8),
+      await scenario("1 user, 32 in flight", single, scaled(640), 32),
+      await scenario("40 users, 1 in flight each", many, scaled(16), 1),
+      await scenario("1 user, 8 in flight", single, scaled(200), 8),
+    ];
+    const teams = [
+      await teamScenario("team owner, 32 in flight", team, team.owner, scaled(640), 32),
+      await teamScenario("team member, 32 in flight", team, team.member, scaled(640), 32),
+      await teamScenario("team member, 8 in flight", team, team.member, scaled(200), 8),
     ];
     const after = await staticFloor(BASE);
     const floor = (before + after) / 2;
     const rows = scenarios.map((row) => ({ ...row, "share of static": share(Number(row.chargesPerSecond), floor) }));
     console.log("\nLedger benchmark (wrangler dev, local D1 + Durable Objects, this machine)");
     console.log(
+      `load average at the end (1, 5, 15 min): ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(", ")}`,
+    );
+    console.log(
       `static floor: ${floor.toFixed(0)} req/s (favicon.svg, 50 connections; ${before.toFixed(0)} before, ${after.toFixed(0)} after)`,
     );
     console.table(rows);
+    const ownerRate = Number(teams[0]!.chargesPerSecond);
+    console.log("\nTeams (one owner with one member; the member's charges are paid by the owner's ledger)");
+    console.table(
+      teams.map((row) => ({
+        ...row,
+        "share of static": share(Number(row.chargesPerSecond), floor),
+        "share of owner's rate": share(Number(row.chargesPerSecond), ownerRate),
+      })),
+    );
     console.log(`busy (503) answers retried: ${busyAnswers}`);
   } finally {
     stopServer(server);

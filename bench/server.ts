@@ -31,6 +31,9 @@ export async function startServer(port: number, persist: string): Promise<ChildP
     [
       "wrangler",
       "dev",
+      // The local Worker (workers/local.ts): the production one refuses to start without Stripe's secrets.
+      "--config",
+      "wrangler.local.toml",
       "--port",
       String(port),
       "--inspector-port",

@@ -1,5 +1,5 @@
 import type { Credits } from "../app/domain/api";
-import type { AdminTopic, Effect, LedgerEvent } from "../app/domain/ledger";
+import type { AdminTopic, Effect, LedgerEvent, Payer } from "../app/domain/ledger";
 import type { StoredPlan } from "../app/domain/plans";
 
 /** What a UserLedger can do after a commit; the runner below is the only caller, so tests can inject their own. */
@@ -7,9 +7,12 @@ export interface EffectPorts {
   publish(event: LedgerEvent): void;
   /** To a team member's own sockets, through their ledger (a clip of theirs added or removed on the payer's). */
   toMember(memberId: string, event: LedgerEvent): void;
-  /** The team's balance, to every member this owner's ledger knows. */
-  teamCredits(credits: Credits): void;
-  teamStatus(active: boolean, plan: StoredPlan): void;
+  /** The team's balance, to these members (the owner's ledger holds them in memory). */
+  teamCredits(credits: Credits, memberIds: string[]): void;
+  /** The team works again or is suspended: each member's ledger learns it before the answer; e-mails follow. */
+  teamStatus(active: boolean, plan: StoredPlan, memberIds: string[]): Promise<void>;
+  /** A member's ledger learns its payer (a join, a removal) before the answer, so their next call goes right. */
+  payer(memberId: string, payer: Payer | null): Promise<void>;
   adminTopic(topic: AdminTopic): void;
   wake(at: number): Promise<void>;
   endAccess(reason: string): void;
@@ -31,10 +34,13 @@ export async function runEffects(effects: readonly Effect[], ports: EffectPorts)
           ports.toMember(effect.memberId, effect.event);
           break;
         case "teamCredits":
-          ports.teamCredits(effect.credits);
+          ports.teamCredits(effect.credits, effect.memberIds);
           break;
         case "teamStatus":
-          ports.teamStatus(effect.active, effect.plan);
+          await ports.teamStatus(effect.active, effect.plan, effect.memberIds);
+          break;
+        case "payer":
+          await ports.payer(effect.memberId, effect.payer);
           break;
         case "adminTopic":
           ports.adminTopic(effect.topic);

@@ -14,41 +14,27 @@ import {
   type LedgerOutcome,
   type LedgerResult,
   type LedgerState,
+  type Payer,
   type RelayedEvent,
 } from "~/domain/ledger";
-import {
-  clientMessageSchema,
-  CLOSE_CODES,
-  REALTIME_VERSION,
-  type ServerMessage,
-  type SettingsData,
-} from "~/domain/realtime";
-import { getDb, type Db } from "../app/db/client.server";
+import { CLOSE_CODES } from "~/domain/realtime";
 import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
 import { ledger } from "../app/services/ledger.server";
-import { noticeTeamStatus, relayTeamCredits } from "../app/services/teams.server";
+import { noticeTeamStatus } from "../app/services/teams.server";
+import { forwardToPayer } from "./payer-forwarding";
 import { publishAdminEvent } from "./admin-feed";
 import { runEffects, type EffectPorts } from "./ledger-effects";
-import { LastSeen, setPresence } from "./presence";
-import { credentialStillValid, socketCredential, type SocketCredential } from "./socket-credential";
-import { sessionTag, SocketHub, tokenTag } from "./socket-hub";
-import { TokenChecks } from "./token-checks";
+import { LedgerSockets, type SnapshotData } from "./ledger-sockets";
 
-type SocketKind = "page" | "extension";
-interface SocketAttachment {
-  kind: SocketKind;
-  /** The session (pages) or token (extension) the socket was opened with; re-checked on every hello. */
-  credential?: SocketCredential;
-}
 interface Waiting {
   name: LedgerOpName | "reload";
   input: unknown;
   answer: (result: LedgerResult<unknown>) => void;
+  /** The team member whose own ledger forwarded this operation (it tells the member's sockets itself). */
+  forwardedBy?: string;
 }
 
-/** Seq numbers reserved per storage write (decision 004). */
-const SEQ_BLOCK = 1000;
 /** Operations per D1 batch stay well under D1's limits: a charge is three statements. */
 const MAX_GROUP = 64;
 
@@ -56,46 +42,26 @@ const NOTHING: Decision<null> = { result: { ok: true, value: null, replayed: fal
 
 /**
  * One per user (named by the user id): the only writer of that user's plan, period, credits, holds and ban. It is
- * the queue, the commit and the sockets. Every operation is a pure decision from `app/domain/ledger`: operations
- * that arrive while a batch is in flight are decided in memory, in arrival order, and committed together in the
- * next D1 batch (group commit, docs/decisions/005-group-commit.md); each caller is answered after its batch
- * committed, and each change is published once.
+ * the queue, the commit and the effect runner (its sockets: `ledger-sockets.ts`). Every operation is a pure decision
+ * from `app/domain/ledger`: operations that arrive while a batch is in flight are decided in memory, in arrival
+ * order, and committed together in the next D1 batch (group commit, docs/decisions/005-group-commit.md); each caller
+ * is answered after its batch committed, and each change is published once.
  */
-export class UserLedger extends SocketHub<SocketAttachment> {
+export class UserLedger extends LedgerSockets {
   /** Beyond `maxWaiting` queued operations the object answers "busy" rather than queueing without bound. */
   readonly limits = { maxWaiting: 256 };
-  private seq = 0;
-  /** Every seq up to this bound may have been used; storage holds it. */
-  private seqReserved = 0;
-  private userId: string | null = null;
   /** Committed state: what D1 holds. Null until loaded. */
   private state: LedgerState | null = null;
   private waiting: Waiting[] = [];
   private committing = false;
-  private readonly tokens = new TokenChecks(() => this.db);
-  private readonly lastSeen = new LastSeen();
 
   constructor(ctx: DurableObjectState, env: AppEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      // Continue after the stored bound: no seq used before a restart is ever used again (clients see a gap: resync).
-      this.seq = (await ctx.storage.get<number>("seq")) ?? 0;
-      this.seqReserved = this.seq;
-      this.userId = (await ctx.storage.get<string>("userId")) ?? null;
+      await this.restore();
       if (this.userId) this.state = await loadLedgerState(this.db, this.userId);
       this.standingRules();
     });
-  }
-
-  private get db(): Db {
-    return getDb(this.env.DB);
-  }
-
-  private async bind(userId: string): Promise<void> {
-    if (this.userId === userId) return;
-    if (this.userId !== null) throw new Error("UserLedger called for another user");
-    this.userId = userId;
-    await this.ctx.storage.put("userId", userId);
   }
 
   /** The state, loaded once (first call of a new object), with nothing else running meanwhile. */
@@ -126,14 +92,16 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     userId: string,
     name: K,
     input: LedgerInput<K>,
+    forwardedBy?: string,
   ): Promise<LedgerResult<LedgerOutcome<K>>> {
     if (!(name in LEDGER_OPS)) return fail(400, "invalid_input", "Unknown ledger operation.");
-    return this.enqueue(userId, name, input) as Promise<LedgerResult<LedgerOutcome<K>>>;
+    return this.enqueue(userId, name, input, forwardedBy) as Promise<LedgerResult<LedgerOutcome<K>>>;
   }
 
   /**
    * An API request's token check and its operation in one call (one RPC per charge, not two): the token is
-   * checked from memory (decision 010), then the operation is queued. Null: the token is not accepted.
+   * checked from memory (decision 010), then the operation is queued here — or, for a member of a working team,
+   * forwarded to the payer's ledger (decided from this state, no D1 read). Null: the token is not accepted.
    */
   async applyWithToken<K extends LedgerOpName>(
     userId: string,
@@ -142,14 +110,31 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     input: LedgerInput<K>,
   ): Promise<LedgerResult<LedgerOutcome<K>> | null> {
     if (!(await this.tokenAccepted(userId, tokenHash))) return null;
+    const viaPayer = await forwardToPayer(
+      {
+        state: () => this.state!,
+        payerLedger: (payerId) => ledger(this.env, payerId),
+        publish: (event) => this.relay(event),
+        stale: (from, payer) => void this.enqueue(userId, "payerChanged", { from, payer }),
+      },
+      userId,
+      name,
+      input,
+    );
+    if (viaPayer) return viaPayer as LedgerResult<LedgerOutcome<K>>;
     return this.apply(userId, name, input);
   }
 
-  private async enqueue(userId: string, name: Waiting["name"], input: unknown): Promise<LedgerResult<unknown>> {
+  private async enqueue(
+    userId: string,
+    name: Waiting["name"],
+    input: unknown,
+    forwardedBy?: string,
+  ): Promise<LedgerResult<unknown>> {
     if (!(await this.ready(userId))) return fail(404, "not_found", "User not found.");
     if (this.waiting.length >= this.limits.maxWaiting) return fail(503, "busy", BUSY_MESSAGE);
     return new Promise<LedgerResult<unknown>>((answer) => {
-      this.waiting.push({ name, input, answer });
+      this.waiting.push({ name, input, answer, forwardedBy });
       if (!this.committing) void this.commitLoop();
     });
   }
@@ -169,7 +154,11 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     if (w.name === "reload") {
       // Replaces the state with what D1 holds, in its place in the queue.
       const fresh = await loadLedgerState(this.db, userId);
-      if (fresh) Object.assign(draft, fresh, { lastClipAt: draft.lastClipAt });
+      // The holds this person opened on a payer's ledger are kept (captured ones answer a capture's replay).
+      if (fresh) {
+        for (const [holdId, payerId] of fresh.payerHolds) draft.payerHolds.set(holdId, payerId);
+        Object.assign(draft, fresh, { lastClipAt: draft.lastClipAt, payerHolds: draft.payerHolds });
+      }
       return NOTHING;
     }
     // Each entry of LEDGER_OPS is typed on its own input; the queue holds them all.
@@ -234,12 +223,15 @@ export class UserLedger extends SocketHub<SocketAttachment> {
 
   /** After commit: run the decision's effects (one runner, `ledger-effects.ts`), then answer. */
   private async finish(w: Waiting, decision: Decision<unknown>, topics: Set<AdminTopic>): Promise<void> {
-    await runEffects(decision.effects, this.ports(topics));
+    await runEffects(decision.effects, this.ports(topics, w.forwardedBy));
     w.answer(decision.result);
   }
 
-  /** The object's side of every effect. */
-  private ports(topics: Set<AdminTopic>): EffectPorts {
+  /**
+   * The object's side of every effect. `forwardedBy`: the member whose ledger forwarded the operation hears its
+   * clip and the team balance from that ledger (with the answer), so nothing is relayed to them from here.
+   */
+  private ports(topics: Set<AdminTopic>, forwardedBy?: string): EffectPorts {
     const userId = this.userId!;
     const background = (msg: string, work: Promise<unknown>) =>
       this.ctx.waitUntil(
@@ -249,11 +241,20 @@ export class UserLedger extends SocketHub<SocketAttachment> {
       );
     return {
       publish: (event) => this.publish(event),
-      toMember: (memberId, event) => background("member relay failed", ledger(this.env, memberId).relay(event)),
-      teamCredits: (credits) =>
-        background("team relay failed", relayTeamCredits({ env: this.env, db: this.db }, userId, credits)),
-      teamStatus: (_active, plan) =>
-        background("team notice failed", noticeTeamStatus({ env: this.env, db: this.db }, userId, plan)),
+      toMember: (memberId, event) => {
+        if (memberId !== forwardedBy) background("member relay failed", ledger(this.env, memberId).relay(event));
+      },
+      // The members are in memory: no D1 read per commit, and an owner without members relays nothing.
+      teamCredits: (credits, memberIds) => {
+        for (const memberId of memberIds)
+          if (memberId !== forwardedBy)
+            background("team relay failed", ledger(this.env, memberId).relay({ type: "teamCredits", data: credits }));
+      },
+      teamStatus: async (active, plan, memberIds) => {
+        await Promise.all(memberIds.map((memberId) => this.tellPayer(memberId, { ownerId: userId, active })));
+        background("team notice failed", noticeTeamStatus({ env: this.env, db: this.db }, userId, plan, active));
+      },
+      payer: (memberId, payer) => this.tellPayer(memberId, payer),
       adminTopic: (topic) => topics.add(topic),
       wake: (at) => this.scheduleAlarm(at),
       endAccess: (reason) => this.closeAll(CLOSE_CODES.accessEnded, reason),
@@ -261,19 +262,15 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     };
   }
 
-  private publishAdmin(topics: Set<AdminTopic>): void {
-    for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
+  /** A member's ledger learns its payer from this (the owner's) one; failing that, it learns it when it reloads. */
+  private async tellPayer(memberId: string, payer: Payer | null): Promise<void> {
+    const told = await ledger(this.env, memberId).payerChanged({ from: this.userId!, payer });
+    if (!told.ok)
+      console.error(JSON.stringify({ level: "error", msg: "payer not told", memberId, error: told.message }));
   }
 
-  /** Every change message goes out here: the next seq, one serialisation, every socket. */
-  private publish(event: RelayedEvent | { type: "settings"; data: SettingsData }): void {
-    this.seq += 1;
-    if (this.seq > this.seqReserved) {
-      // Storage holds a bound, not each seq: a write per message made every answer wait for it (the output gate).
-      this.seqReserved = this.seq + SEQ_BLOCK;
-      void this.ctx.storage.put("seq", this.seqReserved);
-    }
-    this.sendAll({ v: REALTIME_VERSION, seq: this.seq, ...event } satisfies ServerMessage);
+  private publishAdmin(topics: Set<AdminTopic>): void {
+    for (const topic of topics) this.ctx.waitUntil(publishAdminEvent(this.env, topic));
   }
 
   private async scheduleAlarm(at: number): Promise<void> {
@@ -312,19 +309,7 @@ export class UserLedger extends SocketHub<SocketAttachment> {
     return { credits: creditsOf(this.state!, Date.now()) };
   }
 
-  /** Tokens were revoked in D1: every token is read again on its next use. */
-  forgetTokens(): void {
-    this.tokens.forget();
-  }
-
-  // ── Realtime ─────────────────────────────────────────────────────────────
-
-  /** An admin changed a setting every page uses: pass it to this user's open pages. Returns how many got it. */
-  pushSettings(data: SettingsData): number {
-    const sockets = this.ctx.getWebSockets().length;
-    if (sockets > 0) this.publish({ type: "settings", data });
-    return sockets;
-  }
+  // ── Realtime (the sockets themselves: ledger-sockets.ts) ───────────────
 
   /**
    * Relayed by the team owner's ledger: the team's balance, or a clip of this member's added or removed there. The
@@ -333,109 +318,17 @@ export class UserLedger extends SocketHub<SocketAttachment> {
   relay(event: RelayedEvent): number {
     if (this.state && event.type === "clip") this.state.clipCount += 1;
     if (this.state && event.type === "clipRemoved") this.state.clipCount = Math.max(0, this.state.clipCount - 1);
-    const sockets = this.ctx.getWebSockets().length;
-    if (sockets > 0) this.publish(event);
-    return sockets;
-  }
-
-  /** WebSocket upgrade, forwarded by the Worker after it authenticated the user (X-ClipCut-User). */
-  async fetch(request: Request): Promise<Response> {
-    const userId = request.headers.get("X-ClipCut-User");
-    const kind: SocketKind = request.headers.get("X-ClipCut-Socket") === "extension" ? "extension" : "page";
-    if (!userId || request.headers.get("Upgrade") !== "websocket")
-      return new Response("Expected a WebSocket", { status: 426 });
-    await this.bind(userId);
-    const full = this.socketCapReached();
-    if (full) return full;
-    const credential = socketCredential(request.headers);
-    const tags = [
-      kind,
-      ...(credential ? [credential.type === "session" ? sessionTag(credential.id) : tokenTag(credential.id)] : []),
-    ];
-    const response = this.acceptSocket({ kind, credential }, tags, request.headers.get("X-ClipCut-Protocol"));
-    await this.presence(userId, true);
-    return response;
-  }
-
-  async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
-    const userId = this.userId;
-    let json: unknown = null;
-    try {
-      json = JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
-    } catch {
-      // handled below as invalid
-    }
-    const parsed = clientMessageSchema.safeParse(json);
-    if (!this.spendFrame(ws, parsed.success ? parsed.data.type : "other")) return;
-    if (!parsed.success || !userId) {
-      this.send(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." } satisfies ServerMessage);
-      return;
-    }
-    if (parsed.data.type === "ping") {
-      await this.lastSeen.touch(this.db, userId);
-      this.send(ws, { v: REALTIME_VERSION, type: "pong", seq: this.seq } satisfies ServerMessage);
-      return;
-    }
-    // hello: the session or token the socket was opened with must still be valid (it may have ended meanwhile).
-    const { credential } = this.attachment(ws);
-    if (!credential || !(await credentialStillValid(this.db, userId, credential))) {
-      ws.close(CLOSE_CODES.accessEnded, "access ended");
-      return;
-    }
-    // Always answer with a snapshot; it is cheap and makes any missed sequence moot.
-    this.send(ws, await this.snapshot(userId));
-  }
-
-  protected async onSocketClosed(_ws: WebSocket, remaining: WebSocket[]): Promise<void> {
-    if (this.userId && remaining.length === 0) await this.presence(this.userId, false);
+    return this.publishIfWatched(event);
   }
 
   /** From memory: the clip count is kept in the state, so a snapshot costs no D1 read once the object is loaded. */
-  private async snapshot(userId: string): Promise<ServerMessage> {
+  protected async snapshotData(userId: string): Promise<SnapshotData> {
     const state = await this.ready(userId);
     this.standingRules();
     return {
-      v: REALTIME_VERSION,
-      type: "snapshot",
-      seq: this.seq,
-      data: {
-        credits: state ? creditsOf(state, Date.now()) : { balance: 0, held: 0, available: 0 },
-        plan: { plan: state?.user.plan ?? "Free", pendingPlan: state?.user.pendingPlan ?? null },
-        clipCount: state?.clipCount ?? 0,
-      },
+      credits: state ? creditsOf(state, Date.now()) : { balance: 0, held: 0, available: 0 },
+      plan: { plan: state?.user.plan ?? "Free", pendingPlan: state?.user.pendingPlan ?? null },
+      clipCount: state?.clipCount ?? 0,
     };
-  }
-
-  private async presence(userId: string, online: boolean): Promise<void> {
-    if (await setPresence(this.db, userId, online)) this.ctx.waitUntil(publishAdminEvent(this.env, "users"));
-  }
-
-  /**
-   * Some sessions or tokens of this user ended (sign-out, a session ended on /account, a password change): their
-   * sockets close with "do not reconnect", and every token is read again on its next use. Returns how many closed.
-   */
-  closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): number {
-    this.tokens.forget();
-    return this.closeTagged(
-      [...input.sessionIds.map(sessionTag), ...input.tokenHashes.map(tokenTag)],
-      CLOSE_CODES.accessEnded,
-      input.reason,
-    );
-  }
-
-  private endAccess(reason: string): void {
-    this.closeAll(CLOSE_CODES.accessEnded, reason);
-    this.tokens.forget();
-  }
-
-  /**
-   * Access ended outside the ledger (sign-out everywhere, a revoked session): close every socket and forget the
-   * token checks. A ban goes through `setBanned`, which does this after its commit.
-   */
-  async disconnect(reason = "signed out"): Promise<number> {
-    const closed = this.ctx.getWebSockets().length;
-    this.endAccess(reason);
-    if (this.userId) await this.presence(this.userId, false);
-    return closed;
   }
 }

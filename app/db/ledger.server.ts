@@ -7,16 +7,17 @@
  * The statements are constant SQL prepared once per D1 binding: drizzle building SQL per batch showed in the
  * charge path's profile, and these are the hottest writes of the product.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ne, or, sql } from "drizzle-orm";
 import type { Clip } from "~/domain/api";
 import type { Facts, Hold, HoldEnd, KeyMemo, LedgerState, LedgerUser, Needs, Write } from "~/domain/ledger";
 import { RECENT_KEYS } from "~/domain/ledger";
+import { teamWorks } from "~/domain/effective-plan";
 import type { PlanId, StoredPlan } from "~/domain/plans";
 import { sha256Hex } from "~/utils/crypto";
 import { subscriptionPaidUntil } from "./billing.server";
 import type { Db } from "./client.server";
 import { toApiClip } from "./clips.server";
-import { clips, creditHolds, creditLedger, sessions, users } from "./schema";
+import { clips, creditHolds, creditLedger, sessions, teamInvitations, teamMembers, users } from "./schema";
 
 // ── Reading the state ────────────────────────────────────────────────────────
 
@@ -56,9 +57,12 @@ function toHold(row: HoldRow): Hold {
   };
 }
 
-/** One read at start (and after a failed batch): the user, their active holds and their most recent keys. */
+/**
+ * One read at start (and after a failed batch): the user, their active holds, their most recent keys, their team
+ * (an owner's members, a member's payer) and the holds they opened on a payer's ledger.
+ */
 export async function loadLedgerState(db: Db, userId: string): Promise<LedgerState | null> {
-  const [userRows, holdRows, recent, counted] = await db.batch([
+  const [userRows, holdRows, recent, counted, teamRows, payerHolds] = await db.batch([
     db.select().from(users).where(eq(users.id, userId)),
     db
       .select()
@@ -76,6 +80,23 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
       .select({ n: sql<number>`count(*)` })
       .from(clips)
       .where(eq(clips.userId, userId)),
+    // Who is in this person's team: read once here, then kept by the owner's ledger (ADR 012).
+    db
+      .select({
+        memberId: teamMembers.memberId,
+        ownerId: teamMembers.ownerId,
+        role: teamMembers.role,
+        ownerPlan: users.plan,
+        ownerStatus: users.status,
+      })
+      .from(teamMembers)
+      .innerJoin(users, eq(users.id, teamMembers.ownerId))
+      .where(or(eq(teamMembers.ownerId, userId), eq(teamMembers.memberId, userId)))
+      .orderBy(asc(teamMembers.joinedAt)),
+    db
+      .select({ id: creditHolds.id, payerId: creditHolds.userId })
+      .from(creditHolds)
+      .where(and(eq(creditHolds.status, "held"), eq(creditHolds.creatorId, userId), ne(creditHolds.userId, userId))),
   ]);
   const user = userRows[0];
   if (!user) return null;
@@ -88,6 +109,21 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
     keys,
     lastClipAt: 0,
     clipCount: counted[0]?.n ?? 0,
+    members: teamRows.filter((r) => r.ownerId === userId && r.role === "member").map((r) => r.memberId),
+    payer: payerOf(teamRows, userId),
+    payerHolds: new Map(payerHolds.map((h) => [h.id, h.payerId])),
+  };
+}
+
+function payerOf(
+  rows: { memberId: string; ownerId: string; role: string; ownerPlan: string; ownerStatus: string }[],
+  userId: string,
+): LedgerState["payer"] {
+  const row = rows.find((r) => r.memberId === userId && r.role === "member");
+  if (!row) return null;
+  return {
+    ownerId: row.ownerId,
+    active: teamWorks({ ownerPlan: row.ownerPlan, ownerBanned: row.ownerStatus === "Banned" }),
   };
 }
 
@@ -191,6 +227,40 @@ export async function loadFacts(
         facts.subscriptionPaidUntil = paidUntil;
       }),
     );
+  if (needs.invitationId)
+    reads.push(
+      db
+        .select({
+          email: teamInvitations.email,
+          expiresAt: teamInvitations.expiresAt,
+          acceptedAt: teamInvitations.acceptedAt,
+          revokedAt: teamInvitations.revokedAt,
+        })
+        .from(teamInvitations)
+        .where(and(eq(teamInvitations.id, needs.invitationId), eq(teamInvitations.ownerId, userId)))
+        .get()
+        .then((row) => {
+          facts.invitation = row
+            ? {
+                email: row.email,
+                expiresAt: row.expiresAt.getTime(),
+                acceptedAt: row.acceptedAt?.getTime() ?? null,
+                revokedAt: row.revokedAt?.getTime() ?? null,
+              }
+            : null;
+        }),
+    );
+  if (needs.joiner)
+    reads.push(
+      db
+        .select({ ownerId: teamMembers.ownerId })
+        .from(teamMembers)
+        .where(eq(teamMembers.memberId, needs.joiner))
+        .get()
+        .then((row) => {
+          facts.joinerTeam = row?.ownerId ?? null;
+        }),
+    );
   await Promise.all(reads);
   return facts;
 }
@@ -208,6 +278,13 @@ const SQL = {
   // An admin is banned only while another active admin remains (the same rule as a demotion, in one statement).
   ban: `UPDATE users SET status = 'Banned', updated_at = ?1 WHERE id = ?2 AND status != 'Banned' AND (role != 'admin' OR EXISTS (SELECT 1 FROM users o WHERE o.role = 'admin' AND o.status != 'Banned' AND o.id != ?2))`,
   unban: `UPDATE users SET status = 'offline', updated_at = ? WHERE id = ? AND status = 'Banned'`,
+  // Teams: the owner's ledger decided the seat count; these only record it.
+  teamOwner: `INSERT OR IGNORE INTO team_members (member_id, owner_id, role, joined_at) VALUES (?1, ?1, 'owner', ?2)`,
+  teamJoin: `INSERT INTO team_members (member_id, owner_id, role, invitation_id, joined_at) VALUES (?, ?, 'member', ?, ?)`,
+  invitationAccepted: `UPDATE team_invitations SET accepted_at = ? WHERE id = ? AND owner_id = ?`,
+  teamLeave: `DELETE FROM team_members WHERE owner_id = ? AND member_id = ? AND role = 'member'`,
+  teamClose: `DELETE FROM team_members WHERE member_id = ?1 AND owner_id = ?1 AND role = 'owner'`,
+  invitationsRevoked: `UPDATE team_invitations SET revoked_at = ? WHERE owner_id = ? AND accepted_at IS NULL AND revoked_at IS NULL`,
 } as const;
 type SqlName = keyof typeof SQL;
 
@@ -276,6 +353,18 @@ export function toStatements(d1: D1Database, userId: string, writes: Write[], no
         break;
       case "settleHolds":
         for (const id of w.ids) out.push(settle(d1, userId, id, w.status, w.clipId, now));
+        break;
+      case "teamJoin":
+        out.push(statement(d1, "teamOwner").bind(userId, w.joinedAt));
+        out.push(statement(d1, "teamJoin").bind(w.memberId, userId, w.invitationId, w.joinedAt));
+        out.push(statement(d1, "invitationAccepted").bind(w.joinedAt, w.invitationId, userId));
+        break;
+      case "teamLeave":
+        out.push(statement(d1, "teamLeave").bind(userId, w.memberId));
+        break;
+      case "teamClose":
+        out.push(statement(d1, "teamClose").bind(userId));
+        out.push(statement(d1, "invitationsRevoked").bind(now, userId));
         break;
       case "user": {
         const { banned, ...plan } = w.patch;

@@ -157,71 +157,6 @@ export function invitationByHash(db: Db, tokenHash: string) {
     .get();
 }
 
-/**
- * Joins a team with an invitation, as one batch whose first statement decides everything: the invitation is live
- * and names this address, the person is in no team, and the team's members (the owner included) are counted again
- * below the limit. (Sending counted members plus live invitations; here a live invitation is a claim to a seat,
- * so only members are counted, and a team overbooked by any path still stops at the limit.) D1 runs a batch as one transaction and statements one at a time, so two accepts at once cannot
- * both take the last seat, and a token cannot be used twice. True: joined.
- */
-export async function acceptInvitation(
-  db: Db,
-  input: { invitationId: string; memberId: string; email: string },
-  now = new Date(),
-): Promise<boolean> {
-  const d1 = db.$client;
-  const t = now.getTime();
-  const [joined] = await d1.batch([
-    d1
-      .prepare(
-        `INSERT INTO team_members (member_id, owner_id, role, invitation_id, joined_at)
-         SELECT ?3, i.owner_id, 'member', i.id, ?2 FROM team_invitations i
-         WHERE i.id = ?4 AND lower(i.email) = lower(?5)
-           AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > ?2
-           AND NOT EXISTS (SELECT 1 FROM team_members WHERE member_id = ?3)
-           AND (SELECT count(*) FROM team_members WHERE owner_id = i.owner_id) < ${TEAM_SEATS}`,
-      )
-      .bind(null, t, input.memberId, input.invitationId, input.email),
-    d1
-      .prepare(
-        "UPDATE team_invitations SET accepted_at = ?2 WHERE id = ?1 AND EXISTS (SELECT 1 FROM team_members WHERE invitation_id = ?1)",
-      )
-      .bind(input.invitationId, t),
-  ]);
-  return (joined?.meta.changes ?? 0) === 1;
-}
-
-/** Removes a member (never the owner's row). True: removed. */
-export async function deleteMember(db: Db, ownerId: string, memberId: string): Promise<boolean> {
-  const result = await db.$client
-    .prepare("DELETE FROM team_members WHERE owner_id = ? AND member_id = ? AND role = 'member'")
-    .bind(ownerId, memberId)
-    .run();
-  return result.meta.changes === 1;
-}
-
-/**
- * The owner closes a team nobody else is in: their row goes and live invitations are revoked. False: others remain.
- */
-export async function dissolveTeam(db: Db, ownerId: string, now = new Date()): Promise<boolean> {
-  const d1 = db.$client;
-  const [dissolved] = await d1.batch([
-    d1
-      .prepare(
-        `DELETE FROM team_members WHERE member_id = ?1 AND role = 'owner'
-         AND NOT EXISTS (SELECT 1 FROM team_members WHERE owner_id = ?1 AND role = 'member')`,
-      )
-      .bind(ownerId),
-    d1
-      .prepare(
-        `UPDATE team_invitations SET revoked_at = ?2 WHERE owner_id = ?1 AND accepted_at IS NULL AND revoked_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM team_members WHERE owner_id = ?1)`,
-      )
-      .bind(ownerId, now.getTime()),
-  ]);
-  return (dissolved?.meta.changes ?? 0) === 1;
-}
-
 export async function revokeInvitation(db: Db, ownerId: string, id: string, now = new Date()): Promise<boolean> {
   const rows = await db
     .update(teamInvitations)
@@ -263,12 +198,4 @@ export async function memberEmails(db: Db, ownerId: string): Promise<{ id: strin
     .from(teamMembers)
     .innerJoin(users, eq(users.id, teamMembers.memberId))
     .where(and(eq(teamMembers.ownerId, ownerId), eq(teamMembers.role, "member")));
-}
-
-/** Which ledger holds a hold, and who asked for it (API capture and release find the hold by id). */
-export function holdOwner(db: Db, holdId: string) {
-  return db.$client
-    .prepare("SELECT user_id AS userId, creator_id AS creatorId FROM credit_holds WHERE id = ?")
-    .bind(holdId)
-    .first<{ userId: string; creatorId: string | null }>();
 }

@@ -10,6 +10,9 @@ export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const SEAT_LIMIT_MESSAGE = `A Pro team has at most ${TEAM_SEATS} members, you included.`;
 export const TEAM_SUSPENDED_MESSAGE =
   "This team is suspended: its owner's plan is no longer Pro. Your clips are paid from your own account.";
+export const TEAM_SUSPENDED_JOIN_MESSAGE = "This team is suspended: its owner is no longer on Pro.";
+export const NOT_A_MEMBER_MESSAGE =
+  "You are no longer a member of this team. Your clips are paid from your own account.";
 export const INVITATION_INVALID_MESSAGE =
   "This invitation link is not valid any more: it was used, revoked or it expired.";
 export const WRONG_ACCOUNT_MESSAGE =

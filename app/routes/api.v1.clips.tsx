@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { clipPage } from "~/db/clips.server";
 import {
-  apiClipLedger,
+  apiLedger,
   ledgerError,
   parseClipRequest,
   requireApiClaim,
@@ -31,7 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const claim = await requireApiClaim(request, context);
   const key = requireIdempotencyKey(request);
   const clipRequest = await parseClipRequest(request);
-  const result = await apiClipLedger(context, claim, "charge", { key, request: clipRequest, source: "api" });
+  const result = await apiLedger(context, claim, "charge", { key, request: clipRequest, source: "api" });
   if (!result.ok) return ledgerError(result);
   return apiJson({ clip: result.value.clip, credits: result.value.credits }, result.replayed ? 200 : 201);
 }

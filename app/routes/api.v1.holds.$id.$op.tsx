@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { apiHoldLedger, ledgerError, requireApiClaim } from "~/services/api-auth.server";
+import { apiLedger, ledgerError, requireApiClaim } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
 
 const params = z.object({ id: z.string().uuid(), op: z.enum(["capture", "release"]) });
@@ -18,8 +18,8 @@ export async function action({ request, params: raw, context }: ActionFunctionAr
   // Both are idempotent on the hold itself: capturing twice returns the same clip, releasing twice is a no-op.
   const result =
     op === "capture"
-      ? await apiHoldLedger(context, claim, "capture", id)
-      : await apiHoldLedger(context, claim, "release", id);
+      ? await apiLedger(context, claim, "capture", { holdId: id })
+      : await apiLedger(context, claim, "release", { holdId: id });
   if (!result.ok) return ledgerError(result);
   return apiJson(result.value);
 }

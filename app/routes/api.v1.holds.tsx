@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import {
-  apiClipLedger,
+  apiLedger,
   ledgerError,
   parseClipRequest,
   requireApiClaim,
@@ -17,7 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const claim = await requireApiClaim(request, context);
   const key = requireIdempotencyKey(request);
   const clipRequest = await parseClipRequest(request);
-  const result = await apiClipLedger(context, claim, "reserve", { key, request: clipRequest });
+  const result = await apiLedger(context, claim, "reserve", { key, request: clipRequest });
   if (!result.ok) return ledgerError(result);
   return apiJson(result.value, result.replayed ? 200 : 201);
 }

@@ -9,10 +9,7 @@ import {
   type LedgerOutcome,
   type LedgerResult,
 } from "~/domain/ledger";
-import { getDb } from "~/db/client.server";
-import { holdOwner } from "~/db/teams.server";
 import { apiError } from "./api-response.server";
-import { billingAccount } from "./billing-account.server";
 import { busyHeaders, ledger } from "./ledger.server";
 import { apiCallerForToken, bearerToken, tokenClaim, type ApiCaller, type TokenClaim } from "./api-tokens.server";
 import type { AppEnv } from "~/load-context";
@@ -72,7 +69,11 @@ export async function requireApiClaim(request: Request, context: AppLoadContext)
   return claim;
 }
 
-/** The token check and the ledger operation in one call; a refused token is a 401 (thrown). */
+/**
+ * The token check and the ledger operation in one call; a refused token is a 401 (thrown). Always the caller's own
+ * ledger: for a member of a working team it forwards clip operations to the payer's ledger itself (a hold opened
+ * there settles there, even after the member left), so no D1 read decides which ledger pays.
+ */
 export async function apiLedger<K extends LedgerOpName>(
   context: AppLoadContext,
   claim: TokenClaim,
@@ -82,50 +83,6 @@ export async function apiLedger<K extends LedgerOpName>(
   const result = await ledger(context.cloudflare.env, claim.id).withToken(claim.tokenHash, name, input);
   if (result === null) throw apiError(401, "unauthorized", UNAUTHORIZED);
   return result;
-}
-
-/** A team member's token, checked on the member's own ledger (a ban or a revoked token ends access as usual). */
-async function requireMemberToken(context: AppLoadContext, claim: TokenClaim): Promise<void> {
-  const checked = await ledger(context.cloudflare.env, claim.id).authenticate(claim.tokenHash);
-  if (checked && "ok" in checked) throw ledgerError(checked);
-  if (!checked) throw apiError(401, "unauthorized", UNAUTHORIZED);
-}
-
-/**
- * A clip or a reservation, paid by the caller's billing account: their own ledger (token check and operation in
- * one call), or for a member of an active Pro team the owner's, naming the member as the clip's creator. A member's
- * idempotency keys are namespaced by member on the shared ledger, so two members' keys never collide.
- */
-export async function apiClipLedger<K extends "charge" | "reserve">(
-  context: AppLoadContext,
-  claim: TokenClaim,
-  name: K,
-  input: LedgerInput<K>,
-): Promise<LedgerResult<LedgerOutcome<K>>> {
-  const env = context.cloudflare.env;
-  const account = await billingAccount(getDb(env.DB), claim.id);
-  if (account.payerId === claim.id) return apiLedger(context, claim, name, input);
-  await requireMemberToken(context, claim);
-  const teamInput = { ...input, key: `team:${claim.id}:${input.key}`, creatorId: claim.id };
-  return ledger(env, account.payerId)[name](teamInput as never) as Promise<LedgerResult<LedgerOutcome<K>>>;
-}
-
-/**
- * Capture or release: the hold lives on the ledger that reserved it. A member's hold on a team's ledger settles
- * there even after the member left or was removed (nothing lost, nothing charged twice).
- */
-export async function apiHoldLedger<K extends "capture" | "release">(
-  context: AppLoadContext,
-  claim: TokenClaim,
-  name: K,
-  holdId: string,
-): Promise<LedgerResult<LedgerOutcome<K>>> {
-  const env = context.cloudflare.env;
-  const hold = await holdOwner(getDb(env.DB), holdId);
-  if (!hold || hold.userId === claim.id || hold.creatorId !== claim.id)
-    return apiLedger(context, claim, name, { holdId } as LedgerInput<K>);
-  await requireMemberToken(context, claim);
-  return ledger(env, hold.userId)[name]({ holdId }) as Promise<LedgerResult<LedgerOutcome<K>>>;
 }
 
 /** POSTs that move credits must say which attempt they are: a retry with the same key is answered, not repeated. */

@@ -3,9 +3,9 @@ import { membershipOf, type Membership } from "~/db/teams.server";
 import { teamWorks } from "~/domain/effective-plan";
 
 /**
- * Which account pays for a person's clips — the one place this rule lives. A member of a team whose owner's plan is
- * Pro clips on the owner's account (plan, limits, balance: the owner's ledger); everyone else, and every member of a
- * suspended team, on their own. The owner's ledger checks the plan again when it decides (`creatorId`).
+ * Which account pays for a person's clips, as pages show it (the member's team summary). A member of a team whose
+ * owner is on Pro and not banned clips on the owner's account; everyone else on their own. The money path never
+ * asks this: the member's own ledger knows its payer and forwards clip operations there (decision 010).
  */
 export interface BillingAccount {
   /** The ledger that pays. */

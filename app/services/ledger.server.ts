@@ -34,7 +34,7 @@ async function guarded<T>(call: () => Promise<T>): Promise<T | LedgerFailure> {
 }
 
 interface LedgerStub {
-  apply(userId: string, name: string, input: unknown): Promise<LedgerResult<unknown>>;
+  apply(userId: string, name: string, input: unknown, forwardedBy?: string): Promise<LedgerResult<unknown>>;
   applyWithToken(
     userId: string,
     tokenHash: string,
@@ -60,6 +60,15 @@ export type LedgerClient = Operations & {
     name: K,
     input: LedgerInput<K>,
   ): Promise<LedgerResult<LedgerOutcome<K>> | null>;
+  /**
+   * A team member's clip operation, forwarded by the member's own ledger to this (the payer's) one. The member's
+   * ledger tells the member's sockets itself, so this ledger does not relay the answer to them.
+   */
+  forwarded<K extends LedgerOpName>(
+    memberId: string,
+    name: K,
+    input: LedgerInput<K>,
+  ): Promise<LedgerResult<LedgerOutcome<K>>>;
   authenticate(tokenHash: string): Promise<{ credits: Credits } | null | LedgerFailure>;
   forgetTokens(): Promise<void | LedgerFailure>;
   disconnect(reason: string): Promise<number | LedgerFailure>;
@@ -87,6 +96,7 @@ export function ledger(env: AppEnv, userId: string): LedgerClient {
   return {
     ...operations,
     withToken: (tokenHash, name, input) => guarded(() => stub.applyWithToken(userId, tokenHash, name, input)) as never,
+    forwarded: (memberId, name, input) => guarded(() => stub.apply(userId, name, input, memberId)) as never,
     authenticate: (tokenHash) => guarded(() => stub.authenticate({ userId, tokenHash })),
     forgetTokens: () => guarded(() => stub.forgetTokens()),
     disconnect: (reason) => guarded(() => stub.disconnect(reason)),

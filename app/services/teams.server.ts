@@ -2,9 +2,6 @@ import type { Db } from "~/db/client.server";
 import { readCredits } from "~/db/credits.server";
 import { verifiedEmailOf } from "~/db/users.server";
 import {
-  acceptInvitation,
-  deleteMember,
-  dissolveTeam,
   insertInvitation,
   invitationByHash,
   membershipOf,
@@ -14,7 +11,6 @@ import {
   revokeInvitation,
   teamMembersOf,
 } from "~/db/teams.server";
-import type { Credits } from "~/domain/api";
 import { effectivePlan, PLAN_PERIOD_MS } from "~/domain/plans";
 import {
   ALREADY_IN_TEAM_MESSAGE,
@@ -173,7 +169,10 @@ export async function invitationForToken(db: Db, token: string) {
   return row;
 }
 
-/** Joins the team of a live invitation sent to this account's address; the seat count is decided inside the accept. */
+/**
+ * Joins the team of a live invitation sent to this account's address. The owner's ledger decides it (the seat
+ * count, the invitation, the person in no team) in its queue, and tells the member's ledger who pays now.
+ */
 export async function join(
   ctx: Ctx,
   user: { id: string; email: string },
@@ -182,52 +181,51 @@ export async function join(
   const invitation = await invitationForToken(ctx.db, token);
   if (!invitation) return refused(410, INVITATION_INVALID_MESSAGE);
   if (invitation.email.toLowerCase() !== user.email.toLowerCase()) return refused(403, WRONG_ACCOUNT_MESSAGE);
-  if (!teamActive(invitation.ownerPlan)) return refused(409, "This team is suspended: its owner is no longer on Pro.");
-  if (await membershipOf(ctx.db, user.id)) return refused(409, ALREADY_IN_TEAM_MESSAGE);
-  const joined = await acceptInvitation(ctx.db, { invitationId: invitation.id, memberId: user.id, email: user.email });
-  if (!joined) {
-    // Lost a race: the link was used meanwhile, the person joined elsewhere, or the last seat was taken.
-    const again = await invitationForToken(ctx.db, token);
-    if (!again) return refused(410, INVITATION_INVALID_MESSAGE);
-    if (await membershipOf(ctx.db, user.id)) return refused(409, ALREADY_IN_TEAM_MESSAGE);
-    return refused(409, SEAT_LIMIT_MESSAGE);
-  }
-  await audit(ctx.db, { action: "team.joined", actorId: user.id, subjectId: invitation.ownerId, ip: ctx.ip });
+  const joined = await ledger(ctx.env, invitation.ownerId).teamJoin({
+    invitationId: invitation.id,
+    memberId: user.id,
+    email: user.email,
+  });
+  if (!joined.ok) return refused(joined.status, joined.message);
+  if (!joined.replayed)
+    await audit(ctx.db, { action: "team.joined", actorId: user.id, subjectId: invitation.ownerId, ip: ctx.ip });
   return { ...ok(`You joined ${invitation.ownerName}'s team.`), ownerId: invitation.ownerId };
 }
 
 /** The owner removes a member (never themselves). The member's open holds stay on the team's ledger and settle there. */
 export async function removeMember(ctx: Ctx, ownerId: string, memberId: string): Promise<TeamResult> {
   if (memberId === ownerId) return refused(400, OWNER_CANNOT_LEAVE_MESSAGE);
-  if (!(await deleteMember(ctx.db, ownerId, memberId)))
-    return refused(404, "That person is not a member of your team.");
+  const removed = await ledger(ctx.env, ownerId).teamRemove({ memberId });
+  if (!removed.ok) return refused(removed.status, removed.message);
   await audit(ctx.db, { action: "team.member_removed", actorId: ownerId, subjectId: memberId, ip: ctx.ip });
   return ok("Member removed.");
 }
 
-/** A member leaves; an owner may only close a team nobody else is in. */
+/** A member leaves; an owner may only close a team nobody else is in. Both are the owner's ledger's operations. */
 export async function leave(ctx: Ctx, userId: string): Promise<TeamResult> {
   const membership = await membershipOf(ctx.db, userId);
   if (!membership) return refused(404, "You are not in a team.");
   if (membership.role === "owner") {
-    if (!(await dissolveTeam(ctx.db, userId))) return refused(409, OWNER_CANNOT_LEAVE_MESSAGE);
+    const closed = await ledger(ctx.env, userId).teamClose({});
+    if (!closed.ok) return refused(closed.status, closed.message);
     await audit(ctx.db, { action: "team.dissolved", actorId: userId, subjectId: userId, ip: ctx.ip });
     return ok("Your team is closed.");
   }
-  if (!(await deleteMember(ctx.db, membership.ownerId, userId))) return refused(404, "You are not in a team.");
+  const left = await ledger(ctx.env, membership.ownerId).teamRemove({ memberId: userId, leaving: true });
+  if (!left.ok) return refused(left.status, left.message);
   await audit(ctx.db, { action: "team.left", actorId: userId, subjectId: membership.ownerId, ip: ctx.ip });
   return ok("You left the team. Your clips are paid from your own account again.");
 }
 
 /**
- * The owner's plan went below Pro (the team is suspended: members pay for themselves at once, by `billingAccount`)
- * or back to Pro. Tells the members by e-mail and writes the audit entry. Run by the owner's ledger after the commit
- * that changed the plan (a `teamStatus` effect), whatever made the change.
+ * The owner's plan went below Pro or the owner was banned (the team is suspended: each member's ledger was told, so
+ * members pay for themselves from their next call), or the team works again. Tells the members by e-mail and
+ * writes the audit entry. Run by the owner's ledger after the commit that changed it (a `teamStatus` effect).
  */
-export async function noticeTeamStatus(ctx: Omit<Ctx, "origin">, ownerId: string, plan: string) {
+export async function noticeTeamStatus(ctx: Omit<Ctx, "origin">, ownerId: string, plan: string, active: boolean) {
   const members = await memberEmails(ctx.db, ownerId);
   if (members.length === 0) return;
-  const suspended = !teamActive(plan);
+  const suspended = !active;
   await audit(ctx.db, {
     action: "team.suspended",
     subjectId: ownerId,
@@ -242,15 +240,6 @@ export async function noticeTeamStatus(ctx: Omit<Ctx, "origin">, ownerId: string
       html: "<p>The owner of your ClipCut team is no longer on the Pro plan, so the team is suspended. Your clips are paid from your own account until the owner is on Pro again.</p><p>— The ClipCut team</p>",
       links: [],
     });
-}
-
-/**
- * A Pro owner's balance is the team's: each member's open pages and extension hear it, through the member's own
- * ledger (their sockets live there). Called by the owner's ledger after a commit that moved credits.
- */
-export async function relayTeamCredits(ctx: Pick<Ctx, "env" | "db">, ownerId: string, credits: Credits) {
-  const members = await memberEmails(ctx.db, ownerId);
-  await Promise.all(members.map((member) => ledger(ctx.env, member.id).relay({ type: "teamCredits", data: credits })));
 }
 
 /**

@@ -279,6 +279,10 @@ describe("one door: a clip can belong to a team member while the owner's ledger 
   it("charges the owner, records the member as the clip's creator, and refunds and deletes through the owner", async () => {
     const owner = await insertUser({ email: `owner-${crypto.randomUUID()}@example.com`, plan: "Pro", credits: 100 });
     const member = await insertUser({ email: `member-${crypto.randomUUID()}@example.com`, credits: 7 });
+    // The owner's ledger pays only for its members (read when it loads).
+    await env.DB.prepare("INSERT INTO team_members (member_id, owner_id, role, joined_at) VALUES (?, ?, 'member', ?)")
+      .bind(member, owner, Date.now())
+      .run();
     const { ledger } = await import("~/services/ledger.server");
     const request = { ...long4k, endSeconds: 30, quality: "1080p" as const, format: "mp4" as const }; // 6 credits
     const charged = await ledger(env, owner).charge({ key: "team-1", request, source: "api", creatorId: member });
@@ -321,5 +325,50 @@ describe("one door: the client maps an unreachable ledger to busy", () => {
     });
     expect(await client.setBanned({ banned: true })).toMatchObject({ ok: false, code: "busy" });
     expect(await client.authenticate("hash")).toMatchObject({ ok: false, code: "busy" });
+  });
+});
+
+describe("one door: no D1 read decides which ledger pays", () => {
+  const sources = import.meta.glob(["../../app/**/*.{ts,tsx}", "../../workers/**/*.ts"], {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  }) as Record<string, string>;
+  // The money path: a clip, a hold and its settling, from the API route to the ledger objects and their effects.
+  const MONEY_PATH = [
+    "../../app/routes/api.v1.clips.tsx",
+    "../../app/routes/api.v1.holds.tsx",
+    "../../app/routes/api.v1.holds.$id.$op.tsx",
+    "../../app/services/api-auth.server.ts",
+    "../../app/services/ledger.server.ts",
+    "../../workers/user-ledger.ts",
+    "../../workers/payer-forwarding.ts",
+    "../../workers/ledger-effects.ts",
+  ];
+  /** Reads of team membership or of a hold's owner, by name or by table. */
+  const readsMembership = [
+    /\b(membershipOf|billingAccount|holdOwner|memberEmails|relayTeamCredits|teamMembersOf)\b/,
+    /from ["']~\/db\/teams\.server["']/,
+    /billing-account\.server/,
+    /\b(FROM|JOIN)\s+(team_members|credit_holds)\b/i,
+    /\.from\(\s*(teamMembers|creditHolds)\s*\)/,
+  ];
+
+  it("knows every file of the money path (the check can fail)", () => {
+    for (const path of MONEY_PATH) expect(sources[path], path).toBeTypeOf("string");
+    expect(readsMembership.some((re) => re.test(sources["../../app/db/ledger.server.ts"]!))).toBe(true);
+  });
+
+  it("the money path reads no membership and no hold owner outside app/db/ledger*.server.ts", () => {
+    const offending = MONEY_PATH.filter((path) => readsMembership.some((re) => re.test(sources[path]!)));
+    expect(offending).toEqual([]);
+  });
+
+  it("nothing looks up which ledger holds a hold", () => {
+    const lookups = Object.entries(sources)
+      .filter(([path]) => !/\/app\/db\/ledger[^/]*\.server\.ts$/.test(path))
+      .filter(([, text]) => /\bholdOwner\b|SELECT user_id[^`"]*FROM credit_holds WHERE id/i.test(text))
+      .map(([path]) => path);
+    expect(lookups).toEqual([]);
   });
 });

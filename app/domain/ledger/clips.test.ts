@@ -17,6 +17,9 @@ const proOwner = (): LedgerState => ({
   keys: new Map(),
   lastClipAt: 0,
   clipCount: 0,
+  members: ["member"],
+  payer: null,
+  payerHolds: new Map(),
 });
 const request = clipRequestSchema.parse({
   name: "Team moment",

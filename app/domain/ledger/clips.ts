@@ -3,7 +3,7 @@ import { HOLD_TTL_MS, clipRequestSchema, type Clip, type ClipRequest, type Credi
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "../credits";
 import { planOf } from "../effective-plan";
 import { BATCH_LIMIT_MESSAGE, batchFullMessage, checkPlanLimits, maxOpenHolds } from "../plans";
-import { TEAM_SUSPENDED_MESSAGE, teamActive } from "../teams";
+import { NOT_A_MEMBER_MESSAGE, TEAM_SUSPENDED_MESSAGE } from "../teams";
 import {
   applyDelta,
   BANNED_MESSAGE,
@@ -15,6 +15,7 @@ import {
   previousKey,
   remember,
   success,
+  teamWorksFor,
   type Draft,
 } from "./core";
 import type { ClipSource, DecideContext, Decision, Facts, Hold, LedgerResult, LedgerState, Write } from "./types";
@@ -36,9 +37,12 @@ function priceClip(
   creatorId: string | null = null,
 ): LedgerResult<{ cost: number }> {
   const user = state.user;
+  // A team member's clip: this (the owner's) account pays only while the team works, and only for its members.
+  if (creatorId && creatorId !== user.id) {
+    if (!teamWorksFor(user)) return fail(403, "forbidden", TEAM_SUSPENDED_MESSAGE);
+    if (!state.members.includes(creatorId)) return fail(403, "forbidden", NOT_A_MEMBER_MESSAGE);
+  }
   if (user.banned) return fail(403, "forbidden", BANNED_MESSAGE);
-  // A team member's clip: this (the owner's) account pays only while the team is active (the owner is Pro).
-  if (creatorId && !teamActive(user.plan)) return fail(403, "forbidden", TEAM_SUSPENDED_MESSAGE);
   const duration = request.endSeconds - request.startSeconds;
   const limits = checkPlanLimits(planOf(user).plan, {
     durationSeconds: duration,

@@ -1,6 +1,6 @@
 /** Shared pieces of every ledger decision: results, credits, the key memory, and events derived from a change. */
 import type { Clip, Credits } from "../api";
-import { teamActive } from "../teams";
+import { teamWorks } from "../effective-plan";
 import type {
   AdminTopic,
   DecideContext,
@@ -14,6 +14,8 @@ import type {
   LedgerKind,
   LedgerResult,
   LedgerState,
+  LedgerUser,
+  Payer,
   UserPatch,
   Write,
 } from "./types";
@@ -38,6 +40,7 @@ export function creditsOf(state: LedgerState, now: number): Credits {
 }
 
 export function cloneState(state: LedgerState): LedgerState {
+  // `members` and `payer` are replaced, never edited in place, so sharing them is safe.
   return { ...state, user: { ...state.user }, holds: new Map(state.holds), keys: new Map(state.keys) };
 }
 
@@ -75,7 +78,12 @@ export interface Draft<T> {
   forgetTokens?: boolean;
   /** Profile-level change worth an admin refresh even without a plan change (a ban). */
   adminUsers?: boolean;
+  /** Members whose payer changed here (a join, a removal): their ledgers learn it after the commit. */
+  payers?: { memberId: string; payer: Payer | null }[];
 }
+
+/** Whether a team owned by this account works now: its owner on Pro and not banned (the one rule). */
+export const teamWorksFor = (user: LedgerUser) => teamWorks({ ownerPlan: user.plan, ownerBanned: user.banned });
 
 /**
  * Every operation runs through here. A refused operation writes nothing and leaves the state as it found it
@@ -90,6 +98,8 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
     keys: new Map(state.keys),
     lastClipAt: state.lastClipAt,
     clipCount: state.clipCount,
+    members: state.members,
+    payer: state.payer,
   };
   const credits = creditsOf(state, ctx.now);
   const draft = operation();
@@ -104,7 +114,9 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
     const after = creditsOf(state, ctx.now);
     if (after.balance !== credits.balance || after.held !== credits.held || after.available !== credits.available) {
       effects.push({ type: "publish", event: { type: "credits", data: after } });
-      if (teamActive(state.user.plan) && !state.user.banned) effects.push({ type: "teamCredits", credits: after });
+      // The team's balance goes to the members this ledger holds in memory: none, no relay.
+      if (state.members.length > 0 && teamWorksFor(state.user))
+        effects.push({ type: "teamCredits", credits: after, memberIds: state.members });
     }
     const user = state.user;
     if (user.plan !== start.user.plan || user.pendingPlan !== start.user.pendingPlan) {
@@ -113,9 +125,9 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
         event: { type: "plan", data: { plan: user.plan, pendingPlan: user.pendingPlan } },
       });
       topics.add("users");
-      if (teamActive(user.plan) !== teamActive(start.user.plan))
-        effects.push({ type: "teamStatus", active: teamActive(user.plan), plan: user.plan });
     }
+    if (state.members.length > 0 && teamWorksFor(user) !== teamWorksFor(start.user))
+      effects.push({ type: "teamStatus", active: teamWorksFor(user), plan: user.plan, memberIds: state.members });
     if (draft.adminUsers) topics.add("users");
     const own = (creatorId: string | null) => creatorId === null || creatorId === user.id;
     for (const { item: clip, creatorId } of draft.clipsAdded ?? []) {
@@ -127,6 +139,7 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
       effects.push(own(creatorId) ? { type: "publish", event } : { type: "toMember", memberId: creatorId!, event });
     }
     if (draft.clipsAdded?.length || draft.clipsRemoved?.length) topics.add("clips");
+    for (const change of draft.payers ?? []) effects.push({ type: "payer", ...change });
   }
   for (const topic of topics) effects.push({ type: "adminTopic", topic });
   if (draft.endAccess) effects.push({ type: "endAccess", reason: draft.endAccess });

@@ -39,12 +39,13 @@ import {
   type RefundInput as PaymentRefundInput,
 } from "./billing";
 import { changePlan, renew, type PlanChange } from "./plans";
+import { payerChanged, teamClose, teamJoin, teamRemove, type TeamJoinInput } from "./team";
 import type { SubscriptionFacts } from "../billing";
-import type { DecideContext, Decision, Facts, Hold, LedgerState } from "./types";
+import type { DecideContext, Decision, Facts, Hold, LedgerState, Payer } from "./types";
 
 export * from "./types";
 export * from "./core";
-export type { AdminEditInput, AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange };
+export type { AdminEditInput, AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange, TeamJoinInput };
 export { adminEditChanges, starterResetDue, stepUpFresh } from "./account";
 
 /** What a decision needs read from D1 when memory cannot answer (see `Facts`). */
@@ -61,6 +62,10 @@ export interface Needs {
   stepUp?: { sessionId: string; adminId: string };
   /** The running subscription's paid period end (the renewal). */
   subscription?: boolean;
+  /** An invitation of this owner, by id (a join). */
+  invitationId?: string;
+  /** The team this person is in already, if any (a join). */
+  joiner?: string;
 }
 
 interface OpSpec<I, O> {
@@ -188,6 +193,28 @@ export const LEDGER_OPS = {
     fingerprint: (i) => ["banned", i.banned],
     needs: () => ({}),
     decide: (state, input, _f, ctx) => setBanned(state, input, ctx),
+  }),
+  // Teams (on the owner's ledger): idempotent by the state itself, so no key is kept.
+  teamJoin: op<TeamJoinInput, { joined: true }>({
+    fingerprint: () => "team",
+    needs: (i) => ({ invitationId: i.invitationId, joiner: i.memberId }),
+    decide: teamJoin,
+  }),
+  teamRemove: op<{ memberId: string; leaving?: boolean }, { removed: true }>({
+    fingerprint: () => "team",
+    needs: () => ({}),
+    decide: (state, input, _f, ctx) => teamRemove(state, input, ctx),
+  }),
+  teamClose: op<Record<string, never>, { closed: true }>({
+    fingerprint: () => "team",
+    needs: () => ({}),
+    decide: (state, _i, _f, ctx) => teamClose(state, ctx),
+  }),
+  // A member's ledger learns its payer from the owner's, after the owner's commit (nothing to write: D1 has it).
+  payerChanged: op<{ from: string; payer: Payer | null }, { payer: Payer | null }>({
+    fingerprint: () => "payer",
+    needs: () => ({}),
+    decide: (state, input, _f, ctx) => payerChanged(state, input, ctx),
   }),
 };
 

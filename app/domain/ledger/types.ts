@@ -48,6 +48,20 @@ export interface LedgerState {
   lastClipAt: number;
   /** How many clips are this user's (counted once at load, then kept): snapshots and the starter reset read it. */
   clipCount: number;
+  /** A team owner's people besides the owner (ids, in joining order); empty when there is no team. */
+  members: string[];
+  /** A member's payer: the team owner, and whether the team works now (owner on Pro, not banned); null when none. */
+  payer: Payer | null;
+  /**
+   * Holds this person opened on a payer's ledger (hold id → payer id), so a capture or release reaches that ledger
+   * without a read. A cache of the payer's commits: no decision reads or writes it.
+   */
+  payerHolds: Map<string, string>;
+}
+
+export interface Payer {
+  ownerId: string;
+  active: boolean;
 }
 
 export type LedgerErrorCode =
@@ -101,7 +115,13 @@ export type Write =
   | { type: "clip"; clip: Clip; source: ClipSource; creatorId: string | null }
   | { type: "deleteClip"; clipId: string }
   | { type: "hold"; hold: Hold }
-  | { type: "settleHolds"; ids: string[]; status: HoldEnd; clipId: string | null };
+  | { type: "settleHolds"; ids: string[]; status: HoldEnd; clipId: string | null }
+  /** A member joins this owner's team with an invitation (the invitation is marked accepted in the same batch). */
+  | { type: "teamJoin"; memberId: string; invitationId: string; joinedAt: number }
+  /** A member leaves this owner's team (removed or leaving). */
+  | { type: "teamLeave"; memberId: string }
+  /** The owner closes a team nobody else is in: their own row goes, live invitations are revoked. */
+  | { type: "teamClose" };
 
 /** Plan and status columns a decision may set (credits move only by `balance`). */
 export type UserPatch = Partial<
@@ -127,10 +147,12 @@ export type Effect =
   | { type: "publish"; event: LedgerEvent }
   /** A team member's clip was added or removed here (the payer's ledger): to that member's own sockets. */
   | { type: "toMember"; memberId: string; event: LedgerEvent }
-  /** The team's balance moved: to every member's sockets (a Pro owner's ledger only). */
-  | { type: "teamCredits"; credits: Credits }
-  /** The team became active or suspended with this owner's plan: members are told. */
-  | { type: "teamStatus"; active: boolean; plan: StoredPlan }
+  /** The team's balance moved: to every member's sockets (an owner's ledger with members only). */
+  | { type: "teamCredits"; credits: Credits; memberIds: string[] }
+  /** The team became active or suspended (the owner's plan or ban): members are told, their ledgers learn it. */
+  | { type: "teamStatus"; active: boolean; plan: StoredPlan; memberIds: string[] }
+  /** A member's ledger learns who pays for its clips now (a join, a removal, a leave). */
+  | { type: "payer"; memberId: string; payer: Payer | null }
   | { type: "adminTopic"; topic: AdminTopic }
   /** When the object should next wake (a hold's expiry, a period's end). */
   | { type: "wake"; at: number }
@@ -162,6 +184,10 @@ export interface Facts {
   stepUpAt?: number | null;
   /** The end of the period a running subscription has paid for; null: no subscription (the renewal). */
   subscriptionPaidUntil?: number | null;
+  /** The invitation a join names (null: no such invitation of this owner). */
+  invitation?: { email: string; expiresAt: number; acceptedAt: number | null; revokedAt: number | null } | null;
+  /** The team the joining person is in already (its owner's id), or null. */
+  joinerTeam?: string | null;
 }
 
 export interface DecideContext {

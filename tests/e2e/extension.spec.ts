@@ -99,6 +99,9 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
   // 3. The panel on the stand-in watch page.
   const watch = await context.newPage();
   await watch.goto(watchUrl);
+  // From the click on Clip (once the button is there) to an enabled Create: the panel's own start, not the page's.
+  const clip = watch.getByRole("button", { name: "Clip", exact: true });
+  await clip.waitFor();
   const clicked = Date.now();
   await openPanel(watch);
   const interactiveMs = Date.now() - clicked;

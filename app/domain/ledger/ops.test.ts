@@ -15,7 +15,16 @@ import {
   ZERO_DURATION_MESSAGE,
 } from "../credits";
 import { BATCH_LIMIT_MESSAGE, BATCH_MAX_HOLDS, batchFullMessage, monthlyCredits, PLAN_PERIOD_MS } from "../plans";
-import { TEAM_SUSPENDED_MESSAGE } from "../teams";
+import {
+  ALREADY_IN_TEAM_MESSAGE,
+  INVITATION_INVALID_MESSAGE,
+  OWNER_CANNOT_LEAVE_MESSAGE,
+  SEAT_LIMIT_MESSAGE,
+  TEAM_SEATS,
+  TEAM_SUSPENDED_JOIN_MESSAGE,
+  TEAM_SUSPENDED_MESSAGE,
+  WRONG_ACCOUNT_MESSAGE,
+} from "../teams";
 import {
   BANNED_MESSAGE,
   CONFLICT_MESSAGE,
@@ -63,13 +72,19 @@ function account(user: Partial<LedgerUser> = {}, rest: Partial<Omit<LedgerState,
     keys: new Map(),
     lastClipAt: 0,
     clipCount: 0,
+    members: [],
+    payer: null,
+    payerHolds: new Map(),
     ...rest,
   };
 }
 
-/** A Pro account in the middle of its period: a team's owner, whose balance pays for the members' clips. */
+/** A Pro account in the middle of its period: a team's owner (MEMBER is in it), whose balance pays for its clips. */
 const proOwner = (user: Partial<LedgerUser> = {}, rest: Partial<Omit<LedgerState, "user">> = {}) =>
-  account({ plan: "Pro", periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY, credits: 1000, ...user }, rest);
+  account(
+    { plan: "Pro", periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY, credits: 1000, ...user },
+    { members: [MEMBER], ...rest },
+  );
 
 const request = (over: Partial<ClipRequest> = {}): ClipRequest => ({
   name: "Goal",
@@ -216,8 +231,17 @@ const refundOf = (over: Partial<LedgerInput<"takeBackRefund">> = {}): LedgerInpu
   ...over,
 });
 /** A Basic account whose period ended yesterday: the renewal is due. */
-const renewalDue = (user: Partial<LedgerUser> = {}) =>
-  account({ plan: "Basic", periodStart: NOW - 31 * DAY, periodEnd: NOW - DAY, credits: 10, ...user });
+const renewalDue = (user: Partial<LedgerUser> = {}, rest: Partial<Omit<LedgerState, "user">> = {}) =>
+  account({ plan: "Basic", periodStart: NOW - 31 * DAY, periodEnd: NOW - DAY, credits: 10, ...user }, rest);
+
+const NEWCOMER = "member-new";
+const liveInvitation = { email: "new@example.com", expiresAt: NOW + DAY, acceptedAt: null, revokedAt: null };
+const joinOf = (over: Partial<LedgerInput<"teamJoin">> = {}): LedgerInput<"teamJoin"> => ({
+  invitationId: "inv-1",
+  memberId: NEWCOMER,
+  email: "New@Example.com",
+  ...over,
+});
 
 const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
   charge: {
@@ -252,7 +276,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
             // Not one of the owner's clips: the owner's count and clip list stay as they were.
             expect(s.clipCount).toBe(0);
             expect(publishes(d)).toEqual(["credits", "toMember:clip"]);
-            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(997) });
+            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(997), memberIds: [MEMBER] });
             expect(d.effects).toContainEqual({
               type: "toMember",
               memberId: MEMBER,
@@ -374,7 +398,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
         expect: {
           accept: (d, s) => {
             expect(s.holds.get(valueOf(d).hold.id)!.creatorId).toBe(MEMBER);
-            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(1000, 3) });
+            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(1000, 3), memberIds: [MEMBER] });
           },
         },
       },
@@ -502,7 +526,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
             expect(s.user.credits).toBe(997);
             expect(s.clipCount).toBe(0);
             expect(publishes(d)).toEqual(["credits", "toMember:clip"]);
-            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(997) });
+            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(997), memberIds: [MEMBER] });
           },
         },
       },
@@ -573,7 +597,10 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
         says: "a member's hold is released on the owner's balance, relayed to the team",
         state: () => proOwner({}, { holds: withHolds(hold({ creatorId: MEMBER })) }),
         input: { holdId: "hold-1" },
-        expect: { accept: (d) => expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(1000) }) },
+        expect: {
+          accept: (d) =>
+            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(1000), memberIds: [MEMBER] }),
+        },
       },
       {
         says: "releasing again is fine and writes nothing",
@@ -690,7 +717,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
               memberId: MEMBER,
               event: { type: "clipRemoved", data: { clipId: "clip-m" } },
             });
-            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(1000) });
+            expect(d.effects).toContainEqual({ type: "teamCredits", credits: credits(1000), memberIds: [MEMBER] });
           },
         },
       },
@@ -994,10 +1021,9 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
             expect(d.writes).toEqual([{ type: "user", patch }]);
             expect(s.user).toMatchObject(patch);
             expect(valueOf(d)).toMatchObject({ planChanged: true, creditsChanged: false });
-            // Free → Pro: this account's team (if it has one) works again.
+            // Free → Pro with no members: nobody to tell that a team works (an owner without members relays nothing).
             expect(d.effects).toEqual([
               { type: "publish", event: { type: "plan", data: { plan: "Pro", pendingPlan: null } } },
-              { type: "teamStatus", active: true, plan: "Pro" },
               { type: "adminTopic", topic: "users" },
               { type: "wake", at: NOW + PLAN_PERIOD_MS },
             ]);
@@ -1027,7 +1053,12 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
             expect(s.user.plan).toBe("Advanced");
             // The running period is kept.
             expect(s.user.periodEnd).toBe(NOW + 20 * DAY);
-            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Advanced" });
+            expect(d.effects).toContainEqual({
+              type: "teamStatus",
+              active: false,
+              plan: "Advanced",
+              memberIds: [MEMBER],
+            });
           },
         },
       },
@@ -1144,7 +1175,12 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
           accept: (d, s) => {
             expect(s.user.plan).toBe("Advanced");
             expect(rowsOf(d)).toEqual([]);
-            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Advanced" });
+            expect(d.effects).toContainEqual({
+              type: "teamStatus",
+              active: false,
+              plan: "Advanced",
+              memberIds: [MEMBER],
+            });
           },
         },
       },
@@ -1226,25 +1262,25 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
       },
       {
         says: "a pending downgrade to Free applies at the period's end, without credits",
-        state: () => renewalDue({ plan: "Pro", pendingPlan: "Free" }),
+        state: () => renewalDue({ plan: "Pro", pendingPlan: "Free" }, { members: [MEMBER] }),
         input: {},
         expect: {
           accept: (d, s) => {
             expect(rowsOf(d)).toEqual([]);
             expect(s.user).toMatchObject({ plan: "Free", pendingPlan: null, periodStart: null, periodEnd: null });
-            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Free" });
+            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Free", memberIds: [MEMBER] });
           },
         },
       },
       {
         says: "a Pro owner's pending downgrade to Basic grants Basic's month and suspends the team",
-        state: () => renewalDue({ plan: "Pro", pendingPlan: "Basic" }),
+        state: () => renewalDue({ plan: "Pro", pendingPlan: "Basic" }, { members: [MEMBER] }),
         input: {},
         expect: {
           accept: (d, s) => {
             expect(rowsOf(d)).toMatchObject([{ delta: monthlyCredits("Basic") }]);
             expect(s.user.plan).toBe("Basic");
-            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Basic" });
+            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Basic", memberIds: [MEMBER] });
           },
         },
       },
@@ -1292,7 +1328,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
     rows: [
       {
         says: "an active subscription sets the plan and its credit month (no credits: invoices grant them)",
-        state: () => account(),
+        state: () => account({}, { members: [MEMBER] }),
         input: { facts: subscription() },
         expect: {
           accept: (d, s) => {
@@ -1304,7 +1340,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
               planSetBy: null,
             });
             expect(rowsOf(d)).toEqual([]);
-            expect(d.effects).toContainEqual({ type: "teamStatus", active: true, plan: "Pro" });
+            expect(d.effects).toContainEqual({ type: "teamStatus", active: true, plan: "Pro", memberIds: [MEMBER] });
             expect(d.effects).toContainEqual({ type: "wake", at: NOW - DAY + PLAN_PERIOD_MS });
           },
         },
@@ -1316,7 +1352,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
         expect: {
           accept: (d, s) => {
             expect(s.user).toMatchObject({ plan: "Free", periodStart: null, periodEnd: null });
-            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Free" });
+            expect(d.effects).toContainEqual({ type: "teamStatus", active: false, plan: "Free", memberIds: [MEMBER] });
           },
         },
       },
@@ -1531,6 +1567,130 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
         expect: { again: (d) => expect(valueOf(d)).toEqual({ changed: false }) },
       },
     ],
+  },
+  teamJoin: {
+    rows: [
+      {
+        says: "a person joins with a live invitation naming them while a seat is free; their ledger hears its payer",
+        state: () => proOwner({}, { members: [] }),
+        input: joinOf(),
+        facts: { invitation: liveInvitation, joinerTeam: null },
+        expect: {
+          accept: (d, s) => {
+            expect(s.members).toEqual([NEWCOMER]);
+            expect(writeTypes(d)).toEqual(["teamJoin"]);
+            expect(d.effects).toContainEqual(
+              expect.objectContaining({ type: "payer", memberId: NEWCOMER, payer: { ownerId: OWNER, active: true } }),
+            );
+          },
+        },
+      },
+      {
+        says: "the same accepted invitation again is a replay: nothing written",
+        state: () => proOwner({}, { members: [NEWCOMER] }),
+        input: joinOf(),
+        facts: { invitation: { ...liveInvitation, acceptedAt: NOW - 1000 }, joinerTeam: OWNER },
+        expect: { again: (_d, s) => expect(s.members).toEqual([NEWCOMER]) },
+      },
+      {
+        says: "the last seat taken: refused",
+        state: () => proOwner({}, { members: Array.from({ length: TEAM_SEATS - 1 }, (_, i) => `member-${i + 1}`) }),
+        input: joinOf(),
+        facts: { invitation: liveInvitation, joinerTeam: null },
+        expect: { refuse: "forbidden", status: 409, message: SEAT_LIMIT_MESSAGE },
+      },
+      {
+        says: "an invitation for another address: refused",
+        state: () => proOwner({}, { members: [] }),
+        input: joinOf({ email: "someone-else@example.com" }),
+        facts: { invitation: liveInvitation, joinerTeam: null },
+        expect: { refuse: "forbidden", status: 403, message: WRONG_ACCOUNT_MESSAGE },
+      },
+      {
+        says: "an expired, revoked or unknown invitation: refused",
+        state: () => proOwner({}, { members: [] }),
+        input: joinOf(),
+        facts: { invitation: { ...liveInvitation, expiresAt: NOW - 1 }, joinerTeam: null },
+        expect: { refuse: "not_found", status: 410, message: INVITATION_INVALID_MESSAGE },
+      },
+      {
+        says: "an owner below Pro cannot take members: refused",
+        state: () => account({}, { members: [] }),
+        input: joinOf(),
+        facts: { invitation: liveInvitation, joinerTeam: null },
+        expect: { refuse: "forbidden", status: 409, message: TEAM_SUSPENDED_JOIN_MESSAGE },
+      },
+      {
+        says: "a person already in a team: refused",
+        state: () => proOwner({}, { members: [] }),
+        input: joinOf(),
+        facts: { invitation: liveInvitation, joinerTeam: "owner-2" },
+        expect: { refuse: "forbidden", status: 409, message: ALREADY_IN_TEAM_MESSAGE },
+      },
+    ],
+  },
+  teamRemove: {
+    rows: [
+      {
+        says: "a member goes: their next clips are their own",
+        state: () => proOwner(),
+        input: { memberId: MEMBER },
+        expect: {
+          accept: (d, s) => {
+            expect(s.members).toEqual([]);
+            expect(writeTypes(d)).toEqual(["teamLeave"]);
+            expect(d.effects).toContainEqual(expect.objectContaining({ type: "payer", memberId: MEMBER, payer: null }));
+          },
+        },
+      },
+      {
+        says: "removing them again finds nobody: refused, nothing changes",
+        state: () => proOwner(),
+        before: [{ input: { memberId: MEMBER } }],
+        input: { memberId: MEMBER, leaving: true },
+        expect: { refuse: "not_found", status: 404, message: "You are not in a team." },
+      },
+    ],
+  },
+  teamClose: {
+    rows: [
+      {
+        says: "an owner closes a team nobody else is in",
+        state: () => proOwner({}, { members: [] }),
+        input: {},
+        expect: { accept: (d) => expect(writeTypes(d)).toEqual(["teamClose"]) },
+      },
+      {
+        says: "closing again writes the same harmless close (no seat or balance moves)",
+        state: () => proOwner({}, { members: [] }),
+        before: [{ input: {} }],
+        input: {},
+        expect: { accept: (d) => expect(writeTypes(d)).toEqual(["teamClose"]) },
+      },
+      {
+        says: "a team with members cannot be closed: the owner removes them first",
+        state: () => proOwner(),
+        input: {},
+        expect: { refuse: "forbidden", status: 409, message: OWNER_CANNOT_LEAVE_MESSAGE },
+      },
+    ],
+  },
+  payerChanged: {
+    rows: [
+      {
+        says: "a member's ledger hears who pays now",
+        state: () => account({ id: MEMBER }),
+        input: { from: OWNER, payer: { ownerId: OWNER, active: true } },
+        expect: { accept: (_d, s) => expect(s.payer).toEqual({ ownerId: OWNER, active: true }) },
+      },
+      {
+        says: "a late word from a previous payer is ignored: a replay, the current payer stays",
+        state: () => account({ id: MEMBER }, { payer: { ownerId: "owner-2", active: true } }),
+        input: { from: OWNER, payer: null },
+        expect: { again: (_d, s) => expect(s.payer).toEqual({ ownerId: "owner-2", active: true }) },
+      },
+    ],
+    neverRefuses: "it only records what the payer's ledger already committed",
   },
 };
 

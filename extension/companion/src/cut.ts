@@ -22,7 +22,7 @@ import { planDirectCopy, type DirectPlan } from "./direct-copy";
 import { runStage, stagePaths, type StageSpec } from "./stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
 import { startTrace, type Trace } from "./trace";
-import { checkCopiedOutput, verifyOutput } from "./verify";
+import { checkCopiedOutput, verifyOutput, type Verified } from "./verify";
 
 /**
  * The cut's orchestration: stage the source once, choose the strategy, run the chosen plan's ffmpeg steps, check
@@ -188,26 +188,12 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
     ownTrace?.end(plan.strategy);
-    return {
+    return clipResult(req, plan, verified, {
       output: slot.path,
-      strategy: plan.strategy,
-      format: req.format,
-      requestedStartSeconds: req.startSeconds,
-      requestedEndSeconds: req.endSeconds,
-      startSeconds: round6(plan.startSeconds),
-      endSeconds: round6(plan.startSeconds + verified.durationSeconds),
-      durationSeconds: round6(verified.durationSeconds),
-      snapped: plan.snapped,
-      width: verified.width,
-      height: verified.height,
-      frames: verified.frames,
+      size,
+      began,
       watermark: req.watermark && !audioOnlyOut,
-      sizeBytes: size,
-      elapsedSeconds: round6((Date.now() - began) / 1000),
-      reason: plan.reason,
-      sourceHeight: req.info.video?.height ?? null,
-      notes: resultNotes(req),
-    };
+    });
   } catch (error) {
     await slot?.discard();
     throw error;
@@ -250,26 +236,12 @@ async function cutInProcess(
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: o.progress.lastSpeed, etaSeconds: 0 });
     o.ownTrace?.end("copy");
-    return {
+    return clipResult(req, { ...plan, strategy: "copy" }, verified, {
       output: slot.path,
-      strategy: "copy",
-      format: req.format,
-      requestedStartSeconds: req.startSeconds,
-      requestedEndSeconds: req.endSeconds,
-      startSeconds: round6(plan.startSeconds),
-      endSeconds: round6(plan.startSeconds + verified.durationSeconds),
-      durationSeconds: round6(verified.durationSeconds),
-      snapped: plan.snapped,
-      width: verified.width,
-      height: verified.height,
-      frames: verified.frames,
+      size,
+      began: o.began,
       watermark: false,
-      sizeBytes: size,
-      elapsedSeconds: round6((Date.now() - o.began) / 1000),
-      reason: plan.reason,
-      sourceHeight: req.info.video?.height ?? null,
-      notes: resultNotes(req),
-    };
+    });
   } catch (error) {
     await slot?.discard();
     throw error;
@@ -318,6 +290,35 @@ async function runGroup(
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** What the extension is told about a finished clip: the exact range the file holds, as read back. */
+function clipResult(
+  req: CutRequest,
+  plan: Pick<Plan, "strategy" | "startSeconds" | "snapped" | "reason">,
+  verified: Verified,
+  o: { output: string; size: number; began: number; watermark: boolean },
+): CutResult {
+  return {
+    output: o.output,
+    strategy: plan.strategy,
+    format: req.format,
+    requestedStartSeconds: req.startSeconds,
+    requestedEndSeconds: req.endSeconds,
+    startSeconds: round6(plan.startSeconds),
+    endSeconds: round6(plan.startSeconds + verified.durationSeconds),
+    durationSeconds: round6(verified.durationSeconds),
+    snapped: plan.snapped,
+    width: verified.width,
+    height: verified.height,
+    frames: verified.frames,
+    watermark: o.watermark,
+    sizeBytes: o.size,
+    elapsedSeconds: round6((Date.now() - o.began) / 1000),
+    reason: plan.reason,
+    sourceHeight: req.info.video?.height ?? null,
+    notes: resultNotes(req),
+  };
+}
 
 function resultNotes(req: CutRequest): string[] {
   const notes: string[] = [];

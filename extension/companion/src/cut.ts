@@ -18,7 +18,7 @@ import { h264HeadStep, smartPlanH264 } from "./plans/smart-h264";
 import { smartPlanVp9, vp9HeadStep } from "./plans/smart-vp9";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
-import { planDirectCopy, type DirectPlan } from "./direct-copy";
+import { checkClipStarts, planDirectCopy, type DirectPlan } from "./direct-copy";
 import { runStage, stagePaths, type StageSpec } from "./stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
 import { startTrace, type Trace } from "./trace";
@@ -120,7 +120,6 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     await trace.span("stage", () => staging);
     progress.next();
     const staged = await readListing(listing, clockTicks);
-    if (hooks.gate) await trace.span("gate", () => hooks.gate!);
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
 
@@ -174,16 +173,28 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       ...plan.known,
       audioPackets: plan.audioListing ? (await readListing(plan.audioListing)).audio.length : plan.known.audioPackets,
     };
-    const verified = await trace.span("verify", () =>
-      known
-        ? checkCopiedOutput(slot!.partPath, req.format, known, { ffmpeg: hooks.tools.ffmpeg, signal: hooks.signal })
-        : verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
-            video: plan.expectVideo,
-            audio: plan.expectAudio,
-            expectedSeconds: plan.endSeconds - plan.startSeconds,
-            signal: hooks.signal,
-          }),
-    );
+    const verified = await trace.span("verify", async () => {
+      if (!known)
+        return verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
+          video: plan.expectVideo,
+          audio: plan.expectAudio,
+          expectedSeconds: plan.endSeconds - plan.startSeconds,
+          signal: hooks.signal,
+        });
+      // The planned frame count (and audio packet count); a smart cut's clip also starts as planned: its first
+      // picture a keyframe at 0, its sound within one audio frame of it (plus the encoder's priming, ≤ one frame).
+      const counted = await checkCopiedOutput(slot!.partPath, req.format, known, {
+        ffmpeg: hooks.tools.ffmpeg,
+        signal: hooks.signal,
+      });
+      if (plan.strategy === "smart")
+        await checkClipStarts(slot!.partPath, {
+          keyBytes: null,
+          audioStart: plan.expectAudio ? 0 : null,
+          slack: 0.025,
+        });
+      return counted;
+    });
     await slot.commit();
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
@@ -206,8 +217,8 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
 }
 
 /**
- * The copy written in this process from the planned packets (direct-copy.ts): the reservation is awaited before
- * anything reaches the output folder, the file is checked against the plan before it is handed over.
+ * The copy written in this process from the planned packets (direct-copy.ts): the file is checked against the plan
+ * before it is handed over.
  */
 async function cutInProcess(
   req: CutRequest,
@@ -217,7 +228,6 @@ async function cutInProcess(
 ): Promise<CutResult> {
   let slot: OutputSlot | null = null;
   try {
-    if (hooks.gate) await o.trace.span("gate", () => hooks.gate!);
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const seconds = plan.endSeconds - plan.startSeconds;

@@ -420,24 +420,38 @@ async function* readPackets(sink: Sink, planned: EncodedPacket[]): AsyncGenerato
 }
 
 /**
- * The clip as a demuxer reads it back: its first picture is the planned keyframe (a key packet at 0 of the planned
- * size) and its sound starts within one audio frame of the planned start (seconds on the clip's clock).
+ * The clip as a demuxer reads it back: its first picture is the planned keyframe (a key packet at 0, of the planned
+ * size when it was copied; null for a re-encoded first frame) and its sound starts within one audio frame of the
+ * planned start (seconds on the clip's clock). An encoded sound may start up to its priming earlier (AAC's 1024
+ * samples, which the MP4 edit list hides), hence `slack` extra seconds.
  */
-export async function checkClipStarts(file: string, expected: { keyBytes: number; audioStart: number | null }) {
+export async function checkClipStarts(
+  file: string,
+  expected: { keyBytes: number | null; audioStart: number | null; slack?: number },
+) {
   const input = new Input({ formats: FORMATS, source: new FilePathSource(file) });
   try {
     const vTrack = await input.getPrimaryVideoTrack();
     const first = vTrack && (await new EncodedPacketSink(vTrack).getFirstPacket({ metadataOnly: true }));
-    if (!first || first.type !== "key" || first.byteLength !== expected.keyBytes || Math.abs(first.timestamp) > 0.002) {
+    const size = expected.keyBytes;
+    if (
+      !first ||
+      first.type !== "key" ||
+      (size !== null && first.byteLength !== size) ||
+      Math.abs(first.timestamp) > 0.002
+    ) {
       throw new ClipError("verify_failed", "The written clip does not start on the planned keyframe.", 500);
     }
     if (expected.audioStart !== null) {
       const aTrack = await input.getPrimaryAudioTrack();
       const a = aTrack && (await new EncodedPacketSink(aTrack).getFirstPacket({ metadataOnly: true }));
-      if (!a || Math.abs(a.timestamp - expected.audioStart) > Math.max(a.duration, 0.001)) {
+      if (!a || Math.abs(a.timestamp - expected.audioStart) > Math.max(a.duration, 0.001) + (expected.slack ?? 0)) {
         throw new ClipError("verify_failed", "The written clip's sound does not start where it was planned.", 500);
       }
     }
+  } catch (error) {
+    if (error instanceof ClipError) throw error;
+    throw new ClipError("verify_failed", "The written clip could not be read back.", 500);
   } finally {
     input.dispose();
   }

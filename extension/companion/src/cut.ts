@@ -192,6 +192,7 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
           keyBytes: null,
           audioStart: plan.expectAudio ? 0 : null,
           slack: 0.025,
+          ffmpegMuxed: true,
         });
       return counted;
     });

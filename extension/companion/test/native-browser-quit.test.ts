@@ -8,7 +8,7 @@ import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir } from "./helpers";
 import { processesWith } from "./process-table";
 import { startRangeServer, type RangeServer } from "./range-server";
-import { FAKE_YTDLP } from "./ytdlp-fixture";
+import { FAKE_YTDLP, youtubeFormats } from "./ytdlp-fixture";
 
 /**
  * The browser's own lifetime rules, which Playwright cannot show (CDP attached to the worker keeps it alive): raw
@@ -104,18 +104,8 @@ it("keeps its native port for the whole job, and quitting the browser mid-cut st
       id: "dQw4w9WgXcQ",
       title: "Stand-in video",
       duration: 150,
-      formats: [
-        {
-          format_id: "18",
-          url: media.url("src360.mp4"),
-          ext: "mp4",
-          protocol: "https",
-          vcodec: "avc1.42001E",
-          acodec: "mp4a.40.2",
-          width: 640,
-          height: 360,
-        },
-      ],
+      // YouTube's progressive 360p format: src360.mp4 on the slow server.
+      formats: youtubeFormats(media.url).filter((f) => f.format_id === "18"),
     }),
   );
   const ytDlp = join(scratch, "yt-dlp");

@@ -455,6 +455,18 @@ async function main() {
     ...["-row-mt", "1", "-tile-columns", "2", "-crf", "18", "-b:v", "0"],
   ];
 
+  /** An H.264 1080p source cut into MP4 at 10.4 s and near its end (its file in the media folder, its URLs). */
+  const h264Case = (key: string, name: string, file: string, inputs: string[], source: string) => ({
+    key,
+    name,
+    positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
+    reference: join(mediaDir, file),
+    inputs,
+    source,
+    format: "mp4",
+    reencode: X264,
+    ext: "mp4",
+  });
   const cases: {
     key: string;
     name: string;
@@ -467,39 +479,9 @@ async function main() {
     reencodeLike?: string[];
     ext: string;
   }[] = [
-    {
-      key: "progressive",
-      name: "progressive 1080p H.264",
-      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
-      reference: join(mediaDir, h264),
-      inputs: [server.url(h264)],
-      source: server.url(h264),
-      format: "mp4",
-      reencode: X264,
-      ext: "mp4",
-    },
-    {
-      key: "dash",
-      name: "DASH 1080p H.264 + AAC",
-      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
-      reference: join(mediaDir, dashVideo),
-      inputs: [server.url(dashVideo), server.url(dashAudio)],
-      source: dashPage,
-      format: "mp4",
-      reencode: X264,
-      ext: "mp4",
-    },
-    {
-      key: "dashsidx",
-      name: "DASH 1080p fMP4 + sidx",
-      positions: AT ?? (ONE ? [10.4] : [10.4, Math.round(SOURCE_SECONDS * 0.9) + 0.4]),
-      reference: join(mediaDir, sidxVideo),
-      inputs: [server.url(sidxVideo), server.url(sidxAudio)],
-      source: sidxPage,
-      format: "mp4",
-      reencode: X264,
-      ext: "mp4",
-    },
+    h264Case("progressive", "progressive 1080p H.264", h264, [server.url(h264)], server.url(h264)),
+    h264Case("dash", "DASH 1080p H.264 + AAC", dashVideo, [server.url(dashVideo), server.url(dashAudio)], dashPage),
+    h264Case("dashsidx", "DASH 1080p fMP4 + sidx", sidxVideo, [server.url(sidxVideo), server.url(sidxAudio)], sidxPage),
     {
       key: "vp9",
       name: "VP9 1440p + Opus",

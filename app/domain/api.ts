@@ -44,7 +44,31 @@ export const holdSchema = z.object({
 });
 
 export const createClipResponseSchema = z.object({ clip: clipSchema, credits: creditsSchema });
-export const createHoldResponseSchema = z.object({ hold: holdSchema, credits: creditsSchema });
+/**
+ * A hold for a companion job: the clip with the quality asked (optional) and the height of the source the companion
+ * resolved (null without a picture). The server decides the terms (clipTerms) and answers them with the hold; a
+ * request without `sourceHeight` is a plain clip request (quality required), as before.
+ */
+export const holdRequestSchema = withClipRange(
+  z.object({
+    ...clipFields,
+    quality: z.enum(QUALITIES).optional(),
+    sourceHeight: z.number().int().positive().max(100_000).nullable().optional(),
+  }),
+).superRefine((r, ctx) => {
+  if (r.sourceHeight === undefined && r.quality === undefined)
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: "quality is required.", path: ["quality"] });
+});
+export type HoldRequest = z.infer<typeof holdRequestSchema>;
+
+export const clipTermsSchema = z.object({
+  quality: z.enum(QUALITIES),
+  scaleTo: z.enum(QUALITIES).nullable(),
+  watermark: z.boolean(),
+  requested: z.enum(QUALITIES).nullable(),
+});
+
+export const createHoldResponseSchema = z.object({ hold: holdSchema, credits: creditsSchema, terms: clipTermsSchema });
 export const captureHoldResponseSchema = z.object({ clip: clipSchema, credits: creditsSchema });
 export const releaseHoldResponseSchema = z.object({ credits: creditsSchema });
 

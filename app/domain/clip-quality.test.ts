@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AUDIO_QUALITY } from "./clip-request";
-import { decideQuality, effectiveQuality, fetchQualityBeforeAccount } from "./clip-quality";
+import { clipTerms, decideQuality, effectiveQuality, fetchQualityBeforeAccount } from "./clip-quality";
+import { planLimits } from "./plans";
 
 describe("clip quality policy", () => {
   it("never upscales: the largest label not above the source", () => {
@@ -35,5 +36,22 @@ describe("clip quality policy", () => {
     expect(fetchQualityBeforeAccount("wav", "1080p")).toBe(AUDIO_QUALITY);
     expect(fetchQualityBeforeAccount("mp4", undefined)).toBeNull();
     expect(fetchQualityBeforeAccount("gif", undefined)).toBe("480p");
+  });
+
+  it("a hold's terms: the quality decision on the plan's limits, and the plan's watermark on pictures only", () => {
+    const free = planLimits("Free");
+    expect(clipTerms({ format: "mp4", asked: undefined, sourceHeight: 1080, limits: free })).toEqual({
+      quality: "720p",
+      scaleTo: "720p",
+      watermark: true,
+      requested: null,
+    });
+    expect(clipTerms({ format: "mp3", asked: undefined, sourceHeight: 1080, limits: free }).watermark).toBe(false);
+    expect(clipTerms({ format: "mp4", asked: "480p", sourceHeight: 1080, limits: planLimits("Pro") })).toEqual({
+      quality: "480p",
+      scaleTo: "480p",
+      watermark: false,
+      requested: "480p",
+    });
   });
 });

@@ -50,3 +50,31 @@ export function decideQuality(o: {
   const charged = effectiveQuality(wanted, o.sourceHeight);
   return { charged, scaleTo: wanted ? charged : null, requested: o.asked ?? null };
 }
+
+/** What a cut is made with: the quality charged, the height it scales to, the watermark. */
+export interface ClipTerms {
+  quality: Quality;
+  scaleTo: Quality | null;
+  watermark: boolean;
+  /** What the user asked for, null when nothing was asked (or for audio). */
+  requested: Quality | null;
+}
+
+/**
+ * The terms of one clip, decided once where the hold is made (POST /api/v1/holds): the quality policy above on the
+ * plan's limits, and the plan's watermark on pictures. The companion cuts with exactly these.
+ */
+export function clipTerms(o: {
+  format: Format;
+  asked: Quality | undefined;
+  sourceHeight: number | null;
+  limits: { maxQuality: Quality; watermark: boolean };
+}): ClipTerms {
+  const decided = decideQuality({ ...o, planMax: o.limits.maxQuality });
+  return {
+    quality: decided.charged,
+    scaleTo: decided.scaleTo,
+    watermark: o.limits.watermark && !isAudioFormat(o.format),
+    requested: decided.requested,
+  };
+}

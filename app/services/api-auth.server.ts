@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { ZodType, ZodTypeDef } from "zod";
 import { clipRequestSchema, idempotencyKeySchema, type ClipRequest } from "~/domain/api";
 import {
   BUSY_MESSAGE,
@@ -95,14 +96,20 @@ export function requireIdempotencyKey(request: Request): string {
   return `api:${parsed.data}`;
 }
 
-export async function parseClipRequest(request: Request): Promise<ClipRequest> {
+/** The JSON body as a clip request (or another clip-shaped schema: a hold's), a clear 4xx when it is not one. */
+export async function parseClipRequest(request: Request): Promise<ClipRequest>;
+export async function parseClipRequest<T>(request: Request, schema: ZodType<T, ZodTypeDef, unknown>): Promise<T>;
+export async function parseClipRequest(
+  request: Request,
+  schema: ZodType<unknown, ZodTypeDef, unknown> = clipRequestSchema,
+): Promise<unknown> {
   let body: unknown;
   try {
     body = await request.json();
   } catch {
     throw apiError(400, "bad_request", "The request body must be JSON.");
   }
-  const parsed = clipRequestSchema.safeParse(body);
+  const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";

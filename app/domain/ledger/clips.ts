@@ -1,5 +1,13 @@
 /** Clip operations: a direct charge, the two-phase hold (reserve → capture | release | expire), refund and delete. */
-import { HOLD_TTL_MS, clipRequestSchema, type Clip, type ClipRequest, type Credits } from "../api";
+import {
+  HOLD_TTL_MS,
+  clipRequestSchema,
+  type Clip,
+  type ClipRequest,
+  type Credits,
+  type HoldRequest,
+} from "../api";
+import { clipTerms, type ClipTerms } from "../clip-quality";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "../credits";
 import { planOf } from "../effective-plan";
 import { BATCH_LIMIT_MESSAGE, batchFullMessage, checkPlanLimits, maxOpenHolds } from "../plans";
@@ -27,6 +35,18 @@ export interface ChargeOutcome {
 export interface HoldOutcome {
   hold: { id: string; amount: number; expiresAt: string };
   credits: Credits;
+  /** What the clip is cut with (quality charged, scale, watermark), by the paying plan: the job asks nothing else. */
+  terms: ClipTerms;
+}
+
+/** The terms of a held clip, from the plan that pays (a team member's clips: the owner's) — memory only. */
+function termsFor(state: LedgerState, request: HoldRequest): ClipTerms {
+  return clipTerms({
+    format: request.format,
+    asked: request.quality,
+    sourceHeight: request.sourceHeight ?? null,
+    limits: planOf(state.user).limits,
+  });
 }
 
 /** The account, the plan's limits, the price and the credits available — all from memory. */
@@ -164,17 +184,21 @@ export function charge(
  */
 export function reserve(
   state: LedgerState,
-  input: { key: string; request: ClipRequest; creatorId?: string | null },
+  input: { key: string; request: HoldRequest; creatorId?: string | null },
   facts: Facts & { holdByKey?: Hold | null },
   ctx: DecideContext,
 ): Decision<HoldOutcome> {
   return decide(state, ctx, (): Draft<HoldOutcome> => {
+    const terms = termsFor(state, input.request);
     const previous = [...state.holds.values()].find((h) => h.key === input.key) ?? facts.holdByKey ?? null;
     if (previous) {
       if (previous.hash !== facts.hash) return { result: fail(409, "idempotency_conflict", CONFLICT_MESSAGE) };
-      return { result: success({ hold: holdView(previous), credits: creditsOf(state, ctx.now) }, true) };
+      return { result: success({ hold: holdView(previous), credits: creditsOf(state, ctx.now), terms }, true) };
     }
-    const priced = priceClip(state, input.request, ctx.now, input.creatorId ?? null);
+    // The clip is held (and later charged) at the quality the terms charge.
+    const { sourceHeight: _height, ...fields } = input.request;
+    const request: ClipRequest = { ...fields, quality: terms.quality };
+    const priced = priceClip(state, request, ctx.now, input.creatorId ?? null);
     if (!priced.ok) return { result: priced };
     const { plan } = planOf(state.user);
     const open = [...state.holds.values()].filter((h) => h.expiresAt > ctx.now).length;
@@ -184,8 +208,8 @@ export function reserve(
     const hold: Hold = {
       id: ctx.newId(),
       amount: priced.value.cost,
-      request: JSON.stringify(input.request),
-      name: input.request.name,
+      request: JSON.stringify(request),
+      name: request.name,
       key: input.key,
       hash: facts.hash,
       creatorId: input.creatorId ?? null,
@@ -194,7 +218,7 @@ export function reserve(
     };
     state.holds.set(hold.id, hold);
     return {
-      result: success({ hold: holdView(hold), credits: creditsOf(state, ctx.now) }),
+      result: success({ hold: holdView(hold), credits: creditsOf(state, ctx.now), terms }),
       writes: [{ type: "hold", hold }],
       wakeAt: hold.expiresAt,
     };

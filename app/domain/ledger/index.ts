@@ -3,7 +3,7 @@
  * one of these operations, decided here (pure) and committed by the user's UserLedger object. Adding an operation
  * is one entry in `LEDGER_OPS` (its fingerprint, what it needs from D1, its decision) and a test.
  */
-import type { ClipRequest, Credits } from "../api";
+import type { ClipRequest, Credits, HoldRequest } from "../api";
 import type { PlanId } from "../plans";
 import {
   adminEdit,
@@ -94,7 +94,7 @@ export const LEDGER_OPS = {
     needs: (i) => ({ key: { key: i.key, always: false } }),
     decide: charge,
   }),
-  reserve: op<{ key: string; request: ClipRequest; creatorId?: string | null }, HoldOutcome>({
+  reserve: op<{ key: string; request: HoldRequest; creatorId?: string | null }, HoldOutcome>({
     fingerprint: (i) => ["reserve", i.request],
     needs: (i) => ({ holdKey: i.key }),
     decide: reserve,

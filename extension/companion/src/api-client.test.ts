@@ -18,6 +18,7 @@ const server = createServer((req, res) => {
     JSON.stringify({
       hold: { id: "7d9f0d8e-3a3c-4f59-9a8e-0f0b9c4f2a11", amount: 2, expiresAt: new Date().toISOString() },
       credits: { balance: 10, held: 2, available: 8 },
+      terms: { quality: "720p", scaleTo: "720p", watermark: false, requested: "720p" },
     }),
   );
 });
@@ -31,7 +32,7 @@ afterAll(() => server.close());
 describe("ApiClient", () => {
   it("retries a busy answer with the same Idempotency-Key", async () => {
     const client = new ApiClient(base, "cc_test");
-    const hold = await client.reserve(
+    const { hold } = await client.reserve(
       {
         name: "x",
         videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",

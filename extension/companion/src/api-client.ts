@@ -6,8 +6,10 @@ import {
   meResponseSchema,
   releaseHoldResponseSchema,
   type ClipRequest,
+  type HoldRequest,
   type MeResponse,
 } from "../../../app/domain/api";
+import type { ClipTerms } from "../../../app/domain/clip-quality";
 import { ClipError } from "./errors";
 
 export const DEFAULT_API_BASE = "http://localhost:8787";
@@ -19,6 +21,9 @@ export interface Hold {
   amount: number;
   expiresAt: string;
 }
+
+/** What the job cuts with, as the server decided it with the hold. */
+export type Terms = ClipTerms;
 
 /** API v1 credit calls: reserve before a cut, capture after the file is verified, release on failure/cancel. */
 export class ApiClient {
@@ -32,9 +37,10 @@ export class ApiClient {
     return this.call("GET", "/api/v1/me", undefined, undefined, meResponseSchema);
   }
 
-  async reserve(clip: ClipRequest, idempotencyKey: string): Promise<Hold> {
+  /** Reserves the clip's cost; given the source's height, the answer also holds the terms to cut with. */
+  async reserve(clip: ClipRequest | HoldRequest, idempotencyKey: string): Promise<{ hold: Hold; terms: Terms }> {
     const res = await this.call("POST", "/api/v1/holds", clip, idempotencyKey, createHoldResponseSchema);
-    return res.hold;
+    return { hold: res.hold, terms: res.terms };
   }
 
   async capture(holdId: string, idempotencyKey: string): Promise<void> {

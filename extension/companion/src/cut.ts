@@ -18,11 +18,11 @@ import { h264HeadStep, smartPlanH264 } from "./plans/smart-h264";
 import { smartPlanVp9, vp9HeadStep } from "./plans/smart-vp9";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
-import { planDirectCopy, type DirectPlan } from "./direct-copy";
+import { checkClipStarts, planDirectCopy, type DirectPlan } from "./direct-copy";
 import { runStage, stagePaths, type StageSpec } from "./stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
 import { startTrace, type Trace } from "./trace";
-import { checkCopiedOutput, verifyOutput } from "./verify";
+import { checkCopiedOutput, verifyOutput, type Verified } from "./verify";
 
 /**
  * The cut's orchestration: stage the source once, choose the strategy, run the chosen plan's ffmpeg steps, check
@@ -120,7 +120,6 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     await trace.span("stage", () => staging);
     progress.next();
     const staged = await readListing(listing, clockTicks);
-    if (hooks.gate) await trace.span("gate", () => hooks.gate!);
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
 
@@ -174,40 +173,39 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
       ...plan.known,
       audioPackets: plan.audioListing ? (await readListing(plan.audioListing)).audio.length : plan.known.audioPackets,
     };
-    const verified = await trace.span("verify", () =>
-      known
-        ? checkCopiedOutput(slot!.partPath, req.format, known, { ffmpeg: hooks.tools.ffmpeg, signal: hooks.signal })
-        : verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
-            video: plan.expectVideo,
-            audio: plan.expectAudio,
-            expectedSeconds: plan.endSeconds - plan.startSeconds,
-            signal: hooks.signal,
-          }),
-    );
+    const verified = await trace.span("verify", async () => {
+      if (!known)
+        return verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
+          video: plan.expectVideo,
+          audio: plan.expectAudio,
+          expectedSeconds: plan.endSeconds - plan.startSeconds,
+          signal: hooks.signal,
+        });
+      // The planned frame count (and audio packet count); a smart cut's clip also starts as planned: its first
+      // picture a keyframe at 0, its sound within one audio frame of it (plus the encoder's priming, ≤ one frame).
+      const counted = await checkCopiedOutput(slot!.partPath, req.format, known, {
+        ffmpeg: hooks.tools.ffmpeg,
+        signal: hooks.signal,
+      });
+      if (plan.strategy === "smart")
+        await checkClipStarts(slot!.partPath, {
+          keyBytes: null,
+          audioStart: plan.expectAudio ? 0 : null,
+          slack: 0.025,
+          ffmpegMuxed: true,
+        });
+      return counted;
+    });
     await slot.commit();
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
     ownTrace?.end(plan.strategy);
-    return {
+    return clipResult(req, plan, verified, {
       output: slot.path,
-      strategy: plan.strategy,
-      format: req.format,
-      requestedStartSeconds: req.startSeconds,
-      requestedEndSeconds: req.endSeconds,
-      startSeconds: round6(plan.startSeconds),
-      endSeconds: round6(plan.startSeconds + verified.durationSeconds),
-      durationSeconds: round6(verified.durationSeconds),
-      snapped: plan.snapped,
-      width: verified.width,
-      height: verified.height,
-      frames: verified.frames,
+      size,
+      began,
       watermark: req.watermark && !audioOnlyOut,
-      sizeBytes: size,
-      elapsedSeconds: round6((Date.now() - began) / 1000),
-      reason: plan.reason,
-      sourceHeight: req.info.video?.height ?? null,
-      notes: resultNotes(req),
-    };
+    });
   } catch (error) {
     await slot?.discard();
     throw error;
@@ -220,8 +218,8 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
 }
 
 /**
- * The copy written in this process from the planned packets (direct-copy.ts): the reservation is awaited before
- * anything reaches the output folder, the file is checked against the plan before it is handed over.
+ * The copy written in this process from the planned packets (direct-copy.ts): the file is checked against the plan
+ * before it is handed over.
  */
 async function cutInProcess(
   req: CutRequest,
@@ -231,7 +229,6 @@ async function cutInProcess(
 ): Promise<CutResult> {
   let slot: OutputSlot | null = null;
   try {
-    if (hooks.gate) await o.trace.span("gate", () => hooks.gate!);
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const seconds = plan.endSeconds - plan.startSeconds;
@@ -250,26 +247,12 @@ async function cutInProcess(
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: o.progress.lastSpeed, etaSeconds: 0 });
     o.ownTrace?.end("copy");
-    return {
+    return clipResult(req, { ...plan, strategy: "copy" }, verified, {
       output: slot.path,
-      strategy: "copy",
-      format: req.format,
-      requestedStartSeconds: req.startSeconds,
-      requestedEndSeconds: req.endSeconds,
-      startSeconds: round6(plan.startSeconds),
-      endSeconds: round6(plan.startSeconds + verified.durationSeconds),
-      durationSeconds: round6(verified.durationSeconds),
-      snapped: plan.snapped,
-      width: verified.width,
-      height: verified.height,
-      frames: verified.frames,
+      size,
+      began: o.began,
       watermark: false,
-      sizeBytes: size,
-      elapsedSeconds: round6((Date.now() - o.began) / 1000),
-      reason: plan.reason,
-      sourceHeight: req.info.video?.height ?? null,
-      notes: resultNotes(req),
-    };
+    });
   } catch (error) {
     await slot?.discard();
     throw error;
@@ -318,6 +301,35 @@ async function runGroup(
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** What the extension is told about a finished clip: the exact range the file holds, as read back. */
+function clipResult(
+  req: CutRequest,
+  plan: Pick<Plan, "strategy" | "startSeconds" | "snapped" | "reason">,
+  verified: Verified,
+  o: { output: string; size: number; began: number; watermark: boolean },
+): CutResult {
+  return {
+    output: o.output,
+    strategy: plan.strategy,
+    format: req.format,
+    requestedStartSeconds: req.startSeconds,
+    requestedEndSeconds: req.endSeconds,
+    startSeconds: round6(plan.startSeconds),
+    endSeconds: round6(plan.startSeconds + verified.durationSeconds),
+    durationSeconds: round6(verified.durationSeconds),
+    snapped: plan.snapped,
+    width: verified.width,
+    height: verified.height,
+    frames: verified.frames,
+    watermark: o.watermark,
+    sizeBytes: o.size,
+    elapsedSeconds: round6((Date.now() - o.began) / 1000),
+    reason: plan.reason,
+    sourceHeight: req.info.video?.height ?? null,
+    notes: resultNotes(req),
+  };
+}
 
 function resultNotes(req: CutRequest): string[] {
   const notes: string[] = [];

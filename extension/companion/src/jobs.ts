@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { ClipRequest, MeResponse } from "../../../app/domain/api";
-import type { ClipJobRequest, CompanionEvent, CutResult, Job, JobError, Progress } from "../../../app/domain/companion";
-import { decideQuality, fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
+import type { HoldRequest, MeResponse } from "../../../app/domain/api";
+import type { ClipJobRequest, CompanionEvent, Job, JobError, Progress } from "../../../app/domain/companion";
+import { fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
 import { qualityHeight, type Format } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
@@ -51,18 +51,15 @@ interface Entry {
 }
 
 /**
- * Jobs run with bounded concurrency. Each one: resolve + probe → reserve credits (beside the read of the source
- * into the work folder) → cut → verify → capture; any failure or cancel after the reservation releases it, and no
- * output is written before it succeeds. A crash leaves the hold to expire on the server.
+ * Jobs run with bounded concurrency. Each one: resolve + probe → reserve credits, which answers the terms to cut
+ * with → cut → verify → capture; any failure or cancel after the reservation releases it, and no output is written
+ * before it succeeds. A crash leaves the hold to expire on the server.
  */
 export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly waiting: string[] = [];
   private running = 0;
-  private readonly sources = new Map<
-    string,
-    { at: number; resolved: Promise<InputSpec>; value: Promise<{ input: InputSpec; info: MediaInfo }> }
-  >();
+  private readonly sources = new Map<string, { at: number; value: Promise<{ input: InputSpec; info: MediaInfo }> }>();
 
   /**
    * Resolve + probe once per source and wanted height, shared by every job of a batch (5 ranges of one video
@@ -88,30 +85,16 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         input,
         info: await probeMedia(tools.ffprobe, input, { signal: shared }),
       }));
-      entry = { at: now, resolved, value };
+      entry = { at: now, value };
       this.sources.set(key, entry);
       value.catch(() => this.sources.delete(key));
-      resolved.catch(() => undefined); // reported through value
     }
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(new CancelledError());
       signal.addEventListener("abort", () => reject(new CancelledError()), { once: true });
     });
     aborted.catch(() => undefined);
-    const { resolved, value } = entry;
-    let probed = false;
-    void value.then(
-      () => (probed = true),
-      () => undefined,
-    );
-    return {
-      value: Promise.race([value, aborted]),
-      /** The source's media URLs while it is still being probed (null once the probe has answered). */
-      resolved: resolved.then(
-        (input) => (probed ? null : input),
-        () => null,
-      ),
-    };
+    return Promise.race([entry.value, aborted]);
   }
 
   constructor(private readonly options: JobQueueOptions) {
@@ -230,8 +213,6 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     let api: ApiClient | null = null;
     const key = `clipcut-job-${job.id}`;
     const trace = startTrace(`job ${job.id.slice(0, 8)}`);
-    // Stops the cut's reads when the reservation is refused.
-    const refused = new AbortController();
     try {
       if (!session)
         throw new ClipError("session_required", "Connect your ClipCut account in the extension first.", 401);
@@ -239,85 +220,55 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       this.update(job, { status: "reserving" });
       const r = job.request;
       const format: Format = r.format ?? "mp4";
-      // Page URLs: ask yt-dlp for the height the clip will have (the plan's maximum when none is asked). When the
-      // job says it, resolving and probing need nothing from the account, so they run beside the account check.
-      const fixed = fetchQualityBeforeAccount(format, r.quality);
-      const fromSource = (height: number | null) => {
-        const source = this.source(r.source, height, signal);
-        return trace.span("source", () => source.value);
-      };
-      const sourced = fixed ? fromSource(qualityHeight(fixed)) : null;
-      sourced?.catch(() => undefined); // reported below, after the account check's own error
-      const me = await trace.span("me", () => api!.me());
-      const { input, info } = await (sourced ?? fromSource(qualityHeight(me.limits.maxQuality)));
-      // The quality policy is the domain's (clip-quality.ts): never upscale, plan cap, GIF and audio defaults.
-      const {
-        charged: quality,
-        scaleTo,
-        requested,
-      } = decideQuality({
-        format,
-        asked: r.quality,
-        planMax: me.limits.maxQuality,
-        sourceHeight: info.video?.height ?? null,
-      });
+      // Page URLs: ask yt-dlp for the height the clip will have when the job says it (GIF and audio defaults
+      // included); otherwise the best the source has, and the terms below cap it at the plan's maximum.
+      const fetchAt = fetchQualityBeforeAccount(format, r.quality);
+      const { input, info } = await trace.span("source", () =>
+        this.source(r.source, fetchAt && qualityHeight(fetchAt), signal),
+      );
       const end = Math.min(r.endSeconds, info.durationSeconds);
-      const cut = {
+      const base = {
         input,
         info,
         startSeconds: r.startSeconds,
         endSeconds: end,
         format,
-        quality: scaleTo,
-        requestedQuality: requested,
         strategy: r.strategy ?? "auto",
         allowSnap: r.allowSnap ?? false,
-        watermark: me.limits.watermark,
         outputDir: this.options.outputDir,
         baseName: r.fileName ? sanitizeName(r.fileName) : clipBaseName(r.name ?? input.title, r.startSeconds, end),
       } as const;
-      validateCut(cut);
-      const clip: ClipRequest = {
+      // What does not depend on the account (range, streams) is refused before anything is reserved.
+      validateCut({ ...base, quality: null, watermark: false });
+      signal.throwIfAborted();
+      // One call to the ledger: the hold, and with it the terms it was priced at (quality, scale, watermark), which
+      // the server decides from the source's height by the one domain rule (clipTerms). A refusal (402/403) ends
+      // the job with the server's message.
+      const hold: HoldRequest = {
         name: (r.name ?? input.title).slice(0, 200) || "Clip",
         videoUrl: r.videoUrl ?? r.source, // the schema requires videoUrl for a local source
         startSeconds: r.startSeconds,
         endSeconds: end,
         format,
-        quality,
+        quality: r.quality,
+        sourceHeight: info.video?.height ?? null,
       };
-      signal.throwIfAborted();
-      // The reservation runs while the source is read into the cut's private work folder (that read is most of a
-      // copy job). Nothing reaches the output folder before it succeeds (the cut's gate), and a refusal (402/403)
-      // stops the read at once and ends the job with the server's message.
-      const reserving = trace
-        .span("reserve", () => api!.reserve(clip, key))
-        .then((hold) => {
-          this.update(job, {
-            status: "running",
-            credits: { holdId: hold.id, amount: hold.amount, state: "reserved" },
-          });
-          return hold;
-        });
-      reserving.catch(() => refused.abort());
-      let result: CutResult;
-      try {
-        result = await cutClip(cut, {
-          tools,
-          signal: AbortSignal.any([signal, refused.signal]),
-          trace,
-          gate: reserving,
-          onProgress: (progress: Progress) => this.progress(job, progress),
-        });
-      } catch (error) {
-        // A refusal is the reason to report. Otherwise the reservation settles first, so that a hold made
-        // meanwhile is known and released below.
-        await reserving;
-        throw error;
-      }
-      const hold = await reserving;
+      const { hold: held, terms } = await trace.span("reserve", () => api!.reserve(hold, key));
+      this.update(job, {
+        status: "running",
+        credits: { holdId: held.id, amount: held.amount, state: "reserved" },
+      });
+      const cut = { ...base, quality: terms.scaleTo, requestedQuality: terms.requested, watermark: terms.watermark };
+      validateCut(cut);
+      const result = await cutClip(cut, {
+        tools,
+        signal,
+        trace,
+        onProgress: (progress: Progress) => this.progress(job, progress),
+      });
       this.update(job, { status: "verifying", result });
       try {
-        await trace.span("capture", () => withRetry(() => api!.capture(hold.id, `${key}:capture`)));
+        await trace.span("capture", () => withRetry(() => api!.capture(held.id, `${key}:capture`)));
         this.update(job, { status: "done", credits: { ...job.credits, state: "captured" } });
         trace.end("done");
       } catch (error) {
@@ -329,7 +280,6 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         });
       }
     } catch (error) {
-      refused.abort();
       const cancelled = signal.aborted || isAbortError(error);
       if (job.credits.holdId && api) {
         const holdId = job.credits.holdId;

@@ -98,6 +98,11 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
   void toolsReady.then((t) => (queueOptions.ytDlpWarning = t.ytDlpWarning));
 
   let closed = false;
+  // A frame written after the browser closed its end fails (EPIPE): nothing more is sent, and the host keeps
+  // stopping its jobs instead of dying of the unhandled error with holds still open.
+  stdout.on("error", () => {
+    closed = true;
+  });
   function send(message: NativeMessage) {
     if (closed) return;
     let frame = encodeFrame(message);

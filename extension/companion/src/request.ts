@@ -30,9 +30,4 @@ export interface CutHooks {
   onProgress?: (progress: Progress) => void;
   /** Timing spans (CLIPCUT_TRACE=1). */
   trace?: Trace;
-  /**
-   * Must resolve before anything is written to the output folder (the credit reservation): the source is read into
-   * the private work folder while it is pending, and a rejection ends the cut there.
-   */
-  gate?: Promise<unknown>;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { clipRequestSchema, HOLD_TTL_MS, type ClipRequest } from "../../../app/domain/api";
+import { holdRequestSchema, HOLD_TTL_MS, type ClipRequest } from "../../../app/domain/api";
+import { clipTerms } from "../../../app/domain/clip-quality";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE } from "../../../app/domain/credits";
 import { checkPlanLimits, planLimits, type PlanId } from "../../../app/domain/plans";
 
@@ -24,6 +25,8 @@ interface HoldRecord {
   userToken: string;
   amount: number;
   clip: ClipRequest;
+  /** The source height the job sent with the hold (undefined: a plain clip request). */
+  sourceHeight: number | null | undefined;
   state: "held" | "captured" | "released";
   expiresAt: string;
 }
@@ -31,22 +34,39 @@ interface HoldRecord {
 export interface FakeApi {
   baseUrl: string;
   calls: Call[];
+  /** What a served page reported (POST /report bodies). */
+  reports: string[];
   holds: Map<string, HoldRecord>;
   users: Map<string, FakeUser & { held: number }>;
   close(): Promise<void>;
 }
 
-export async function startFakeApi(users: FakeUser[]): Promise<FakeApi> {
+/**
+ * `port`: a fixed port (the extension's build names its site origin); `pages`: static HTML answered without a token
+ * on GET (a site page that messages the extension), and what such a page POSTs to /report is kept in `reports`.
+ */
+export async function startFakeApi(
+  users: FakeUser[],
+  o: { port?: number; pages?: Record<string, string> } = {},
+): Promise<FakeApi> {
   const userMap = new Map(users.map((u) => [u.token, { ...u, held: 0 }]));
   const holds = new Map<string, HoldRecord>();
   const idem = new Map<string, { body: string; status: number; response: unknown }>();
   const calls: Call[] = [];
+  const reports: string[] = [];
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req as AsyncIterable<Buffer>) chunks.push(c);
     const raw = Buffer.concat(chunks).toString();
     const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
     const path = (req.url ?? "").split("?")[0] ?? "";
+    const page = o.pages?.[path];
+    if (req.method === "GET" && page !== undefined)
+      return void res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
+    if (req.method === "POST" && path === "/report" && o.pages) {
+      reports.push(raw);
+      return void res.writeHead(204).end();
+    }
     const send = (status: number, body: unknown) => {
       calls.push({ method: req.method ?? "", path, idempotencyKey: key, status });
       res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
@@ -74,9 +94,17 @@ export async function startFakeApi(users: FakeUser[]): Promise<FakeApi> {
     };
     if (req.method === "POST" && path === "/api/v1/holds") {
       if (!key) return fail(400, "bad_request", "Idempotency-Key header is required.");
-      const parsed = clipRequestSchema.safeParse(JSON.parse(raw || "null"));
+      const parsed = holdRequestSchema.safeParse(JSON.parse(raw || "null"));
       if (!parsed.success) return fail(422, "invalid_input", parsed.error.issues[0]?.message ?? "Invalid clip.");
-      const clip = parsed.data;
+      // The terms as the server decides them: the one domain rule on the user's plan.
+      const { sourceHeight, ...asked } = parsed.data;
+      const terms = clipTerms({
+        format: asked.format,
+        asked: asked.quality,
+        sourceHeight: sourceHeight ?? null,
+        limits: planLimits(user.plan),
+      });
+      const clip: ClipRequest = { ...asked, quality: terms.quality };
       const duration = clip.endSeconds - clip.startSeconds;
       const limit = checkPlanLimits(user.plan, {
         durationSeconds: duration,
@@ -91,12 +119,13 @@ export async function startFakeApi(users: FakeUser[]): Promise<FakeApi> {
         userToken: user.token,
         amount,
         clip,
+        sourceHeight,
         state: "held",
         expiresAt: new Date(Date.now() + HOLD_TTL_MS).toISOString(),
       };
       holds.set(hold.id, hold);
       user.held += amount;
-      return remember(201, { hold: { id: hold.id, amount, expiresAt: hold.expiresAt }, credits: credits() });
+      return remember(201, { hold: { id: hold.id, amount, expiresAt: hold.expiresAt }, credits: credits(), terms });
     }
     const m = /^\/api\/v1\/holds\/([^/]+)\/(capture|release)$/.exec(path);
     if (req.method === "POST" && m) {
@@ -127,11 +156,12 @@ export async function startFakeApi(users: FakeUser[]): Promise<FakeApi> {
     }
     return fail(404, "not_found", "Not found.");
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  await new Promise<void>((r) => server.listen(o.port ?? 0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     calls,
+    reports,
     holds,
     users: userMap,
     close: () =>

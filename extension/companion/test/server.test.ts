@@ -160,8 +160,9 @@ describe("security", () => {
 });
 
 describe("jobs and credits", () => {
-  it("reserves, cuts, verifies, then captures — in that order", async () => {
+  it("reserves (the one ledger call, which answers the terms), cuts, verifies, then captures, without asking /me", async () => {
     await session("advanced");
+    const callsBefore = api.calls.length;
     const events: string[] = [];
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: EXTENSION_ORIGIN });
     ws.on("message", (data: Buffer) => events.push(JSON.parse(data.toString()).type as string));
@@ -185,7 +186,13 @@ describe("jobs and credits", () => {
     expect(job.credits.state).toBe("captured");
     expect(job.result?.output.startsWith(outputDir)).toBe(true);
     expect(callsFor(`clipcut-job-${id}`)).toEqual(["holds:201", "capture:200"]);
+    // Every call the job made: the hold (with the source's height) and its capture; the account is not read.
+    expect(api.calls.slice(callsBefore).map((c) => c.path)).toEqual([
+      "/api/v1/holds",
+      `/api/v1/holds/${job.credits.holdId}/capture`,
+    ]);
     const hold = [...api.holds.values()].find((h) => h.id === job.credits.holdId);
+    expect(hold?.sourceHeight).toBe(360);
     expect(hold?.state).toBe("captured");
     expect(hold?.clip).toMatchObject({
       name: "My clip",

@@ -119,19 +119,31 @@ const started = Date.now();
 // browsers mostly wait. Measured on it: the worker suite takes ~2 min alone and ~6.5 min beside the Playwright suite,
 // which itself slows by only ~15%; the FFmpeg suite, run beside the browsers, more than doubled the Playwright
 // suite's time. So the FFmpeg suite waits for the Playwright suite and runs beside the Firefox test only.
-// The first two steps start at once. `check` reads every source file while the extension builds write theirs
-// (extension/.wxt types), so those wait for it; the browsers import the Remix build, the workerd suite the source.
+// The build and the domain and workerd suites start at once, so the browsers start as soon as the builds are done
+// (the browsers import the Remix build, the workerd suite the source). `check` reads every source file while the
+// extension builds write theirs (extension/.wxt types), so it runs after them, in the first lane.
 const needsBuild = ["e2e", "firefox", "deploy"].some(wanted);
-const checked = wanted("check")
-  ? step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"])
-  : skip();
 // Only the browsers and the deploy rehearsal need the build: the workerd suite compiles the app from source.
 const built = needsBuild ? step("Build", "npx", ["remix", "vite:build"]) : skip();
+/** The extension's local builds, made with the default settings (the manifest tests read these, not their own). */
+const LOCAL_BUILD_ENV = {
+  CLIPCUT_SITE_ORIGINS: undefined,
+  CLIPCUT_STORE_BUILD: undefined,
+  CLIPCUT_EXTENSION_OUT: undefined,
+};
+const shippedExtensionBuilt = (async () => {
+  await built;
+  if (!["e2e", "firefox", "extension"].some(wanted)) return false;
+  // Both unpacked builds (Chrome/Edge and Firefox).
+  const args = ["run", "--silent", "extension:build"];
+  return step("Extension builds (Chrome/Edge and Firefox MV3)", "npm", args, undefined, LOCAL_BUILD_ENV);
+})();
 const extensionBuilt = (async () => {
-  await Promise.all([checked, built]);
+  await shippedExtensionBuilt;
   if (!["e2e", "firefox"].some(wanted)) return true;
-  // Both unpacked builds (Chrome/Edge and Firefox); the e2e spec builds its own for the test ports.
-  return step("Extension builds (Chrome/Edge and Firefox MV3)", "npm", ["run", "--silent", "extension:build"]);
+  // Both again for the browser suites' site and companion ports, once for all their files (E2E_EXTENSION_BUILT).
+  const args = ["tsx", "tests/e2e/extension/build.ts"];
+  return step("Extension builds for the browser suites (test ports)", "npx", args);
 })();
 const e2e = (async () => {
   await extensionBuilt;
@@ -141,12 +153,11 @@ const e2e = (async () => {
     "npx",
     ["playwright", "test", "--reporter=list,json"],
     playwrightCounts("test-results/playwright.json"),
-    { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json", E2E_SKIP_BUILD: "1" },
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json", E2E_SKIP_BUILD: "1", E2E_EXTENSION_BUILT: "1" },
   );
 })();
 const lanes = await Promise.all([
   lane([
-    () => checked,
     () =>
       !wanted("domain") ||
       step(
@@ -164,6 +175,11 @@ const lanes = await Promise.all([
         vitest("vitest.config.ts", "vitest-worker.json"),
         vitestCounts("test-results/vitest-worker.json"),
       ),
+    async () => {
+      await extensionBuilt; // see above: not while the extension builds write their files
+      if (!wanted("check")) return true;
+      return step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"]);
+    },
     async () => {
       await e2e; // FFmpeg beside Chromium starves the browsers (see above); it runs whatever the e2e result.
       if (!wanted("companion")) return true;
@@ -186,15 +202,17 @@ const lanes = await Promise.all([
         "npx",
         vitest("tests/firefox/vitest.config.ts", "vitest-firefox.json"),
         vitestCounts("test-results/vitest-firefox.json"),
+        { E2E_EXTENSION_BUILT: "1" },
       ),
     // Light steps last, so that the FFmpeg suite starts as soon as the browsers are done.
-    () =>
+    async () =>
       !wanted("extension") ||
       step(
         "Extension tests (message map, manifests)",
         "npx",
         vitest("extension/vitest.config.ts", "vitest-extension.json"),
         vitestCounts("test-results/vitest-extension.json"),
+        { EXTENSION_LOCAL_BUILT: (await shippedExtensionBuilt) ? "1" : "0" },
       ),
     () =>
       !wanted("deploy") ||

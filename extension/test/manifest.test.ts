@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,7 +35,18 @@ function idFromKey(key: string): string {
   return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join("");
 }
 
+/** `npm test` has just built both local builds with the default settings (its "Extension builds" step, which says so
+ *  with EXTENSION_LOCAL_BUILT=1): read those instead of building them again. */
+const LOCAL_BUILDS = join(EXTENSION_DIR, "dist");
+const prebuilt =
+  process.env.EXTENSION_LOCAL_BUILT === "1" &&
+  ["chrome", "firefox"].every((browser) => existsSync(join(LOCAL_BUILDS, `${browser}-mv3`, "manifest.json")));
+
 beforeAll(() => {
+  if (prebuilt) {
+    out = LOCAL_BUILDS;
+    return;
+  }
   out = mkdtempSync(join(tmpdir(), "clipcut-manifest-"));
   const env = {
     ...process.env,

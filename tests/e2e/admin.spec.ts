@@ -1,6 +1,6 @@
 import { parseCsv } from "../../app/domain/csv";
 import { expect, test } from "./fixtures";
-import { signUp, uniqueEmail } from "./helpers";
+import { newUser } from "./helpers";
 
 test.describe("admin back-office", () => {
   // Each test starts signed in as the demo admin (one sign-in per worker).
@@ -148,14 +148,14 @@ test.describe("admin back-office", () => {
     await expect(page.getByRole("cell", { name: "admin.user_unbanned" }).first()).toBeVisible();
   });
 
-  test("Overviews counts a new sign-up without reloading", async ({ page, browser, request }) => {
+  test("Overviews counts a new sign-up without reloading", async ({ page, browser }) => {
     await page.goto("/admin");
     await expect(page.locator('[data-admin-live="live"]')).toBeAttached();
     const before = Number((await page.getByTestId("total-users").textContent())?.replace(/,/g, ""));
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
     const other = await browser.newContext({ storageState: { cookies: [], origins: [] } }); // not the admin
     const newcomer = await other.newPage();
-    await signUp(newcomer, request, "Live Newcomer", uniqueEmail("overview"), "newcomer long passphrase");
+    await newUser(newcomer, { name: "Live Newcomer" });
     // Other workers sign people up too: the count must grow by at least this one, live.
     await expect
       .poll(async () => Number((await page.getByTestId("total-users").textContent())?.replace(/,/g, "")), {

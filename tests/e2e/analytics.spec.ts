@@ -1,9 +1,9 @@
 import { expect, test } from "./fixtures";
-import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+import { newUserOnDashboard } from "./helpers";
 
 const SCREENS = process.env.SCREENS_DIR;
 
-// Sign-up, upgrade and axe on two pages: 60 s held only on an idle machine.
+// A new account, clips through the API and axe on two pages: 60 s held only on an idle machine.
 test.describe.configure({ timeout: 150_000 });
 
 test("a Free creator sees what the Analytics Dashboard offers, and none of the figures", async ({ pageAs }) => {
@@ -24,15 +24,8 @@ test("a Pro creator reads the dashboard: range, mouse tooltip, keyboard readout,
   request,
   baseURL,
 }) => {
-  await signUp(page, request, "Pro Analyst", uniqueEmail("pro-analytics"), "pro analytics passphrase");
-  await dismissNotice(page);
-  await page.goto("/billing/plan");
-  // Paid through the local checkout stand-in (Stripe's events to the same webhook).
-  await page.getByRole("button", { name: "Upgrade to Pro" }).click();
-  await expect(page).toHaveURL(/\/dev\/stripe\/checkout\/cs_test_/);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay and subscribe" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Successfully changed plan to Pro!" })).toBeVisible();
+  // A Pro account from the fixture (payments.spec pays through the checkout).
+  await newUserOnDashboard(page, { name: "Pro Analyst", plan: "Pro" });
 
   // Two clips through API v1, as the extension would make them.
   const tokenRes = await page.request.post("/api/v1/token", { headers: { Origin: baseURL ?? "" } });

@@ -5,6 +5,8 @@ import {
   DEMO_PASSWORD,
   dismissNotice,
   latestLink,
+  newUser,
+  newUserOnDashboard,
   nextGoogleIdentity,
   noticeDue,
   signIn,
@@ -30,6 +32,32 @@ test.describe("accounts", () => {
     expect(await noticeDue(page), "the flag is cleared on the server").toBe(false);
     await expect(page.getByRole("dialog")).toBeHidden();
     await expect(page.getByTestId("credit-balance")).toHaveText("100");
+  });
+
+  test("a confirmation link opened in another browser asks for the sign-up's password", async ({
+    browser,
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail("other-device");
+    await page.goto("/signup");
+    await page.getByLabel("Full name").fill("Otto Device");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("two devices passphrase");
+    await page.getByLabel("Confirm password", { exact: true }).fill("two devices passphrase");
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await expect(page.getByRole("status")).toContainText("Sign-up successful!");
+
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const phonePage = await phone.newPage();
+    await phonePage.goto(await latestLink(request, email, "/verify-email/"));
+    await expect(phonePage.getByRole("heading", { name: "Confirm your e-mail" })).toBeVisible();
+    await phonePage.screenshot({ path: "test-results/verify-other-device.png", fullPage: true });
+    await expect(phonePage.getByLabel("Password", { exact: true })).toHaveAttribute("required", "");
+    await phonePage.getByLabel("Password", { exact: true }).fill("two devices passphrase");
+    await phonePage.getByRole("button", { name: "Confirm my e-mail" }).click();
+    await expect(phonePage).toHaveURL(/\/dashboard$/);
+    await phone.close();
   });
 
   test("the maintenance notice closes with Escape too", async ({ page }) => {
@@ -103,10 +131,9 @@ test.describe("accounts", () => {
     request,
     visit,
   }) => {
-    // Several password hashings (sign-up, sign-in, the reset) and two browsers: over a minute on a loaded run.
+    // Several password hashings (the account, a sign-in, the reset) and two browsers: slow on a loaded run.
     test.setTimeout(120_000);
-    const email = uniqueEmail("reset");
-    await signUp(page, request, "Reset Tester", email, "first good passphrase");
+    const { email } = await newUser(page, { name: "Reset Tester", password: "first good passphrase" });
     const other = await browser.newContext();
     const otherPage = await other.newPage();
     await signIn(otherPage, email, "first good passphrase");
@@ -148,9 +175,8 @@ test.describe("accounts", () => {
     await expect(page.getByTestId("credit-balance")).toHaveText("100");
   });
 
-  test("Google sign-in links an existing account with the same verified e-mail", async ({ page, request }) => {
-    const email = uniqueEmail("google-link");
-    await signUp(page, request, "Linda Linked", email, "my own passphrase");
+  test("Google sign-in links an existing account with the same verified e-mail", async ({ page }) => {
+    const { email } = await newUser(page, { name: "Linda Linked", password: "my own passphrase" });
     await page.context().clearCookies();
     await nextGoogleIdentity({ sub: `g-link-${Date.now()}`, email, name: "Someone Else" });
     await page.goto("/signin");
@@ -171,9 +197,10 @@ test.describe("accounts", () => {
     await expect(page.getByRole("alert")).toHaveText("Google sign-in was cancelled.");
   });
 
-  test("an admin bans a user: their session ends and they are told at sign-in", async ({ pageAs, page, request }) => {
-    const email = uniqueEmail("ban");
-    await signUp(page, request, "Banned Bob", email, "bob's long passphrase");
+  test("an admin bans a user: their session ends and they are told at sign-in", async ({ pageAs, page }) => {
+    const { email } = await newUserOnDashboard(page, { name: "Banned Bob", password: "bob's long passphrase" });
+    // The banned user's dashboard is open and live before the ban.
+    await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
     const adminPage = await pageAs("admin");
     await adminPage.goto("/admin/users");
     adminPage.once("dialog", (dialog) => {
@@ -191,14 +218,8 @@ test.describe("accounts", () => {
     await expect(page.getByRole("alert")).toContainText("Your account has been banned");
   });
 
-  test("My Account saves the name and changes the password with the spec's messages", async ({
-    page,
-    request,
-    visit,
-  }) => {
-    const email = uniqueEmail("account");
-    await signUp(page, request, "Ann Account", email, "ann's long passphrase");
-    await dismissNotice(page);
+  test("My Account saves the name and changes the password with the spec's messages", async ({ page, visit }) => {
+    const { email } = await newUserOnDashboard(page, { name: "Ann Account", password: "ann's long passphrase" });
     await visit("/account");
     await expect(page.getByLabel("Email")).toHaveValue(email);
     await expect(page.getByLabel("Email")).toHaveAttribute("readonly", "");

@@ -15,7 +15,7 @@ import {
   storedKey,
   type NativeCompanion,
 } from "./extension/harness";
-import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+import { newUserOnDashboard } from "./helpers";
 
 /**
  * The frame you see is the frame you get, in Chromium: the real extension and companion on a 30 fps H.264 file
@@ -139,12 +139,9 @@ test("[ and ] set the handles; the report and the companion's thumbnails name th
   await watch.close();
 });
 
-test("the cut file's first and last frames are the handles' frames, from mid-GOP and from a keyframe", async ({
-  request,
-}) => {
+test("the cut file's first and last frames are the handles' frames, from mid-GOP and from a keyframe", async () => {
   const site = await context.newPage();
-  await signUp(site, request, "Frame Creator", uniqueEmail("frames"), "frame passphrase");
-  await dismissNotice(site);
+  await newUserOnDashboard(site, { name: "Frame Creator" });
   await expect.poll(() => storedKey(context.serviceWorkers()[0]!), { timeout: 10_000 }).toMatch(/^cc_/);
   const watch = await panelOnFrames();
   await watch.getByLabel("Quality").selectOption("360p");

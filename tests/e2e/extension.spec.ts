@@ -18,7 +18,7 @@ import {
   SOURCE_FILE,
   type NativeCompanion,
 } from "./extension/harness";
-import { dismissNotice, payForPlan, signUp, uniqueEmail } from "./helpers";
+import { newUserOnDashboard } from "./helpers";
 import { NATIVE_HOST_NAME } from "../../app/domain/native-messaging";
 
 /**
@@ -40,6 +40,19 @@ const watchUrl = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
 async function axe(page: Page, include: string) {
   const results = await new AxeBuilder({ page }).include(include).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+}
+
+/**
+ * A new account from the fixture, signed in in this browser with its dashboard open, and the token the site handed
+ * the extension for it (the one stored before, if any, was another account's).
+ */
+async function signInNewCreator(site: Page, options: Parameters<typeof newUserOnDashboard>[1]): Promise<string> {
+  const before = await storedKey(worker);
+  await newUserOnDashboard(site, options);
+  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).not.toEqual(before);
+  const key = await storedKey(worker);
+  expect(key).toMatch(/^cc_/);
+  return String(key);
 }
 
 async function setRange(page: Page, start: string, end: string) {
@@ -75,12 +88,9 @@ test("the extension's id is the site's default id", async () => {
 test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-started companion, see it live, sign out", async ({
   request,
 }) => {
-  // 1. Sign in on the site: the site hands the extension a token through externally_connectable.
+  // 1. Signed in on the site: the site hands the extension a token through externally_connectable.
   const site = await context.newPage();
-  await signUp(site, request, "Panel Creator", uniqueEmail("panel"), "panel passphrase");
-  await dismissNotice(site);
-  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
-  apiKey = String(await storedKey(worker));
+  apiKey = await signInNewCreator(site, { name: "Panel Creator" });
 
   // 2. The popup shows the companion ready: the browser started it, nothing to pair.
   const popup = await context.newPage();
@@ -169,12 +179,9 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
   await Promise.all([site.close(), popup.close(), watch.close()]);
 });
 
-test("/clip Create hands the clip to the extension, and the credits there update live", async ({ request }) => {
+test("/clip Create hands the clip to the extension, and the credits there update live", async () => {
   const site = await context.newPage();
-  await signUp(site, request, "Cutter Creator", uniqueEmail("cutter"), "cutter passphrase");
-  await dismissNotice(site);
-  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
-  apiKey = String(await storedKey(worker));
+  apiKey = await signInNewCreator(site, { name: "Cutter Creator" });
 
   await site.goto(`/clip?url=${encodeURIComponent(`https://www.youtube.com/watch?v=${VIDEO_ID}`)}`);
   await expect(site.getByTestId("clip-available-credits")).toHaveText("100");
@@ -277,16 +284,11 @@ test("a companion that is not installed: the panel and the popup say to run inst
 test("presets live in the account: the panel saves one, the API lists it, the panel applies and deletes it", async ({
   request,
 }) => {
-  // The creator the earlier tests signed in (a new one when this test runs alone: the suite's sign-ups share one
-  // address's limit of 20 an hour), upgraded to Advanced.
+  // A new creator on Advanced (payments.spec pays through the checkout), signed in: the extension gets their token.
   const site = await context.newPage();
-  if (!apiKey) {
-    await signUp(site, request, "Preset Creator", uniqueEmail("presets"), "preset passphrase");
-    await dismissNotice(site);
-  }
-  await payForPlan(site, "Advanced");
-  await expect.poll(() => storedKey(worker), { timeout: 10_000 }).toMatch(/^cc_/);
-  const auth = { Authorization: `Bearer ${await storedKey(worker)}` };
+  const auth = {
+    Authorization: `Bearer ${await signInNewCreator(site, { name: "Preset Creator", plan: "Advanced" })}`,
+  };
   const listed = async () => (await (await request.get("/api/v1/presets", { headers: auth })).json()).presets;
 
   const watch = await context.newPage();

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Browser, type Page } from "@playwright/test";
@@ -22,8 +22,21 @@ export function screenOf(url: string): string {
     .join("/");
 }
 
-/** Screens this worker has scanned: axe runs once per screen, on its first visit (a scan costs 1–3 s). */
-const scanned = new Set<string>();
+/**
+ * Axe runs once per screen and run, on the first visit by any worker (a scan costs 1–3 s, more on a busy machine):
+ * a marker file per screen, created atomically, in the project's output folder (Playwright empties it at start).
+ */
+function firstVisit(outputDir: string, screen: string): boolean {
+  const scanned = join(outputDir, ".axe-scanned");
+  mkdirSync(scanned, { recursive: true });
+  try {
+    closeSync(openSync(join(scanned, encodeURIComponent(screen)), "wx"));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
 
 export type Role = "admin" | "creator";
 const ROLE_ACCOUNTS: Record<Role, string> = { admin: DEMO_ADMIN, creator: DEMO_CREATOR };
@@ -43,16 +56,13 @@ async function signInOnce(browser: Browser, baseURL: string, role: Role, workerI
   return file;
 }
 
-/** Every page.goto runs axe-core on the screen it reached, the first time this worker reaches that screen. */
-function scanOnFirstVisit(page: Page): Page {
+/** Every page.goto runs axe-core on the screen it reached, the first time this run reaches that screen. */
+function scanOnFirstVisit(page: Page, outputDir: string): Page {
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
     const response = await goto(url, options);
     const screen = screenOf(page.url());
-    if (screen !== "/dev/outbox" && !scanned.has(screen)) {
-      scanned.add(screen);
-      await expectAccessible(page);
-    }
+    if (screen !== "/dev/outbox" && firstVisit(outputDir, screen)) await expectAccessible(page);
     return response;
   };
   return page;
@@ -83,15 +93,15 @@ export const test = base.extend<
   storageState: async ({ role, roleState }, use) => {
     await use(role ? await roleState(role) : undefined);
   },
-  page: async ({ page }, use) => {
-    await use(scanOnFirstVisit(page));
+  page: async ({ page }, use, testInfo) => {
+    await use(scanOnFirstVisit(page, testInfo.project.outputDir));
   },
-  pageAs: async ({ browser, roleState }, use) => {
+  pageAs: async ({ browser, roleState }, use, testInfo) => {
     const contexts: { close(): Promise<void> }[] = [];
     await use(async (role) => {
       const context = await browser.newContext({ storageState: await roleState(role) });
       contexts.push(context);
-      return scanOnFirstVisit(await context.newPage());
+      return scanOnFirstVisit(await context.newPage(), testInfo.project.outputDir);
     });
     for (const context of contexts) await context.close();
   },

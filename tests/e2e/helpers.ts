@@ -92,16 +92,6 @@ export async function nextGoogleIdentity(
   expect(res.ok).toBe(true);
 }
 
-/** Upgrades the signed-in account, paid through the local checkout stand-in (Stripe's events to the same webhook). */
-export async function payForPlan(page: Page, plan: "Basic" | "Advanced" | "Pro") {
-  await page.goto("/billing/plan");
-  await page.getByRole("button", { name: `Upgrade to ${plan}` }).click();
-  await expect(page).toHaveURL(/\/dev\/stripe\/checkout\/cs_test_/);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay and subscribe" }).click();
-  await expect(page.getByRole("status").filter({ hasText: `Successfully changed plan to ${plan}!` })).toBeVisible();
-}
-
 export interface NewUser {
   userId: string;
   email: string;
@@ -139,4 +129,12 @@ export async function newUser(
   expect(res.status(), await res.text()).toBe(200);
   const { userId } = (await res.json()) as { userId: string };
   return { userId, email, password };
+}
+
+/** A new account from the fixture, on its dashboard with the maintenance notice closed, as after a sign-up. */
+export async function newUserOnDashboard(page: Page, options: Parameters<typeof newUser>[1] = {}): Promise<NewUser> {
+  const user = await newUser(page, options);
+  await page.goto("/dashboard");
+  await dismissNotice(page);
+  return user;
 }

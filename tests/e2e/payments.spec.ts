@@ -1,5 +1,5 @@
 import { expect, expectAccessible, test } from "./fixtures";
-import { dismissNotice, signUp, uniqueEmail } from "./helpers";
+import { dismissNotice, newUserOnDashboard } from "./helpers";
 
 // Local mode has no Stripe account: the app's checkout stand-in sends Stripe's events, signed, to /webhooks/stripe,
 // and from there on it is the production path (ledger, realtime, /billing).
@@ -7,13 +7,10 @@ test.describe("payments (local Stripe stand-in)", () => {
   test("a Free creator upgrades to Basic with 4242…; the dashboard hears it; /billing lists the invoice", async ({
     browser,
     page,
-    request,
   }) => {
-    // Two windows, a sign-up and axe on every page: slow on a shared 2-core machine.
+    // Two windows and axe on every page: slow on a shared 2-core machine.
     test.setTimeout(150_000);
-    const email = uniqueEmail("pay");
-    await signUp(page, request, "Paying Creator", email, "paying long passphrase");
-    await dismissNotice(page);
+    await newUserOnDashboard(page, { name: "Paying Creator" });
     // A second window keeps the dashboard open: it must change without a reload.
     const second = await browser.newContext({ storageState: await page.context().storageState() });
     const dashboard = await second.newPage();

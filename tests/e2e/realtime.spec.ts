@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { expect, test } from "./fixtures";
-import { DEMO_PASSWORD, dismissNotice, signUp, uniqueEmail } from "./helpers";
+import { DEMO_PASSWORD, dismissNotice, newUserOnDashboard } from "./helpers";
 
 const clip = (name: string) => ({
   name,
@@ -13,9 +13,7 @@ const clip = (name: string) => ({
 
 test.describe("live updates", () => {
   test("a charge through the API updates two open dashboards without reload", async ({ browser, page, request }) => {
-    const email = uniqueEmail("live");
-    await signUp(page, request, "Live Viewer", email, "live long passphrase");
-    await dismissNotice(page);
+    await newUserOnDashboard(page, { name: "Live Viewer" });
     const second = await browser.newContext({ storageState: await page.context().storageState() });
     const other = await second.newPage();
     await other.goto("/dashboard");
@@ -42,6 +40,9 @@ test.describe("live updates", () => {
   });
 });
 
+/** The local Worker's configuration: the production Worker with the local stand-ins and the /dev/users fixture. */
+const LOCAL_CONFIG = "wrangler.local.toml";
+
 /** A second server of our own, so this test can stop and start it. */
 function startServer(port: number, persist: string): ChildProcess {
   return spawn(
@@ -49,14 +50,16 @@ function startServer(port: number, persist: string): ChildProcess {
     [
       "wrangler",
       "dev",
+      "--config",
+      LOCAL_CONFIG,
       "--port",
       String(port),
       "--ip",
       "127.0.0.1",
-      "--config",
-      "wrangler.local.toml",
       "--persist-to",
       persist,
+      "--var",
+      "APP_MODE:local",
       "--show-interactive-dev-session=false",
     ],
     { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, detached: true },
@@ -73,10 +76,7 @@ function stop(child: ChildProcess) {
   }
 }
 
-test("the page reconnects after wrangler dev restarts and resyncs what changed meanwhile", async ({
-  browser,
-  request,
-}) => {
+test("the page reconnects after wrangler dev restarts and resyncs what changed meanwhile", async ({ browser }) => {
   test.setTimeout(180_000);
   const port = Number(process.env.E2E_RESTART_PORT ?? 8795);
   const base = `http://localhost:${port}`;
@@ -84,18 +84,7 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
   spawnSync("rm", ["-rf", persist]);
   const migrate = spawnSync(
     "npx",
-    [
-      "wrangler",
-      "d1",
-      "migrations",
-      "apply",
-      "DB",
-      "--local",
-      "--config",
-      "wrangler.local.toml",
-      "--persist-to",
-      persist,
-    ],
+    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--config", LOCAL_CONFIG, "--persist-to", persist],
     { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
   );
   expect(migrate.status).toBe(0);
@@ -104,9 +93,7 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
     await waitUp(`${base}/`);
     const context = await browser.newContext({ baseURL: base });
     const page = await context.newPage();
-    const email = uniqueEmail("restart");
-    await signUp(page, context.request, "Restart Rita", email, "restart passphrase");
-    await dismissNotice(page);
+    const { email } = await newUserOnDashboard(page, { name: "Restart Rita" });
     await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
     await expect(page.getByTestId("credit-balance")).toHaveText("100");
 
@@ -118,7 +105,19 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
       SELECT lower(hex(randomblob(16))), id, 7, credits, 'adjust', 'Offline grant', 'e2e-offline', 'x' FROM users WHERE email = '${email}';`;
     const write = spawnSync(
       "npx",
-      ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", persist, "--command", sqlText],
+      [
+        "wrangler",
+        "d1",
+        "execute",
+        "DB",
+        "--local",
+        "--config",
+        LOCAL_CONFIG,
+        "--persist-to",
+        persist,
+        "--command",
+        sqlText,
+      ],
       { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
     );
     expect(write.status).toBe(0);
@@ -127,7 +126,6 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
     await waitUp(`${base}/`);
     await expect(page.locator('[data-connection="live"]').first()).toBeAttached({ timeout: 60_000 });
     await expect(page.getByTestId("credit-balance")).toHaveText("107");
-    void request;
     await context.close();
   } finally {
     stop(server);
@@ -135,15 +133,9 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
 });
 
 test.describe("one door to the ledger", () => {
-  test("an admin's plan change shows on the creator's open dashboard without reload", async ({
-    pageAs,
-    page,
-    request,
-  }) => {
-    const email = uniqueEmail("door");
+  test("an admin's plan change shows on the creator's open dashboard without reload", async ({ pageAs, page }) => {
     const name = `Door Creator ${Date.now()}`;
-    await signUp(page, request, name, email, "door long passphrase");
-    await dismissNotice(page);
+    const { email } = await newUserOnDashboard(page, { name });
     await expect(page.getByTestId("plan-name")).toHaveText("Free");
     await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
@@ -154,7 +146,7 @@ test.describe("one door to the ledger", () => {
     // The edit form, not the list's filter form (which has a Plan select too).
     const form = admin.locator("form", { has: admin.getByRole("button", { name: "Save Changes" }) });
     await form.getByLabel("Plan").selectOption("Advanced");
-    // A plan is money: the admin confirms with their own password (step-up).
+    // A plan change asks for the admin's own password (step-up, once every 10 minutes).
     await form.getByLabel("Your password").fill(DEMO_PASSWORD);
     await form.getByRole("button", { name: "Save Changes" }).click();
     await expect(admin).toHaveURL(/notice=saved/);

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { dismissNotice, latestLink, newUser, payForPlan, signUp, uniqueEmail } from "./helpers";
+import { dismissNotice, latestLink, newUser, newUserOnDashboard, uniqueEmail } from "./helpers";
 
 /** Screenshots for the closing note, only when asked (SCREENS_DIR), never in the repository. */
 const SCREENS = process.env.SCREENS_DIR;
@@ -12,9 +12,7 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
   test.setTimeout(300_000);
   const ownerEmail = uniqueEmail("owner");
   const memberEmail = uniqueEmail("member");
-  await signUp(page, request, "Olivia Owner", ownerEmail, "owner long passphrase");
-  await dismissNotice(page);
-  await payForPlan(page, "Pro");
+  await newUserOnDashboard(page, { name: "Olivia Owner", email: ownerEmail, plan: "Pro" });
 
   await page.goto("/team"); // axe runs on every goto (fixtures)
   await page.getByLabel("E-mail").fill(memberEmail);
@@ -24,8 +22,7 @@ test("a Pro owner's invited member joins from the e-mail and clips; the owner's 
 
   const memberContext = await browser.newContext();
   const member = await memberContext.newPage();
-  await signUp(member, request, "Milo Member", memberEmail, "member long passphrase");
-  await dismissNotice(member);
+  await newUserOnDashboard(member, { name: "Milo Member", email: memberEmail });
   const link = await latestLink(request, memberEmail, "/team/join/");
   await member.goto(link);
   await expect(member.getByText("Olivia Owner")).toBeVisible();

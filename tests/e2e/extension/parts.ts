@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeVideoSource } from "../../../extension/companion/test/media";
@@ -22,8 +22,13 @@ export const SOURCE_SECONDS = 70;
 const MEDIA_DIR = join(tmpdir(), "clipcut-extension-e2e-media");
 export const SOURCE_FILE = join(MEDIA_DIR, "source-720p.mp4");
 
-/** The extension built for this run's site and companion ports (build-time config). */
+/**
+ * The extension built for this run's site and companion ports (build-time config). `npm test` builds both once,
+ * before the browser suites (tests/e2e/extension/build.ts), and tells them so with E2E_EXTENSION_BUILT=1: two specs
+ * building into one folder at once could also hand a browser a half-written extension.
+ */
 export function buildExtension(browser: "chrome" | "firefox" = "chrome") {
+  if (process.env.E2E_EXTENSION_BUILT === "1" && existsSync(join(BUILD_DIRS[browser], "manifest.json"))) return;
   const args = browser === "firefox" ? ["-b", "firefox", "--mv3"] : [];
   const result = spawnSync("npx", ["wxt", "build", "extension", ...args], {
     cwd: ROOT,

@@ -128,7 +128,8 @@ test("[ and ] set the handles; the report and the companion's thumbnails name th
     .filter((d) => d > 0);
   const slack = Math.max(1, ...jumps) - 1;
   expect(shown.filter((f) => f < 95 || f > 160 + slack)).toEqual([]);
-  expect(shown).toContain(160);
+  // It plays up to the last frame (on an idle machine, shows frame 160 itself).
+  expect(Math.max(...shown)).toBeGreaterThanOrEqual(160 - slack);
 
   // Loop off: the preview stops on the last frame and holds it.
   await watch.getByLabel(/Loop the preview/).uncheck();

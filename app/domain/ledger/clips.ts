@@ -1,12 +1,5 @@
 /** Clip operations: a direct charge, the two-phase hold (reserve → capture | release | expire), refund and delete. */
-import {
-  HOLD_TTL_MS,
-  clipRequestSchema,
-  type Clip,
-  type ClipRequest,
-  type Credits,
-  type HoldRequest,
-} from "../api";
+import { HOLD_TTL_MS, clipRequestSchema, type Clip, type ClipRequest, type Credits, type HoldRequest } from "../api";
 import { clipTerms, type ClipTerms } from "../clip-quality";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "../credits";
 import { planOf } from "../effective-plan";

@@ -116,3 +116,18 @@ export async function steppedUpSession(adminId: string): Promise<{ sessionId: st
     .run();
   return { sessionId };
 }
+
+/** An API v1 call with the extension's token: GET without a body, POST (with a fresh idempotency key) with one. */
+export function apiAs(token: string, path: string, body?: unknown): Promise<Response> {
+  return exports.default.fetch(
+    new Request(`http://localhost${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        "Idempotency-Key": crypto.randomUUID(),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+}

@@ -9,7 +9,7 @@ import { ledger } from "~/services/ledger.server";
 import { invite, join, removeMember } from "~/services/teams.server";
 import { sha256Hex } from "~/utils/crypto";
 import { withStandIns } from "../../workers/local";
-import { countRows, insertUser, outbox } from "./helpers";
+import { apiAs as api, countRows, insertUser, outbox } from "./helpers";
 
 /**
  * Who is in a team is the owner's ledger's state: it decides joins and removals in its queue, a member's ledger
@@ -31,20 +31,6 @@ const clip = {
   quality: "1080p",
 }; // 6 credits on Pro; above Free's quality, so a member paying for themselves uses `own`
 const own = { ...clip, quality: "720p" };
-
-function api(token: string, path: string, body?: unknown) {
-  return exports.default.fetch(
-    new Request(`http://localhost${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: {
-        Authorization: `Bearer ${token}`,
-        "Content-Type": "application/json",
-        "Idempotency-Key": crypto.randomUUID(),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
 
 async function person(plan = "Free", credits = 50) {
   const email = `p-${crypto.randomUUID()}@example.com`;

@@ -7,7 +7,7 @@ import { issueApiToken } from "~/services/api-tokens.server";
 import { ledger } from "~/services/ledger.server";
 import { invite, join, leave } from "~/services/teams.server";
 import { withStandIns } from "../../workers/local";
-import { get, insertUser, outbox, post, signIn } from "./helpers";
+import { apiAs as api, get, insertUser, outbox, post, signIn } from "./helpers";
 
 /** Who pays is a fact of the clip: refunds, deletes and plan rules follow the payer, not the clip's creator. */
 const db = getDb(env.DB);
@@ -27,20 +27,6 @@ const clip = {
   format: "mp4" as const,
   quality: "1080p" as const,
 }; // 6 credits on Pro
-
-function api(token: string, path: string, body?: unknown) {
-  return exports.default.fetch(
-    new Request(`http://localhost${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: {
-        Authorization: `Bearer ${token}`,
-        "Content-Type": "application/json",
-        "Idempotency-Key": crypto.randomUUID(),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
 
 async function person(plan = "Free", credits = 50, role: "user" | "admin" = "user") {
   const email = `p-${crypto.randomUUID()}@example.com`;

@@ -9,7 +9,7 @@ import { ledger } from "~/services/ledger.server";
 import { invite, join, leave, removeMember } from "~/services/teams.server";
 import { sha256Hex } from "~/utils/crypto";
 import { withStandIns } from "../../workers/local";
-import { countRows, get, insertUser, outbox, post, signIn, steppedUpSession } from "./helpers";
+import { apiAs as api, countRows, get, insertUser, outbox, post, signIn, steppedUpSession } from "./helpers";
 
 /** Pro teams: one plan and one balance (the owner's ledger) for up to five people. */
 const db = getDb(env.DB);
@@ -34,20 +34,6 @@ async function ownClip(token: string): Promise<number> {
   const res = await api(token, "/api/v1/clips", small);
   expect(res.status).toBe(201);
   return ((await res.json()) as { clip: { cost: number } }).clip.cost;
-}
-
-function api(token: string, path: string, body?: unknown) {
-  return exports.default.fetch(
-    new Request(`http://localhost${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: {
-        Authorization: `Bearer ${token}`,
-        "Content-Type": "application/json",
-        "Idempotency-Key": crypto.randomUUID(),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
 }
 
 async function person(plan = "Free", credits = 50) {

@@ -1,9 +1,7 @@
 import type { ChargeOutcome, HoldOutcome, LedgerResult, LedgerState, Payer, RelayedEvent } from "../app/domain/ledger";
+import { MAX_PAYER_HOLDS } from "../app/domain/ledger";
 import { NOT_A_MEMBER_MESSAGE, TEAM_SUSPENDED_MESSAGE } from "../app/domain/teams";
 import type { LedgerClient } from "../app/services/ledger.server";
-
-/** Holds remembered per member beyond the ones still held at load (a capture's replay finds its payer). */
-const MAX_PAYER_HOLDS = 256;
 
 export interface MemberSide {
   /** The member's committed state, read when needed (a commit replaces it): its payer and its holds there. */

@@ -10,7 +10,7 @@
 import { and, asc, desc, eq, ne, or, sql } from "drizzle-orm";
 import type { Clip } from "~/domain/api";
 import type { Facts, Hold, HoldEnd, KeyMemo, LedgerState, LedgerUser, Needs, Write } from "~/domain/ledger";
-import { RECENT_KEYS } from "~/domain/ledger";
+import { MAX_PAYER_HOLDS, RECENT_KEYS } from "~/domain/ledger";
 import { teamWorks } from "~/domain/effective-plan";
 import type { PlanId, StoredPlan } from "~/domain/plans";
 import { sha256Hex } from "~/utils/crypto";
@@ -93,10 +93,14 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
       .innerJoin(users, eq(users.id, teamMembers.ownerId))
       .where(or(eq(teamMembers.ownerId, userId), eq(teamMembers.memberId, userId)))
       .orderBy(asc(teamMembers.joinedAt)),
+    // The latest holds opened on a payer's ledger, settled or not, as memory keeps them: a capture replayed after
+    // this object restarts still finds the ledger that holds its answer.
     db
       .select({ id: creditHolds.id, payerId: creditHolds.userId })
       .from(creditHolds)
-      .where(and(eq(creditHolds.status, "held"), eq(creditHolds.creatorId, userId), ne(creditHolds.userId, userId))),
+      .where(and(eq(creditHolds.creatorId, userId), ne(creditHolds.userId, userId)))
+      .orderBy(desc(creditHolds.createdAt))
+      .limit(MAX_PAYER_HOLDS),
   ]);
   const user = userRows[0];
   if (!user) return null;
@@ -111,7 +115,7 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
     clipCount: counted[0]?.n ?? 0,
     members: teamRows.filter((r) => r.ownerId === userId && r.role === "member").map((r) => r.memberId),
     payer: payerOf(teamRows, userId),
-    payerHolds: new Map(payerHolds.map((h) => [h.id, h.payerId])),
+    payerHolds: new Map(payerHolds.reverse().map((h) => [h.id, h.payerId])),
   };
 }
 

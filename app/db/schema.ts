@@ -230,6 +230,8 @@ export const creditHolds = sqliteTable(
     uniqueIndex("credit_holds_user_key_unique").on(t.userId, t.idempotencyKey),
     index("credit_holds_user_status_idx").on(t.userId, t.status),
     index("credit_holds_expires_idx").on(t.status, t.expiresAt),
+    // A member's ledger loads the holds it opened on a payer's ledger (loadLedgerState).
+    index("credit_holds_creator_idx").on(t.creatorId, t.createdAt),
   ],
 );
 

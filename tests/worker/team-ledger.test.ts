@@ -2,7 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
-import { reconcile } from "~/db/ledger.server";
+import { loadLedgerState, reconcile } from "~/db/ledger.server";
 import { SEAT_LIMIT_MESSAGE, TEAM_SEATS } from "~/domain/teams";
 import { issueApiToken } from "~/services/api-tokens.server";
 import { ledger } from "~/services/ledger.server";
@@ -89,6 +89,16 @@ describe("a member's clip is forwarded by the member's ledger to the payer's", (
     );
     expect(await creditsOf(owner.id)).toBe(94);
     expect(await creditsOf(member.id)).toBe(20);
+  });
+
+  it("a member's ledger that restarts still knows the payer of a captured hold, so a replayed capture answers the clip", async () => {
+    const { owner, member } = await team(100, 20);
+    const reserved = await api(member.token, "/api/v1/holds", clip);
+    const { hold } = (await reserved.json()) as { hold: { id: string } };
+    expect((await api(member.token, `/api/v1/holds/${hold.id}/capture`, {})).status).toBe(200);
+    // What a restarted member object loads: the settled hold is still routed to the owner's ledger.
+    const reloaded = await loadLedgerState(db, member.id);
+    expect(reloaded?.payerHolds.get(hold.id)).toBe(owner.id);
   });
 
   it("the member's own socket hears their new clip and the team balance once each", async () => {

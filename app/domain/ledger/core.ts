@@ -46,6 +46,8 @@ export function cloneState(state: LedgerState): LedgerState {
 
 /** Recent idempotency keys kept for replay without a read; older ones are found in D1 when needed. */
 export const RECENT_KEYS = 512;
+/** Holds a member's ledger remembers opening on a payer's ledger (a capture's replay finds its payer). */
+export const MAX_PAYER_HOLDS = 256;
 
 export function remember(state: LedgerState, key: string, memo: KeyMemo): void {
   state.keys.delete(key);

@@ -1,0 +1,1 @@
+CREATE INDEX `credit_holds_creator_idx` ON `credit_holds` (`creator_id`,`created_at`);

@@ -23,13 +23,25 @@ export function toApiClip(row: ClipRow): Clip {
 }
 
 export async function recentClips(db: Db, userId: string, limit = 5): Promise<Clip[]> {
-  const rows = await db
+  let query = recentClipQueries.get(db);
+  if (!query) {
+    query = prepareRecentClips(db);
+    recentClipQueries.set(db, query);
+  }
+  return (await query.all({ userId, limit })).map(toApiClip);
+}
+
+// Every dashboard view runs it: built once per database handle, not per request.
+const recentClipQueries = new WeakMap<Db, ReturnType<typeof prepareRecentClips>>();
+
+function prepareRecentClips(db: Db) {
+  return db
     .select()
     .from(clips)
-    .where(eq(clips.userId, userId))
+    .where(eq(clips.userId, sql.placeholder("userId")))
     .orderBy(desc(clips.createdAt))
-    .limit(limit);
-  return rows.map(toApiClip);
+    .limit(sql.placeholder("limit"))
+    .prepare();
 }
 
 /** A page of the user's clips, newest first, older than `before`; one extra row tells whether more follow. */

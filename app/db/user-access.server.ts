@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, ne, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
 import { heldSql } from "./credits.server";
-import { apiTokens, emailTokens, rateLimits, sessions, users } from "./schema";
+import { apiTokens, emailTokens, rateLimits, sessions, teamMembers, users } from "./schema";
 
 /**
  * Who may get in: account status and role, server-side sessions and extension tokens. Every status or role write
@@ -83,6 +83,8 @@ function prepareLiveSession(db: Db) {
       flag: sessions.showMaintenanceNotification,
       // The layout shows available credits: read with the session, not as a second query.
       held: heldSql(now),
+      // Whether the layout needs the team's card at all: most people are in no team, and they skip that read.
+      teamRole: sql<"owner" | "member" | null>`(SELECT ${teamMembers.role} FROM ${teamMembers} WHERE ${teamMembers.memberId} = ${users.id})`,
       lastActiveAt: sessions.lastActiveAt,
       createdAt: sessions.createdAt,
     })

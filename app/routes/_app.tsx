@@ -16,7 +16,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context.cloudflare.env.DB);
   const [extensionId, team] = await Promise.all([
     getExtensionId(db, context.cloudflare.env),
-    memberTeamSummary(db, user.id),
+    user.teamRole === "member" ? memberTeamSummary(db, user.id) : null,
   ]);
   const credits = { balance: user.credits, held: user.heldCredits, available: user.credits - user.heldCredits };
   return {

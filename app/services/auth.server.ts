@@ -10,7 +10,13 @@ import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from "./session.server";
 
 export type User = typeof users.$inferSelect;
 /** `heldCredits`: credits reserved for clips in progress, as of this request. */
-export type SessionUser = User & { sessionId: string; showMaintenanceNotification: boolean; heldCredits: number };
+export type SessionUser = User & {
+  sessionId: string;
+  showMaintenanceNotification: boolean;
+  heldCredits: number;
+  /** The person's row in a team, if any (a member's team card is read only then). */
+  teamRole: "owner" | "member" | null;
+};
 
 // One lookup per request: root, layout and page loaders of one request share the same load context.
 const lookups = new WeakMap<AppLoadContext, Promise<SessionUser | null>>();
@@ -41,7 +47,7 @@ async function lookupSessionUser(request: Request, context: AppLoadContext): Pro
   if (now - lastUsed > SESSION_TOUCH_MS) {
     context.cloudflare.ctx.waitUntil(touchSession(db, sessionId, now, SESSION_TOUCH_MS).then(() => undefined));
   }
-  return { ...row.user, sessionId, showMaintenanceNotification: row.flag, heldCredits: row.held };
+  return { ...row.user, sessionId, showMaintenanceNotification: row.flag, heldCredits: row.held, teamRole: row.teamRole };
 }
 
 /** Guard for signed-in pages: anonymous visitors go to /signin and come back here afterwards. */

@@ -120,6 +120,19 @@ describe("a team member gets the plan the team pays for", () => {
     expect(html).not.toContain("Analytics Dashboard is part of the Advanced plan");
   });
 
+  it("a member's dashboard shows the team's card and their usage; the owner's and a stranger's show none", async () => {
+    const { owner, member } = await team(100, 7);
+    await memberClip(member.token);
+    const stranger = await person("Pro", 30);
+    const dashboardOf = async (email: string) =>
+      (await get("/dashboard", { cookie: await signIn(email, PASSWORD) })).text();
+    const mine = await dashboardOf(member.email);
+    expect(mine).toContain('data-testid="team-card"');
+    expect(mine).toMatch(/You used <!-- -->\d+<!-- --> credits for <!-- -->1<!-- --> clip/);
+    expect(await dashboardOf(owner.email)).not.toContain('data-testid="team-card"');
+    expect(await dashboardOf(stranger.email)).not.toContain('data-testid="team-card"');
+  });
+
   it("a member of a suspended team is back on their own plan everywhere", async () => {
     const { owner, member } = await team(100, 7);
     await ledger(env, owner.id).changePlan({ plan: "Basic" });

@@ -68,6 +68,6 @@ function heard(side: MemberSide, payerId: string, name: ClipOp, result: LedgerRe
     if (holds.size > MAX_PAYER_HOLDS) holds.delete(holds.keys().next().value as string);
   }
   if (name === "charge" || name === "capture")
-    side.publish({ type: "clip", data: { clip: (result.value as ChargeOutcome).clip } });
+    side.publish({ type: "clip", data: { clip: (result.value as ChargeOutcome).clip, paidByTeam: true } });
   side.publish({ type: "teamCredits", data: (result.value as { credits: ChargeOutcome["credits"] }).credits });
 }

@@ -16,6 +16,8 @@ export interface LiveState {
   teamCredits: Credits | null;
   /** Clips created since the page loaded, newest first, straight from the messages (no reload). */
   newClips: Clip[];
+  /** A team member's clips paid by the team since the layout loaded (added to the team card's usage). */
+  teamUsage: { clips: number; credits: number };
   /** The extension id in use: the stored one, replaced live when an admin changes it. */
   extensionId?: string;
   /** After "failed": try again with a fresh set of attempts. */
@@ -23,6 +25,7 @@ export interface LiveState {
 }
 
 const LiveContext = createContext<LiveState | null>(null);
+const NO_TEAM_USAGE = { clips: 0, credits: 0 };
 
 /** The user's live credits and plan, kept current over /realtime. */
 export function useLive(): LiveState {
@@ -54,7 +57,7 @@ export function RealtimeProvider({
   extensionId,
   children,
 }: {
-  initial: Omit<LiveState, "connection" | "newClips" | "teamCredits">;
+  initial: Omit<LiveState, "connection" | "newClips" | "teamCredits" | "teamUsage">;
   extensionId: string;
   children: ReactNode;
 }) {
@@ -63,6 +66,7 @@ export function RealtimeProvider({
     connection: "connecting",
     newClips: [],
     teamCredits: null,
+    teamUsage: NO_TEAM_USAGE,
   });
   // The admin may change the extension id while the page is open: a "settings" message switches to the new one.
   const [liveExtensionId, setLiveExtensionId] = useState(extensionId);
@@ -89,6 +93,7 @@ export function RealtimeProvider({
       plan: initial.plan,
       pendingPlan: initial.pendingPlan,
       teamCredits: null,
+      teamUsage: NO_TEAM_USAGE,
     }));
   }, [initial.credits, initial.plan, initial.pendingPlan]);
 
@@ -141,8 +146,15 @@ export function RealtimeProvider({
           revalidate.current();
         }
         if (message.type === "clip") {
-          const { clip } = message.data;
-          setState((s) => ({ ...s, newClips: [clip, ...s.newClips.filter((c) => c.id !== clip.id)].slice(0, 50) }));
+          const { clip, paidByTeam } = message.data;
+          setState((s) => ({
+            ...s,
+            newClips: [clip, ...s.newClips.filter((c) => c.id !== clip.id)].slice(0, 50),
+            teamUsage:
+              paidByTeam && !s.newClips.some((c) => c.id === clip.id)
+                ? { clips: s.teamUsage.clips + 1, credits: s.teamUsage.credits + clip.cost }
+                : s.teamUsage,
+          }));
         }
         if (message.type === "clipRemoved") {
           const { clipId } = message.data;

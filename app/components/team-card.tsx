@@ -10,9 +10,11 @@ export function TeamCard() {
   // The app layout's loader gives `team` (a member's summary, or null).
   const team = (useRouteLoaderData("routes/_app") as { team?: TeamSummary | null } | undefined)?.team;
   // The shared balance moves when anyone on the team clips: the member's socket hears it (teamCredits).
-  const { teamCredits } = useLive();
+  const { teamCredits, teamUsage } = useLive();
   if (!team) return null;
   const credits = teamCredits ?? team.credits;
+  // The member's own clips paid by the team since the layout loaded arrive over the socket too.
+  const usage = { clips: team.usage.clips + teamUsage.clips, credits: team.usage.credits + teamUsage.credits };
   return (
     <section className="card" aria-labelledby="team-card-title" data-testid="team-card">
       <h2 id="team-card-title" className="text-sm font-medium text-slate-600">
@@ -22,8 +24,8 @@ export function TeamCard() {
         {credits.balance.toLocaleString("en-US")} shared credits
       </p>
       <p className="mt-1 text-sm text-slate-600">
-        You used {team.usage.credits.toLocaleString("en-US")} credits for {team.usage.clips} clip
-        {team.usage.clips === 1 ? "" : "s"} this period. Your clips are paid from the team&apos;s balance.
+        You used {usage.credits.toLocaleString("en-US")} credits for {usage.clips} clip
+        {usage.clips === 1 ? "" : "s"} this period. Your clips are paid from the team&apos;s balance.
       </p>
       <Link to="/team" className="btn-secondary mt-4">
         Team

@@ -41,7 +41,13 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
   // A team member's shared balance (the Pro owner's) changed: relayed by the member's own ledger.
   z.object({ v: z.literal(1), type: z.literal("teamCredits"), seq: z.number().int(), data: creditsSchema }),
   z.object({ v: z.literal(1), type: z.literal("plan"), seq: z.number().int(), data: planState }),
-  z.object({ v: z.literal(1), type: z.literal("clip"), seq: z.number().int(), data: z.object({ clip: clipSchema }) }),
+  z.object({
+    v: z.literal(1),
+    type: z.literal("clip"),
+    seq: z.number().int(),
+    // paidByTeam: a team member's clip paid from the owner's balance (the member's team card counts it).
+    data: z.object({ clip: clipSchema, paidByTeam: z.boolean().optional() }),
+  }),
   // A clip of the user was deleted (by an admin, with or without a refund): lists drop it.
   z.object({
     v: z.literal(1),

@@ -123,6 +123,7 @@ test("a member's open dashboard shows their own new clip live, and the owner's o
   await member.goto("/dashboard");
   await expect(member.locator('[data-connection="live"]').first()).toBeAttached();
   await expect(member.getByText("No clips created yet")).toBeVisible();
+  await expect(member.getByTestId("team-card")).toContainText("You used 0 credits for 0 clips this period.");
   // Set on each page now: still there at the end means neither page reloaded.
   for (const p of [page, member]) await p.evaluate(() => ((window as unknown as { marker: number }).marker = 27));
 
@@ -150,6 +151,8 @@ test("a member's open dashboard shows their own new clip live, and the owner's o
   await expect(member.getByTestId("team-credits")).toHaveText(
     `${(500 - clip.cost).toLocaleString("en-US")} shared credits`,
   );
+  // The member's usage on the team card counts it once, though the member hears it twice (their ledger, the payer's).
+  await expect(member.getByTestId("team-card")).toContainText(`You used ${clip.cost} credits for 1 clip this period.`);
   // The owner's open page shows the charge on the owner's balance; the clip is the member's, not the owner's.
   await expect(page.getByTestId("credit-balance")).toHaveText(String(500 - clip.cost));
   await expect(page.getByText("No clips created yet")).toBeVisible();

@@ -133,7 +133,9 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
     if (draft.adminUsers) topics.add("users");
     const own = (creatorId: string | null) => creatorId === null || creatorId === user.id;
     for (const { item: clip, creatorId } of draft.clipsAdded ?? []) {
-      const event: LedgerEvent = { type: "clip", data: { clip } };
+      const event: LedgerEvent = own(creatorId)
+        ? { type: "clip", data: { clip } }
+        : { type: "clip", data: { clip, paidByTeam: true } };
       effects.push(own(creatorId) ? { type: "publish", event } : { type: "toMember", memberId: creatorId!, event });
     }
     for (const { item: clipId, creatorId } of draft.clipsRemoved ?? []) {

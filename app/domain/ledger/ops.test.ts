@@ -280,7 +280,7 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
             expect(d.effects).toContainEqual({
               type: "toMember",
               memberId: MEMBER,
-              event: { type: "clip", data: { clip: valueOf(d).clip } },
+              event: { type: "clip", data: { clip: valueOf(d).clip, paidByTeam: true } },
             });
           },
         },

@@ -132,7 +132,7 @@ export type UserPatch = Partial<
 export type LedgerEvent =
   | { type: "credits"; data: Credits }
   | { type: "plan"; data: { plan: StoredPlan; pendingPlan: PlanId | null } }
-  | { type: "clip"; data: { clip: Clip } }
+  | { type: "clip"; data: { clip: Clip; paidByTeam?: boolean } }
   | { type: "clipRemoved"; data: { clipId: string } };
 export type AdminTopic = "users" | "clips";
 /** What a team owner's ledger passes to a member's sockets (through the member's ledger). */

@@ -80,9 +80,7 @@ describe("a user's frame budget is shared by all their sockets", () => {
         socket.ws.send(PING);
       }
       for (const [i, socket] of sockets.entries()) {
-        await expect
-          .poll(() => [count(socket, "snapshot"), count(socket, "pong")], { timeout: 5000 })
-          .toEqual([1, 1]);
+        await expect.poll(() => [count(socket, "snapshot"), count(socket, "pong")], { timeout: 5000 }).toEqual([1, 1]);
         expect(await settle(socket, 50), `round ${round + 1}, socket ${i + 1}`).toBe("open");
       }
       // A deploy closes every socket; they all reconnect at once.
@@ -123,12 +121,9 @@ describe("an admin's frame budget on the admin feed is shared by all their socke
         Array.from({ length: MAX_SOCKETS_PER_USER }, () => open("/admin/realtime", cookie)),
       );
       for (const socket of sockets) socket.ws.send(HELLO);
-      expect(await Promise.all(sockets.map((s) => settle(s))), `round ${round + 1}`).toEqual(
-        sockets.map(() => "open"),
-      );
+      expect(await Promise.all(sockets.map((s) => settle(s))), `round ${round + 1}`).toEqual(sockets.map(() => "open"));
       await feed.pushSettings({ extensionId: `round-${round}` });
-      for (const socket of sockets)
-        await expect.poll(() => count(socket, "settings"), { timeout: 5000 }).toBe(1);
+      for (const socket of sockets) await expect.poll(() => count(socket, "settings"), { timeout: 5000 }).toBe(1);
       for (const socket of sockets) socket.ws.close(1000, "deploy");
       await Promise.all(sockets.map((s) => s.closed));
     }

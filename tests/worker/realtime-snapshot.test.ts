@@ -63,7 +63,9 @@ describe("the snapshot's clip count", () => {
     const refund = { reason: "a bad cut", actorId: adminId };
     expect(await ledger(env, userId).refund({ clipId: second, ...refund })).toMatchObject({ ok: true });
     expect(await snapshotClipCount(cookie)).toBe(2);
-    expect(await ledger(env, userId).refund({ clipId: third, ...refund, deleteClip: true })).toMatchObject({ ok: true });
+    expect(await ledger(env, userId).refund({ clipId: third, ...refund, deleteClip: true })).toMatchObject({
+      ok: true,
+    });
     expect(await snapshotClipCount(cookie)).toBe(1);
     expect(await clips()).toBe(1);
 

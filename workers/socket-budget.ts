@@ -32,7 +32,7 @@ export const FRAME_BUDGETS: Record<FrameKind, BucketRule> = {
  * Per account, shared by all its sockets. Hellos: one per connection, and the Worker lets an account open 30 sockets
  * a minute (SOCKET_USER_LIMITER, wrangler.toml), so an account within that — reloading pages, every tab and the
  * extension reconnecting after a deploy — never runs dry here; what this adds is that open sockets cannot multiply
- * it (10 sockets had 3 hellos each at once and 12 a minute more). Pings: one a minute per socket, 10 sockets.
+ * it (per socket alone, 10 open sockets could say 30 hellos at once and 120 a minute more). Pings: one a minute per socket, 10 sockets.
  */
 export const ACCOUNT_FRAME_BUDGETS: Record<FrameKind, BucketRule> = {
   hello: { burst: 30, refillMs: 2_000 },

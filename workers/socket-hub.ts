@@ -23,8 +23,8 @@ export const tokenTag = (tokenHash: string) => `t:${tokenHash}`;
 export abstract class SocketHub<Attachment> extends DurableObject<AppEnv> {
   /**
    * Frame budgets in memory: per socket, and per account across all its sockets, so a new socket starts with the
-   * account's budget as its siblings left it. They live as long as the object stays in memory; a reconnect loop or
-   * a flood keeps it awake, so it never gets a fresh budget by waiting out hibernation.
+   * account's budget as its siblings left it. They live as long as the object stays in memory: a loop or a flood
+   * keeps it awake; an object that hibernated (no frame for about 10 s) starts full, and that wait is a throttle too.
    */
   private socketFrames = new WeakMap<WebSocket, FrameBuckets>();
   private accountFrames = new Map<string, FrameBuckets>();

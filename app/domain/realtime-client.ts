@@ -1,7 +1,8 @@
 /**
  * The one realtime client, for the site's pages, the admin pages and the extension: reconnect with backoff and
  * jitter (5–10 s after an over-budget close, 1008), `hello` with the last seq, resync on a gap, heartbeat, and stop
- * for good on a final close (4001/4003, "ended") or after MAX_RECONNECT_ATTEMPTS tries in a row that never opened ("failed"; `retry()` starts over).
+ * for good on a final close (4001/4003, "ended") or after MAX_RECONNECT_ATTEMPTS tries in a row that never opened
+ * ("failed"; `retry()` starts over).
  * The socket comes from a factory (the browser's WebSocket by default), so the protocol logic has no I/O of its
  * own and is tested with a fake socket.
  */

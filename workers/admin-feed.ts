@@ -83,8 +83,9 @@ export class AdminFeed extends SocketHub<AdminSocket | null> {
   }
 
   /**
-   * Admin pages only listen; a client may say hello to have its session and role checked again. Anything else
-   * spends the socket's budget of stray frames.
+   * Admin pages only listen; a client may say hello to have its session and role checked again. Every frame
+   * spends its socket's budget and its admin's, shared by all that admin's sockets (a reconnect loop does not
+   * refill it).
    */
   async webSocketMessage(ws: WebSocket, raw: string | ArrayBuffer): Promise<void> {
     let json: unknown = null;
@@ -95,8 +96,8 @@ export class AdminFeed extends SocketHub<AdminSocket | null> {
     }
     const parsed = clientMessageSchema.safeParse(json);
     const kind = parsed.success ? parsed.data.type : "other";
-    if (!this.spendFrame(ws, kind) || kind !== "hello") return;
     const socket = this.attachment(ws);
+    if (!this.spendFrame(ws, socket?.userId ?? "", kind) || kind !== "hello") return;
     const role =
       socket?.credential?.type === "session"
         ? await liveSessionRole(getDb(this.env.DB), socket.userId, socket.credential.id)

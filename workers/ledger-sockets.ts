@@ -118,7 +118,8 @@ export abstract class LedgerSockets extends SocketHub<SocketAttachment> {
       // handled below as invalid
     }
     const parsed = clientMessageSchema.safeParse(json);
-    if (!this.spendFrame(ws, parsed.success ? parsed.data.type : "other")) return;
+    // One budget for all of this user's sockets (this object is the user's): reconnecting does not refill it.
+    if (!this.spendFrame(ws, userId ?? "", parsed.success ? parsed.data.type : "other")) return;
     if (!parsed.success || !userId) {
       this.send(ws, { v: REALTIME_VERSION, type: "error", message: "Unrecognised message." } satisfies ServerMessage);
       return;

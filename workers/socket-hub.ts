@@ -1,6 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
 import type { AppEnv } from "../app/load-context";
-import { FrameBudget, MAX_SOCKETS_PER_USER, POLICY_VIOLATION, type FrameKind } from "./socket-budget";
+import {
+  ACCOUNT_FRAME_BUDGETS,
+  FRAME_BUDGETS,
+  FrameBuckets,
+  MAX_SOCKETS_PER_USER,
+  POLICY_VIOLATION,
+  type FrameKind,
+} from "./socket-budget";
+
+/** Accounts whose budgets one object remembers (the admin feed: admins are few; a user's ledger: one). */
+const MAX_ACCOUNTS = 1_000;
 
 /** Tags that name what a socket was opened with, so ending that session or token closes exactly its sockets. */
 export const sessionTag = (sessionId: string) => `s:${sessionId}`;
@@ -11,7 +21,13 @@ export const tokenTag = (tokenHash: string) => `t:${tokenHash}`;
  * or to all, and answer a close. Subclasses say what a socket is for and what closing means to them.
  */
 export abstract class SocketHub<Attachment> extends DurableObject<AppEnv> {
-  private frames = new FrameBudget();
+  /**
+   * Frame budgets in memory: per socket, and per account across all its sockets, so a new socket starts with the
+   * account's budget as its siblings left it. They live as long as the object stays in memory: a loop or a flood
+   * keeps it awake; an object that hibernated (no frame for about 10 s) starts full, and that wait is a throttle too.
+   */
+  private socketFrames = new WeakMap<WebSocket, FrameBuckets>();
+  private accountFrames = new Map<string, FrameBuckets>();
 
   /**
    * Null when `tag` (a user) may open one more socket; otherwise the 429 the upgrade gets. Refusing the newest
@@ -25,15 +41,35 @@ export abstract class SocketHub<Attachment> extends DurableObject<AppEnv> {
     );
   }
 
-  /** Spends one frame of the socket's budget; beyond it the socket is closed (1008) and false is returned. */
-  protected spendFrame(ws: WebSocket, kind: FrameKind): boolean {
-    if (this.frames.take(ws, kind)) return true;
+  /**
+   * Spends one frame of the socket's budget, then of its account's (a user, an admin); beyond either the socket is
+   * closed (1008: the client retries after 5–10 s) and false is returned. The socket's own budget is checked first,
+   * so one runaway socket is closed before it spends what its siblings need.
+   */
+  protected spendFrame(ws: WebSocket, account: string, kind: FrameKind): boolean {
+    if (this.socketBudget(ws).take(kind) && this.accountBudget(account).take(kind)) return true;
     try {
       ws.close(POLICY_VIOLATION, "too many messages");
     } catch {
       // already closed
     }
     return false;
+  }
+
+  private socketBudget(ws: WebSocket): FrameBuckets {
+    let budget = this.socketFrames.get(ws);
+    if (!budget) this.socketFrames.set(ws, (budget = new FrameBuckets(FRAME_BUDGETS)));
+    return budget;
+  }
+
+  private accountBudget(account: string): FrameBuckets {
+    let budget = this.accountFrames.get(account);
+    if (!budget) {
+      // Bounded: forgetting every account (a fresh budget each) is the worst this allows, and needs 1,000 accounts.
+      if (this.accountFrames.size >= MAX_ACCOUNTS) this.accountFrames.clear();
+      this.accountFrames.set(account, (budget = new FrameBuckets(ACCOUNT_FRAME_BUDGETS)));
+    }
+    return budget;
   }
 
   /** Accepts the server end and answers the upgrade with the client end (and the chosen subprotocol, if any). */

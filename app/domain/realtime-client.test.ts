@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { connectRealtime, type RealtimeStatus, type SocketLike } from "./realtime-client";
-import { MAX_RECONNECT_ATTEMPTS, serverMessageSchema, type ServerMessage } from "./realtime";
+import {
+  MAX_RECONNECT_ATTEMPTS,
+  OVER_BUDGET_RETRY_MS,
+  reconnectDelayMs,
+  serverMessageSchema,
+  type ServerMessage,
+} from "./realtime";
 
 /** A socket the test drives by hand, and timers that run only when the test says so. */
 function harness() {
@@ -111,6 +117,18 @@ describe("connectRealtime", () => {
     h.sockets[0]!.emit("close", { code });
     expect(h.due).toHaveLength(retries);
     expect(h.statuses.at(-1)).toBe(status);
+  });
+
+  it("after an over-budget close (1008) the retry waits 5–10 s, not the short backoff of a deploy", () => {
+    const h = harness(); // random() = 0: the backoff would be its shortest
+    h.sockets[0]!.open();
+    h.sockets[0]!.emit("close", { code: 1008 });
+    expect(h.due.map((d) => d.ms)).toEqual([OVER_BUDGET_RETRY_MS]);
+    h.due.shift()!.fn();
+    h.sockets[1]!.open();
+    h.sockets[1]!.emit("close", { code: 1001 }); // a deploy after that: the usual shortest backoff
+    expect(h.due.map((d) => d.ms)).toEqual([reconnectDelayMs(0, () => 0)]);
+    expect(reconnectDelayMs(0, () => 0)).toBeLessThan(OVER_BUDGET_RETRY_MS);
   });
 
   it(`gives up ("failed") after ${MAX_RECONNECT_ATTEMPTS} tries in a row that never open; retry() starts over`, () => {

@@ -1,7 +1,8 @@
 /**
  * The one realtime client, for the site's pages, the admin pages and the extension: reconnect with backoff and
- * jitter, `hello` with the last seq, resync on a gap, heartbeat, and stop for good on a final close (4001/4003,
- * "ended") or after MAX_RECONNECT_ATTEMPTS tries in a row that never opened ("failed"; `retry()` starts over).
+ * jitter (5–10 s after an over-budget close, 1008), `hello` with the last seq, resync on a gap, heartbeat, and stop
+ * for good on a final close (4001/4003, "ended") or after MAX_RECONNECT_ATTEMPTS tries in a row that never opened
+ * ("failed"; `retry()` starts over).
  * The socket comes from a factory (the browser's WebSocket by default), so the protocol logic has no I/O of its
  * own and is tested with a fake socket.
  */
@@ -9,6 +10,8 @@ import {
   HEARTBEAT_MS,
   isFinalClose,
   MAX_RECONNECT_ATTEMPTS,
+  overBudgetDelayMs,
+  POLICY_VIOLATION_CLOSE,
   REALTIME_VERSION,
   reconnectDelayMs,
   type ClientMessage,
@@ -143,7 +146,12 @@ export function connectRealtime<M>(options: RealtimeOptions<M>): RealtimeConnect
         return options.onStatus?.("failed");
       }
       options.onStatus?.("reconnecting");
-      retry = timers.setTimeout(connect, reconnectDelayMs(attempt++, options.random));
+      // Over a frame budget: reconnecting at once would only spend the next socket's share; it refills in seconds.
+      const delay =
+        event.code === POLICY_VIOLATION_CLOSE
+          ? overBudgetDelayMs(options.random)
+          : reconnectDelayMs(attempt++, options.random);
+      retry = timers.setTimeout(connect, delay);
     });
   };
   connect();

@@ -23,6 +23,11 @@ export const CLOSE_CODES = {
   /** An admin feed socket of a user who is no longer an admin. */
   adminAccessEnded: 4003,
 } as const;
+/**
+ * RFC 6455 "policy violation": the socket spent its frame budget or its account's (a flood, a reconnect loop). The
+ * client reconnects, but only after OVER_BUDGET_RETRY_MS, by when the budget has refilled.
+ */
+export const POLICY_VIOLATION_CLOSE = 1008;
 export const isFinalClose = (code: number) => code === CLOSE_CODES.accessEnded || code === CLOSE_CODES.adminAccessEnded;
 
 export const settingsDataSchema = z.object({ extensionId: z.string().min(1).max(64) });
@@ -94,4 +99,10 @@ export const REALTIME_FAILED_MESSAGE = "Real-time connection failed.";
 export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
   const cap = Math.min(10_000, 500 * 2 ** Math.min(attempt, 10));
   return Math.floor(random() * cap) + 250;
+}
+
+/** After a close for spending a frame budget (1008): 5 s, plus up to 5 s of jitter so the sockets spread out. */
+export const OVER_BUDGET_RETRY_MS = 5_000;
+export function overBudgetDelayMs(random: () => number = Math.random): number {
+  return OVER_BUDGET_RETRY_MS + Math.floor(random() * OVER_BUDGET_RETRY_MS);
 }

@@ -151,7 +151,7 @@ test("a member's open dashboard shows their own new clip live, and the owner's o
   await expect(member.getByTestId("team-credits")).toHaveText(
     `${(500 - clip.cost).toLocaleString("en-US")} shared credits`,
   );
-  // The member's usage on the team card counts it once, though the member hears it twice (their ledger, the payer's).
+  // The member's usage on the team card counts it, once.
   await expect(member.getByTestId("team-card")).toContainText(`You used ${clip.cost} credits for 1 clip this period.`);
   // The owner's open page shows the charge on the owner's balance; the clip is the member's, not the owner's.
   await expect(page.getByTestId("credit-balance")).toHaveText(String(500 - clip.cost));

@@ -79,7 +79,7 @@ export async function planSmartDirect(o: {
   const { req, listed, frames } = o;
   const config = await o.videoTrack.getDecoderConfig();
   if (!config?.description || nalLengthSize(config) !== 4)
-    return { refused: "the source's NAL lengths are not 4 bytes" };
+    return { refused: "the source has no avcC with 4-byte NAL lengths" };
   const t = (p: EncodedPacket) => toTicks(p.timestamp);
   const at = (pts: number) => listed.findIndex((p) => t(p) === pts && p.type === "key");
   const byPts = (a: EncodedPacket, b: EncodedPacket) => a.timestamp - b.timestamp;
@@ -223,6 +223,8 @@ async function writeSmart(
   const stop = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
   const encodes: Promise<unknown>[] = [];
+  // An encode that fails stops the whole write at once (the middle may still be streaming) and is the error told.
+  let failed: unknown = null;
   try {
     // The encoders' inputs first (the GOP before the head, the start of the last GOP), then both encodes at once;
     // the middle is copied while the tail is still encoding.
@@ -231,7 +233,13 @@ async function writeSmart(
       const input = join(work, `${p.name}-source.mp4`);
       await writeGop(input, o.config, readPackets(o.vSink, p.source), p.source[0]!.timestamp);
       const run = encodePart(req, p, input, join(work, `${p.name}.mp4`), o.origin, { ffmpeg: o.ffmpeg, signal });
-      encodes.push(run);
+      encodes.push(
+        run.catch((error: unknown) => {
+          // Not when this write stopped it (its own error is the one told).
+          if (!stop.signal.aborted) failed ??= error;
+          stop.abort();
+        }),
+      );
       return run;
     };
     const headRun = await encode(o.head);
@@ -266,7 +274,8 @@ async function writeSmart(
     });
   } catch (error) {
     stop.abort();
-    throw error;
+    await Promise.allSettled(encodes);
+    throw failed ?? error;
   } finally {
     await Promise.allSettled(encodes);
     await rm(work, { recursive: true, force: true });

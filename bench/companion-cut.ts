@@ -7,7 +7,9 @@
  *   - DASH with sidx: the same pair as fragmented MP4 with a sidx after the moov, as YouTube really serves it (the
  *     in-process copy reads that index itself: mediabunny alone walks every moof);
  *   - VP9 1440p: a video-only VP9 WebM (5 s GOPs, as YouTube's) + an Opus WebM, also through yt-dlp.
- * Copies are cut in the companion's process from the container's index (decision 002, 11); besides wall time each
+ * Copies are cut in the companion's process from the container's index (decision 002, 11), and so are H.264 smart
+ * cuts into MP4 (their middle copied from the index, only the head and tail encoded: decision 002, 12; the VP9
+ * smart cut is still staged by ffmpeg); besides wall time each
  * row reports the requests the range server answered, the bench process's own CPU (the companion's event loop, plus
  * the range server and the stand-in API, which run in it too) and the longest event-loop stall during the row.
  * Extra rows: the first copy after the companion starts (cold JIT), and a slow link (BENCH_SLOW_MS per request,
@@ -174,7 +176,7 @@ function ratioRows(): string[] {
       const s = get(smart);
       if (!s) continue;
       out.push(
-        `| ${source} | ${at} | ${path} | ${ratio(s.seconds, full?.seconds)} | ${ratio(get(copy)?.seconds, floor?.seconds)} | ${ratio(s.outBytes, floor?.outBytes)} | – | – |`,
+        `| ${source} | ${at} | ${path} | ${ratio(s.seconds, full?.seconds)} | ${ratio(get(copy)?.seconds, floor?.seconds)} | ${ratio(s.outBytes, floor?.outBytes)} | ${ratio(s.bytes, floor?.bytes)} | ${s.requests} |`,
       );
     }
   }
@@ -612,10 +614,10 @@ async function main() {
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(format),
     "",
-    "Ratios (same run): smart ÷ full re-encode (like-for-like for VP9), first copy ÷ plain copy, smart output ÷ plain copy output, bytes read by the first copy ÷ the plain copy's, requests per first copy.",
+    "Ratios (same run): smart ÷ full re-encode (like-for-like for VP9), first copy ÷ plain copy, smart output ÷ plain copy output, bytes read by the cut ÷ the plain copy's and requests per cut (the copy rows: the first copy; the smart rows: the smart cut, in-process for H.264 into MP4).",
     "Goals (issue 30): first copy ÷ floor ≤ 0.7 (progressive, DASH with sidx, VP9), bytes ≤ 0.8, ≤ 20 requests for DASH at 150 s; report the slow-link and cold rows.",
     "",
-    "| Source | Clip start | Path | smart ÷ full | first copy ÷ floor | smart bytes ÷ floor bytes | copy bytes read ÷ floor | requests |",
+    "| Source | Clip start | Path | smart ÷ full | first copy ÷ floor | smart bytes ÷ floor bytes | bytes read ÷ floor | requests |",
     "|---|---|---|---|---|---|---|---|",
     ...ratioRows(),
   ];

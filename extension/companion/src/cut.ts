@@ -218,8 +218,8 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
 }
 
 /**
- * The copy written in this process from the planned packets (direct-copy.ts): the file is checked against the plan
- * before it is handed over.
+ * The copy or H.264 smart cut written in this process from the planned packets (direct-copy.ts, direct-smart.ts):
+ * the file is checked against the plan before it is handed over.
  */
 async function cutInProcess(
   req: CutRequest,
@@ -234,7 +234,7 @@ async function cutInProcess(
     const seconds = plan.endSeconds - plan.startSeconds;
     o.progress.plan(1);
     const onProgress = o.progress.step(seconds, 0);
-    const verified = await o.trace.span("copy (in-process)", () =>
+    const verified = await o.trace.span(`${plan.strategy} (in-process)`, () =>
       plan.write(slot!.partPath, {
         signal: hooks.signal,
         ffmpeg: hooks.tools.ffmpeg,
@@ -246,8 +246,8 @@ async function cutInProcess(
     await slot.commit();
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: o.progress.lastSpeed, etaSeconds: 0 });
-    o.ownTrace?.end("copy");
-    return clipResult(req, { ...plan, strategy: "copy" }, verified, {
+    o.ownTrace?.end(plan.strategy);
+    return clipResult(req, plan, verified, {
       output: slot.path,
       size,
       began: o.began,

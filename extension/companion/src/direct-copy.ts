@@ -1,32 +1,19 @@
 import {
   CustomSource,
-  EncodedAudioPacketSource,
-  EncodedVideoPacketSource,
-  FilePathSource,
-  FilePathTarget,
+  EncodedPacketSink,
   Input,
   Logging,
-  MATROSKA,
   MatroskaInputFormat,
-  MkvOutputFormat,
-  MovOutputFormat,
-  MP4,
-  Mp4OutputFormat,
-  Output,
-  QTFF,
-  WEBM,
-  WebMOutputFormat,
   type AudioCodec,
   type EncodedPacket,
   type EncodedPacketSink as Sink,
   type InputAudioTrack,
-  type InputTrack,
   type InputVideoTrack,
   type Source,
   type VideoCodec,
 } from "mediabunny";
-import { EncodedPacketSink } from "mediabunny";
 import type { Format } from "../../../app/domain/media";
+import { checkClipStarts, FORMATS, muxClip, readPackets, shifted } from "./clip-mux";
 import { canCopyAudio } from "./encode";
 import { ClipError } from "./errors";
 import { planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
@@ -34,6 +21,7 @@ import type { Packet } from "./probe";
 import { openRangeReader, type RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "./sidx";
+import { planSmartDirect, smartRefusal } from "./direct-smart";
 import { chooseStrategy, reencodeReasons } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
 
@@ -45,6 +33,8 @@ import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
  * does not take (a container mediabunny does not read, a codec the output cannot hold, audio that must be
  * re-encoded, a cut `auto` makes smart) is refused with the reason, and the cut takes the ffmpeg path.
  */
+
+export { checkClipStarts } from "./clip-mux";
 
 /** Extra video read past the end, in seconds: B-frames and the closed-prefix search need a few frames past it. */
 const MARGIN_SECONDS = 1;
@@ -71,7 +61,9 @@ const AUDIO_CODEC: Record<string, AudioCodec> = {
 export function directRefusal(req: CutRequest): string | null {
   const video = req.info.video;
   if (!video) return "no picture";
-  if (req.strategy === "reencode" || req.strategy === "smart") return `${req.strategy} asked`;
+  if (req.strategy === "reencode") return "reencode asked";
+  // A smart cut in this process is H.264 into MP4/MOV (direct-smart.ts); VP9's stays on the staged path.
+  if (req.strategy === "smart" && smartRefusal(req)) return `smart asked: ${smartRefusal(req)}`;
   if (reencodeReasons(req).length > 0) return `re-encode needed (${reencodeReasons(req).join(", ")})`;
   if (!(WRITABLE_VIDEO[req.format] ?? []).includes(video.codec))
     return `${video.codec} into ${req.format} is written by ffmpeg`;
@@ -84,7 +76,8 @@ export function directRefusal(req: CutRequest): string | null {
 }
 
 export interface DirectPlan {
-  /** Where the picture starts (the keyframe) and ends, in the source's seconds. */
+  strategy: "copy" | "smart";
+  /** Where the picture starts (the keyframe, or a smart cut's start frame) and ends, in the source's seconds. */
   startSeconds: number;
   endSeconds: number;
   snapped: boolean;
@@ -110,8 +103,6 @@ interface Opened {
   /** The fragment span (a DASH file's sidx), when the input is a view of the clip's fragments only. */
   viaIndex: boolean;
 }
-
-const FORMATS = [MP4, QTFF, MATROSKA, WEBM];
 
 /** Opens one source: the guarded reader, and for fragmented MP4 with a `sidx` only the clip's fragments. */
 async function openSource(
@@ -204,26 +195,36 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
     const frames = planFrames(packets, ticks(start), ticks(end));
     if (frames.keyBefore !== packets[0]!.pts) return await refuse(closeAll, "the keyframe is not the first listed");
     const choice = chooseStrategy(req, frames, packets);
+    const audioShift = audioTrack
+      ? await opusDelay(audioTrack, (await audioSource.input.getFormat()) instanceof MatroskaInputFormat)
+      : 0;
+    const stats = () => {
+      const all = opened.map((o) => o.reader.stats());
+      return { requests: all.reduce((s, x) => s + x.requests, 0), bytes: all.reduce((s, x) => s + x.bytes, 0) };
+    };
+    if (choice.kind === "smart") {
+      // The smart cut's middle is copied from this reader, its head and tail encoded from GOPs read here too.
+      const why = smartRefusal(req);
+      if (why) return await refuse(closeAll, `auto chose smart: ${why}`);
+      const smart = await planSmartDirect({
+        req,
+        videoTrack,
+        vSink,
+        listed,
+        frames,
+        reason: choice.reason,
+        audioTrack,
+        audioShift,
+        listAudio: (from, to) => listAudio(audioTrack!, audioShift, from, to),
+      });
+      if ("refused" in smart) return await refuse(closeAll, `smart cut: ${smart.refused}`);
+      if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
+      return { plan: { ...smart.plan, stats, close: closeAll } };
+    }
     if (choice.kind !== "copy") return await refuse(closeAll, `auto chose ${choice.kind}`);
     const video = listed.slice(0, choice.packets);
     const keyTicks = frames.keyBefore;
-
-    // Audio: the copy rule of plans/copy.ts — the first packet at or after the first frame, and every packet whose
-    // middle is before the picture's end. Opus in Matroska is placed as ffmpeg's demuxer places it (CodecDelay).
-    let audio: EncodedPacket[] = [];
-    let audioShift = 0;
-    if (audioTrack) {
-      audioShift = await opusDelay(audioTrack, (await audioSource.input.getFormat()) instanceof MatroskaInputFormat);
-      const aSink = new EncodedPacketSink(audioTrack);
-      const at = (p: EncodedPacket) => ticks(p.timestamp - audioShift);
-      let p = await aSink.getPacket(toSeconds(keyTicks) + audioShift, { metadataOnly: true });
-      p ??= await aSink.getFirstPacket({ metadataOnly: true });
-      for (; p; p = await aSink.getNextPacket(p, { metadataOnly: true })) {
-        if (at(p) >= choice.endPts) break;
-        if (at(p) >= keyTicks && at(p) + ticks(p.duration) / 2 < choice.endPts) audio.push(p);
-      }
-      audio = audio.sort((a, b) => a.sequenceNumber - b.sequenceNumber);
-    }
+    const audio = audioTrack ? await listAudio(audioTrack, audioShift, keyTicks, choice.endPts) : [];
     const v = req.info.video!;
     const known: CopiedPackets = {
       seconds: toSeconds(choice.endPts - keyTicks),
@@ -237,16 +238,14 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
     if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
     const keySeconds = key.timestamp;
     const plan: DirectPlan = {
+      strategy: "copy",
       startSeconds: toSeconds(keyTicks),
       endSeconds: toSeconds(choice.endPts),
       snapped: keyTicks !== frames.startPts,
       reason: choice.reason,
       frames,
       known,
-      stats: () => {
-        const all = opened.map((o) => o.reader.stats());
-        return { requests: all.reduce((s, x) => s + x.requests, 0), bytes: all.reduce((s, x) => s + x.bytes, 0) };
-      },
+      stats,
       close: closeAll,
       write: (out, o) =>
         writeClip(out, req.format, {
@@ -276,6 +275,29 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
   }
 }
 
+/**
+ * The audio packets a clip of picture [fromTicks, endPts) copies (the rule of plans/copy.ts): the first packet at or
+ * after the first frame, and every packet whose middle is before the picture's end, in decode order. Opus in Matroska
+ * is placed as ffmpeg's demuxer places it (`shift`, its CodecDelay).
+ */
+async function listAudio(
+  track: InputAudioTrack,
+  shift: number,
+  fromTicks: number,
+  endPts: number,
+): Promise<EncodedPacket[]> {
+  const aSink = new EncodedPacketSink(track);
+  const at = (p: EncodedPacket) => ticks(p.timestamp - shift);
+  const audio: EncodedPacket[] = [];
+  let p = await aSink.getPacket(toSeconds(fromTicks) + shift, { metadataOnly: true });
+  p ??= await aSink.getFirstPacket({ metadataOnly: true });
+  for (; p; p = await aSink.getNextPacket(p, { metadataOnly: true })) {
+    if (at(p) >= endPts) break;
+    if (at(p) >= fromTicks && at(p) + ticks(p.duration) / 2 < endPts) audio.push(p);
+  }
+  return audio.sort((a, b) => a.sequenceNumber - b.sequenceNumber);
+}
+
 async function refuse(close: () => Promise<void>, why: string): Promise<DirectOutcome> {
   await close();
   return { refused: why };
@@ -294,19 +316,6 @@ async function opusDelay(track: InputAudioTrack, matroska: boolean): Promise<num
     ? new Uint8Array(head.buffer, head.byteOffset, head.byteLength)
     : new Uint8Array(head);
   return bytes.length >= 12 ? (bytes[10]! | (bytes[11]! << 8)) / 48000 : 0;
-}
-
-function outputFormat(format: Format) {
-  switch (format) {
-    case "webm":
-      return new WebMOutputFormat();
-    case "mkv":
-      return new MkvOutputFormat();
-    case "mov":
-      return new MovOutputFormat({ fastStart: "reserve" });
-    default:
-      return new Mp4OutputFormat({ fastStart: "reserve" });
-  }
 }
 
 /**
@@ -332,134 +341,21 @@ async function writeClip(
     onProgress?: (fraction: number) => void;
   },
 ): Promise<Verified> {
-  const output = new Output({ format: outputFormat(format), target: new FilePathTarget(out) });
-  const vSource = new EncodedVideoPacketSource(VIDEO_CODEC_OF[(await o.videoTrack.getCodec())!]!);
-  output.addVideoTrack(vSource, {
-    ...(await trackMetadata(o.videoTrack)),
-    rotation: await o.videoTrack.getRotation(),
-    maximumPacketCount: o.video.length,
+  await muxClip(out, format, {
+    videoTrack: o.videoTrack,
+    videoConfig: (await o.videoTrack.getDecoderConfig())!,
+    videoCount: o.video.length,
+    video: shifted(readPackets(o.vSink, o.video), o.origin),
+    audioTrack: o.audio.length > 0 ? o.audioTrack : null,
+    audioCount: o.audio.length,
+    audio: o.aSink ? shifted(readPackets(o.aSink, o.audio), o.audioOrigin) : null,
+    signal: o.signal,
+    onProgress: o.onProgress,
   });
-  let aSource: EncodedAudioPacketSource | null = null;
-  if (o.audioTrack && o.audio.length > 0) {
-    aSource = new EncodedAudioPacketSource((await o.audioTrack.getCodec())!);
-    output.addAudioTrack(aSource, { ...(await trackMetadata(o.audioTrack)), maximumPacketCount: o.audio.length });
-  }
-  let done = false;
-  try {
-    await output.start();
-    const vConfig = await o.videoTrack.getDecoderConfig();
-    const aConfig = o.audioTrack ? await o.audioTrack.getDecoderConfig() : null;
-    const videoReads = readPackets(o.vSink, o.video);
-    const audioReads = o.aSink ? readPackets(o.aSink, o.audio) : null;
-    let nextV = await videoReads.next();
-    let nextA = audioReads ? await audioReads.next() : null;
-    let written = 0;
-    const total = o.video.length + o.audio.length;
-    // Interleaved by time, each track in its own decode order.
-    while (!nextV.done || (nextA && !nextA.done)) {
-      o.signal?.throwIfAborted();
-      const takeVideo =
-        !nextV.done &&
-        (!nextA || nextA.done || nextV.value.timestamp - o.origin <= nextA.value.timestamp - o.audioOrigin);
-      if (takeVideo && !nextV.done) {
-        const p = nextV.value;
-        await vSource.add(
-          p.clone({ timestamp: p.timestamp - o.origin }),
-          written === 0 ? { decoderConfig: vConfig! } : undefined,
-        );
-        nextV = await videoReads.next();
-      } else if (nextA && !nextA.done && aSource) {
-        const p = nextA.value;
-        const first = p === o.audio[0] || p.sequenceNumber === o.audio[0]?.sequenceNumber;
-        await aSource.add(
-          p.clone({ timestamp: p.timestamp - o.audioOrigin }),
-          first ? { decoderConfig: aConfig! } : undefined,
-        );
-        nextA = await audioReads!.next();
-      }
-      written++;
-      if (written % 16 === 0) o.onProgress?.(written / total);
-    }
-    await output.finalize();
-    done = true;
-  } finally {
-    if (!done) await output.cancel().catch(() => undefined);
-  }
   const verified = await checkCopiedOutput(out, format, o.known, { ffmpeg: o.ffmpeg, signal: o.signal });
   await checkClipStarts(out, {
     keyBytes: o.video[0]!.byteLength,
     audioStart: o.audio[0] ? o.audio[0].timestamp - o.audioOrigin : null,
   });
   return verified;
-}
-
-/** mediabunny's codec names for the writer (the reader's, unchanged). */
-const VIDEO_CODEC_OF: Record<string, VideoCodec> = { avc: "avc", hevc: "hevc", vp9: "vp9", av1: "av1", vp8: "vp8" };
-
-async function trackMetadata(track: InputTrack): Promise<{ languageCode?: string }> {
-  const language = await track.getLanguageCode();
-  return language && language !== "und" ? { languageCode: language } : {};
-}
-
-/** The planned packets with their bytes, in decode order, from the first one on. */
-async function* readPackets(sink: Sink, planned: EncodedPacket[]): AsyncGenerator<EncodedPacket> {
-  if (planned.length === 0) return;
-  let p: EncodedPacket | null = await sink.getPacket(planned[0]!.timestamp);
-  // getPacket answers by presentation time: step to the planned first packet in decode order.
-  while (p && p.sequenceNumber !== planned[0]!.sequenceNumber) {
-    p = p.sequenceNumber < planned[0]!.sequenceNumber ? await sink.getNextPacket(p) : null;
-  }
-  if (!p) throw new ClipError("verify_failed", "The source changed while the clip was read; try again.", 500);
-  for (let i = 0; i < planned.length; i++) {
-    if (!p || p.sequenceNumber !== planned[i]!.sequenceNumber || p.byteLength !== planned[i]!.byteLength) {
-      throw new ClipError("verify_failed", "The source changed while the clip was read; try again.", 500);
-    }
-    yield p;
-    if (i + 1 < planned.length) p = await sink.getNextPacket(p);
-  }
-}
-
-/**
- * The clip as a demuxer reads it back: its first picture is the planned keyframe (a key packet at 0, of the planned
- * size when it was copied; null for a re-encoded first frame) and its sound starts within one audio frame of the
- * planned start (seconds on the clip's clock). An encoded sound may start up to its priming earlier (AAC's 1024
- * samples, which the MP4 edit list hides), hence `slack` extra seconds; `ffmpegMuxed`: the clip was written by
- * ffmpeg's muxer (a smart cut), see below.
- */
-export async function checkClipStarts(
-  file: string,
-  expected: { keyBytes: number | null; audioStart: number | null; slack?: number; ffmpegMuxed?: boolean },
-) {
-  const input = new Input({ formats: FORMATS, source: new FilePathSource(file) });
-  try {
-    const vTrack = await input.getPrimaryVideoTrack();
-    const first = vTrack && (await new EncodedPacketSink(vTrack).getFirstPacket({ metadataOnly: true }));
-    const size = expected.keyBytes;
-    // Matroska has no edit list: ffmpeg's muxer moves every stream later by the encoded sound's priming (AAC's
-    // 1024 samples, Opus's pre-skip), so that the primed sound starts at 0; there the first picture is that much
-    // later, less than one audio frame.
-    const aTrack = await input.getPrimaryAudioTrack();
-    const a = aTrack && (await new EncodedPacketSink(aTrack).getFirstPacket({ metadataOnly: true }));
-    const matroska = (await input.getFormat()) instanceof MatroskaInputFormat;
-    const lead = expected.ffmpegMuxed && matroska && a ? a.duration : 0;
-    const t = first?.timestamp ?? NaN;
-    if (
-      !first ||
-      first.type !== "key" ||
-      (size !== null && first.byteLength !== size) ||
-      !(t >= -0.002 && t <= lead + 0.002)
-    ) {
-      throw new ClipError("verify_failed", "The written clip does not start on the planned keyframe.", 500);
-    }
-    if (expected.audioStart !== null) {
-      if (!a || Math.abs(a.timestamp - expected.audioStart) > Math.max(a.duration, 0.001) + (expected.slack ?? 0)) {
-        throw new ClipError("verify_failed", "The written clip's sound does not start where it was planned.", 500);
-      }
-    }
-  } catch (error) {
-    if (error instanceof ClipError) throw error;
-    throw new ClipError("verify_failed", "The written clip could not be read back.", 500);
-  } finally {
-    input.dispose();
-  }
 }

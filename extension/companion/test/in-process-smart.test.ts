@@ -1,0 +1,206 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { CutStrategy } from "../../../app/domain/companion";
+import type { Format } from "../../../app/domain/media";
+import { cutClip } from "../src/cut";
+import { planDirectCopy } from "../src/direct-copy";
+import { probeMedia } from "../src/probe";
+import { resolveSource } from "../src/source";
+import type { Trace } from "../src/trace";
+import { bestMatch, decodeGray } from "./frames";
+import { tempDir, tools } from "./helpers";
+import { run } from "./media";
+import { startRangeServer, type RangeServer } from "./range-server";
+
+/**
+ * H.264 smart cuts made in this process: the copied GOPs are read from the container's index through the guarded
+ * reader and written as they arrive, only the head and the tail go through x264 (from their GOPs, read into small
+ * local files), and one mux writes both. The clip must hold exactly ffmpeg's decoded frames of the range: the copied
+ * ones bit-for-bit, the encoded first and last pictures the right source frames; its sound starts where ffmpeg puts
+ * the first audio packet of the range. Sources are served over HTTP with ranges.
+ */
+const dir = inject("mediaDir");
+let server: RangeServer;
+
+/** 30 fps, a keyframe every 2 s, AAC, without B-frames (the generated src360.mp4 has two B-frames per group). */
+async function makeNoBFrames(path: string) {
+  if (existsSync(path)) return;
+  const tmp = `${path}.tmp.mp4`;
+  await run("ffmpeg", [
+    ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi"],
+    ...["-i", "sine=frequency=440:sample_rate=48000:beep_factor=4", "-t", "40", "-c:v", "libx264"],
+    ...["-preset", "ultrafast", "-bf", "0", "-g", "60", "-keyint_min", "60", "-sc_threshold", "0", "-b:v", "600k"],
+    ...["-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k", "-movflags", "+faststart", tmp],
+  ]);
+  await run("mv", [tmp, path]);
+}
+
+/** Open GOPs: every keyframe after the first is an I picture that B-frames after it in decode order show before. */
+async function makeOpenGop(path: string) {
+  if (existsSync(path)) return;
+  const tmp = `${path}.tmp.mp4`;
+  await run("ffmpeg", [
+    ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "20", "-c:v", "libx264"],
+    ...["-preset", "ultrafast", "-bf", "2", "-x264-params", "open-gop=1:keyint=60:min-keyint=60:scenecut=0"],
+    ...["-pix_fmt", "yuv420p", "-movflags", "+faststart", tmp],
+  ]);
+  await run("mv", [tmp, path]);
+}
+
+beforeAll(async () => {
+  await Promise.all([makeNoBFrames(join(dir, "nob360.mp4")), makeOpenGop(join(dir, "opengop.mp4"))]);
+  server = await startRangeServer(dir);
+});
+afterAll(() => server.close());
+
+/** A trace that records its span names: which path the cut took and why. */
+function recordingTrace(): Trace & { names: string[] } {
+  const names: string[] = [];
+  return { names, span: (name, fn) => (names.push(name), fn()), end: () => undefined };
+}
+
+async function cutUrl(o: { name: string; start: number; end: number; format?: Format; strategy?: CutStrategy }) {
+  const input = await resolveSource(tools, server.url(o.name), { allowPrivate: true });
+  const info = await probeMedia(tools.ffprobe, input);
+  const trace = recordingTrace();
+  const result = await cutClip(
+    {
+      input,
+      info,
+      startSeconds: o.start,
+      endSeconds: o.end,
+      format: o.format ?? "mp4",
+      quality: null,
+      strategy: o.strategy ?? "auto",
+      allowSnap: false,
+      watermark: false,
+      outputDir: tempDir(),
+      baseName: "clip",
+    },
+    { tools, trace },
+  );
+  return { result, trace: trace.names };
+}
+
+/** md5 of every decoded picture (from `from` seconds for `seconds`: ffmpeg's accurate seek, exactly the range). */
+async function pictures(file: string, from?: number, seconds?: number): Promise<string[]> {
+  const seek = from === undefined ? [] : ["-ss", from.toFixed(6), "-t", (seconds ?? 0).toFixed(6)];
+  const { stdout, stderr } = await run("ffmpeg", [
+    ...["-v", "error", ...seek, "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"],
+  ]);
+  // Every picture decodes: no decoder complaint (a part decoded with the wrong parameter sets would say so).
+  expect(stderr).toBe("");
+  return stdout
+    .toString()
+    .split("\n")
+    .filter((l) => /^\d/.test(l))
+    .map((l) => l.split(",").pop()!.trim());
+}
+
+async function packetTimes(file: string, kind: "v" | "a"): Promise<number[]> {
+  const { stdout } = await run("ffprobe", [
+    ...["-v", "error", "-select_streams", `${kind}:0`, "-show_entries", "packet=pts_time", "-of", "csv=p=0", file],
+  ]);
+  return stdout
+    .toString()
+    .split("\n")
+    .filter((l) => l.trim() && l.trim() !== "N/A")
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * The clip against ffmpeg's own decoding of the range: the same number of pictures; the copied ones (`copied`:
+ * [from, to) clip frame numbers) bit-for-bit; the first and last pictures (re-encoded) closest to the range's first
+ * and last; the sound starting where the source's first audio packet at or after the start sits.
+ */
+async function expectTheRange(
+  clip: { output: string; startSeconds: number; endSeconds: number; frames: number | null },
+  source: string,
+  copied: [number, number],
+) {
+  const seconds = clip.endSeconds - clip.startSeconds - 0.001;
+  const got = await pictures(clip.output);
+  const want = await pictures(source, clip.startSeconds, seconds);
+  expect(got).toHaveLength(want.length);
+  expect(clip.frames).toBe(want.length);
+  expect(got.slice(...copied)).toEqual(want.slice(...copied));
+  // The ends are new encodes, not the source's bytes: each must look like its source frame, not a neighbour.
+  expect(got[0]).not.toBe(want[0]);
+  const gotGray = await decodeGray(clip.output);
+  const wantGray = await decodeGray(source, ["-ss", clip.startSeconds.toFixed(6), "-t", seconds.toFixed(6)]);
+  const first = bestMatch(gotGray[0]!, wantGray, 0, 3);
+  const last = bestMatch(gotGray[gotGray.length - 1]!, wantGray, wantGray.length - 1, 3);
+  expect(first).toMatchObject({ index: 0 });
+  expect(last).toMatchObject({ index: wantGray.length - 1 });
+  expect(Math.max(first.diff, last.diff)).toBeLessThan(3);
+  const sourceAudio = await packetTimes(source, "a");
+  const firstAfter = sourceAudio.find((t) => t >= clip.startSeconds - 0.0005)!;
+  const clipVideo = (await packetTimes(clip.output, "v"))[0]!;
+  const clipAudio = (await packetTimes(clip.output, "a"))[0]!;
+  expect(Math.abs(clipAudio - clipVideo - (firstAfter - clip.startSeconds))).toBeLessThan(0.0015);
+}
+
+describe("H.264 smart cuts made in this process", () => {
+  it("a source with B-frames: head and tail encoded, the GOPs between copied from the index, no staging run", async () => {
+    // 10.5 s is inside a GOP (keyframes every 2 s): frames 10.5–12 s are encoded, 12–30 s copied, and the end at
+    // 30.7 s is not a closed prefix of the last GOP, so a few frames after its longest closed prefix are encoded.
+    const { result, trace } = await cutUrl({ name: "src360.mp4", start: 10.5, end: 30.7 });
+    expect(trace).toContain("smart (in-process)");
+    expect(trace.some((n) => n.startsWith("stage") || n.startsWith("ffmpeg path"))).toBe(false);
+    expect(result).toMatchObject({ strategy: "smart", snapped: false, startSeconds: 10.5, frames: 606 });
+    await expectTheRange(result, join(dir, "src360.mp4"), [45, 600]);
+  });
+
+  it("a source without B-frames: any end is a closed prefix, only the head is encoded", async () => {
+    const { result, trace } = await cutUrl({ name: "nob360.mp4", start: 5.4, end: 17.2, strategy: "smart" });
+    expect(trace).toContain("smart (in-process)");
+    expect(trace.some((n) => n.startsWith("stage"))).toBe(false);
+    expect(result).toMatchObject({ strategy: "smart", startSeconds: 5.4, frames: 354 });
+    // 5.4 s is frame 162, the next keyframe 6 s (frame 180): 18 frames encoded, the rest copied to the end.
+    const got = await pictures(result.output);
+    const want = await pictures(join(dir, "nob360.mp4"), 5.4, 17.2 - 5.4 - 0.001);
+    expect(got.slice(18)).toEqual(want.slice(18));
+    expect(got.slice(0, 18).every((hash, i) => hash !== want[i])).toBe(true);
+    await expectTheRange({ ...result, endSeconds: 17.2 }, join(dir, "nob360.mp4"), [18, 353]);
+  });
+
+  it("a clip inside one GOP is encoded whole, still without a staging run", async () => {
+    const { result, trace } = await cutUrl({ name: "src360.mp4", start: 20.3, end: 21.5 });
+    expect(trace).toContain("smart (in-process)");
+    expect(result).toMatchObject({ strategy: "smart", frames: 36 });
+    const got = await pictures(result.output);
+    const want = await pictures(join(dir, "src360.mp4"), 20.3, 1.2 - 0.001);
+    expect(got).toHaveLength(want.length);
+  });
+
+  it("falls back to the staged ffmpeg path, with the reason in the trace, for what it does not make", async () => {
+    const mkv = await cutUrl({ name: "src360.mp4", start: 10.5, end: 14.2, format: "mkv" });
+    expect(mkv.trace).toContain("ffmpeg path: auto chose smart: a smart cut into mkv is muxed by ffmpeg");
+    expect(mkv.trace).toContain("stage");
+    expect(mkv.result.strategy).toBe("smart");
+  });
+
+  it("refuses open GOPs before reading any picture (a copied GOP would begin with pictures shown before it)", async () => {
+    // The plan alone: the staged path that would then take this source does not handle open GOPs either
+    // (docs/decisions/002, Consequences).
+    const input = await resolveSource(tools, server.url("opengop.mp4"), { allowPrivate: true });
+    const info = await probeMedia(tools.ffprobe, input);
+    const request = {
+      ...{ input, info, startSeconds: 4.5, endSeconds: 9.5, format: "mp4" as const, quality: null },
+      ...{ strategy: "smart" as const, allowSnap: false, watermark: false, outputDir: tempDir(), baseName: "clip" },
+    };
+    const outcome = await planDirectCopy(request);
+    expect(outcome).toEqual({ refused: "smart cut: open GOP at 4.000 s" });
+    // The same cut on the source with closed GOPs is planned here.
+    const closed = await resolveSource(tools, server.url("src360.mp4"), { allowPrivate: true });
+    const planned = await planDirectCopy({
+      ...request,
+      input: closed,
+      info: await probeMedia(tools.ffprobe, closed),
+    });
+    expect("plan" in planned && planned.plan.strategy).toBe("smart");
+    if ("plan" in planned) await planned.plan.close();
+  });
+});

@@ -6,7 +6,7 @@
  * share of the same team's owner charging, and the delay from a member's charge to the member's page message (the
  * clip) and to the owner's page message (the balance), 8 in flight.
  * Run: npm run build && npx tsx bench/ledger.ts   (starts and stops its own server; PORT=8800 by default;
- * SCALE=0.1 for a short smoke run)
+ * SCALE=0.1 for a short smoke run; BENCH_PROFILE=1 adds CPU profiles of the first two scenarios, after the figures)
  */
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
@@ -15,6 +15,7 @@ import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
+import { profiled } from "./profiler";
 import { benchEnv as env, freshDb, share, startServer, staticFloor, stopServer } from "./server";
 
 const PORT = Number(process.env.PORT ?? 8800);
@@ -281,6 +282,17 @@ async function main() {
     ];
     const after = await staticFloor(BASE);
     const floor = (before + after) / 2;
+    // BENCH_PROFILE=1: where the Worker's (and the ledger objects') CPU goes, after the measured runs (so the
+    // profiler's own cost does not touch the figures).
+    if (process.env.BENCH_PROFILE) {
+      const profile = (label: string, users: BenchUser[], perUser: number, inFlight: number) =>
+        profiled(PORT, label, async () => {
+          const row = await scenario(label, users, perUser, inFlight);
+          return { ...row, requests: row.charges };
+        });
+      await profile("profile: 1 user, 32 in flight", single, scaled(640), 32);
+      await profile("profile: 40 users, 1 in flight each", many, scaled(16), 1);
+    }
     const rows = scenarios.map((row) => ({ ...row, "share of static": share(Number(row.chargesPerSecond), floor) }));
     console.log("\nLedger benchmark (wrangler dev, local D1 + Durable Objects, this machine)");
     console.log(

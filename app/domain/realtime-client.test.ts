@@ -33,6 +33,7 @@ function harness() {
   }
   const messages: ServerMessage[] = [];
   const statuses: RealtimeStatus[] = [];
+  const closeCodes: (number | undefined)[] = [];
   let gaps = 0;
   const client = connectRealtime<ServerMessage>({
     url: "ws://x/realtime",
@@ -42,7 +43,10 @@ function harness() {
       return parsed.success ? parsed.data : null;
     },
     onMessage: (m) => messages.push(m),
-    onStatus: (s) => statuses.push(s),
+    onStatus: (s, code) => {
+      statuses.push(s);
+      closeCodes.push(code);
+    },
     onGap: () => gaps++,
     createSocket: () => {
       const s = new FakeSocket();
@@ -57,7 +61,7 @@ function harness() {
     },
     random: () => 0,
   });
-  return { sockets, due, messages, statuses, client, gaps: () => gaps };
+  return { sockets, due, messages, statuses, closeCodes, client, gaps: () => gaps };
 }
 
 const credits = (seq: number, balance: number) => ({
@@ -111,6 +115,8 @@ describe("connectRealtime", () => {
     h.sockets[0]!.emit("close", { code });
     expect(h.due).toHaveLength(retries);
     expect(h.statuses.at(-1)).toBe(status);
+    // An end says which one, so the page knows where to go.
+    expect(h.closeCodes.at(-1)).toBe(status === "ended" ? code : undefined);
   });
 
   it(`gives up ("failed") after ${MAX_RECONNECT_ATTEMPTS} tries in a row that never open; retry() starts over`, () => {

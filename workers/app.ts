@@ -11,7 +11,7 @@ import { stripInternalHeaders } from "./internal-headers";
 import { isForeignOriginWrite } from "./origin-check";
 import { routeRealtime } from "./realtime";
 import { runScheduled } from "./scheduled";
-import { formActionSources, httpsRedirect, withSecurityHeaders as secure } from "./security-headers";
+import { formActionSources, httpsRedirect, mediaSources, withSecurityHeaders as secure } from "./security-headers";
 
 export { UserLedger } from "./user-ledger";
 export { AdminFeed } from "./admin-feed";
@@ -32,7 +32,8 @@ const handler = {
     const request = stripInternalHeaders(incoming);
     const nonce = newNonce();
     const formAction = formActionSources(env.GOOGLE_AUTH_BASE_URL);
-    const withSecurityHeaders = (response: Response, n: string) => secure(response, n, formAction);
+    const media = mediaSources(env.APP_MODE);
+    const withSecurityHeaders = (response: Response, n: string) => secure(response, n, formAction, media);
     const toHttps = httpsRedirect(request, env.APP_MODE);
     if (toHttps) return withSecurityHeaders(toHttps, nonce);
     if (isForeignOriginWrite(request)) {

@@ -6,7 +6,15 @@ export function formActionSources(googleAuthBaseUrl?: string): string {
   return `'self' ${google} https://checkout.stripe.com https://billing.stripe.com`;
 }
 
-export function contentSecurityPolicy(nonce: string, formAction = formActionSources()): string {
+/**
+ * Where a page may play media from: a clip of a direct media link plays that link in <video> (/view-clip), so any
+ * https host; plain http only in local mode, where the page itself is plain http.
+ */
+export function mediaSources(appMode?: string): string {
+  return appMode === "local" ? "'self' https: http:" : "'self' https:";
+}
+
+export function contentSecurityPolicy(nonce: string, formAction = formActionSources(), media = mediaSources()): string {
   return [
     "default-src 'self'",
     // Only Remix's nonce'd inline scripts and our own bundles run; no 'unsafe-inline'.
@@ -17,6 +25,7 @@ export function contentSecurityPolicy(nonce: string, formAction = formActionSour
     // 'self' covers our own ws:/wss: endpoint (CSP Level 3); no other host may be reached from a page.
     "connect-src 'self'",
     "frame-src https://www.youtube-nocookie.com https://www.youtube.com",
+    `media-src ${media}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     `form-action ${formAction}`,
@@ -33,13 +42,13 @@ export const STATIC_SECURITY_HEADERS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
-export function withSecurityHeaders(response: Response, nonce: string, formAction?: string): Response {
+export function withSecurityHeaders(response: Response, nonce: string, formAction?: string, media?: string): Response {
   // Responses from fetch() or upgrades can be immutable: copy before touching headers.
   if (response.status === 101) return response;
   const secured = new Response(response.body, response);
   for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) secured.headers.set(name, value);
   if (!secured.headers.has("Content-Security-Policy")) {
-    secured.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, formAction));
+    secured.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, formAction, media));
   }
   return secured;
 }

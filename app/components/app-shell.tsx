@@ -67,18 +67,26 @@ export function AppShell({
           <NavItems onSignOut={onSignOut} />
         </nav>
       </aside>
-      <header className="border-b border-slate-200 bg-white px-4 py-3 lg:hidden">
-        <details className="group">
-          <summary className="flex cursor-pointer list-none items-center justify-between">
-            <Logo />
-            <span className="btn-ghost px-2 py-1">
+      <header className="relative border-b border-slate-200 bg-white px-4 py-3 lg:hidden">
+        {/* The logo and the live status sit beside the menu's summary, not in it: a summary holds no links or buttons. */}
+        <div className="flex items-center justify-between gap-3">
+          <Logo />
+          <details className="group">
+            <summary className="btn-ghost cursor-pointer list-none px-2 py-1">
               Menu<span className="sr-only"> (account navigation)</span>
-            </span>
-          </summary>
-          <nav aria-label="Account" className="mt-3">
-            <NavItems onSignOut={onSignOut} />
-          </nav>
-        </details>
+            </summary>
+            <nav
+              aria-label="Account"
+              className="absolute inset-x-0 top-full z-30 border-b border-slate-200 bg-white px-4 py-3 shadow-sm"
+            >
+              <NavItems onSignOut={onSignOut} />
+            </nav>
+          </details>
+        </div>
+        {/* The live status on small screens too: "Real-time connection failed." must not hide in the sidebar. */}
+        <p className="mt-1" data-testid="mobile-connection">
+          <ConnectionBadge />
+        </p>
       </header>
       <main id="main" className="flex-1 px-4 py-8 sm:px-8">
         <div className="mx-auto max-w-5xl">{children}</div>

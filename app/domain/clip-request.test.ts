@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clipRequestSchema } from "./api";
 import { AUDIO_QUALITY, clipQuality, clipRangeError, CLIP_TOO_SHORT_MESSAGE } from "./clip-request";
+import { ZERO_DURATION_MESSAGE } from "./credits";
 import { clipJobRequestSchema } from "./companion";
 import { createClipMessageSchema } from "./extension";
 
@@ -48,8 +49,16 @@ describe("one clip request at every boundary", () => {
   it("says why a range is too short, on endSeconds", () => {
     expect(clipRangeError(10, 10.05)).toBe(CLIP_TOO_SHORT_MESSAGE);
     expect(clipRangeError(0, 0.1)).toBeNull();
-    const parsed = clipRequestSchema.safeParse({ ...clip, endSeconds: 10 });
+    const parsed = clipRequestSchema.safeParse({ ...clip, endSeconds: 10.05 });
     expect(parsed.error?.issues[0]).toMatchObject({ message: CLIP_TOO_SHORT_MESSAGE, path: ["endSeconds"] });
+  });
+
+  it("says the duration must be greater than zero when the end is not after the start", () => {
+    expect(clipRangeError(10, 10)).toBe(ZERO_DURATION_MESSAGE);
+    expect(clipRangeError(10, 5)).toBe(ZERO_DURATION_MESSAGE);
+    expect(clipRangeError(0, 0)).toBe(ZERO_DURATION_MESSAGE);
+    const parsed = clipRequestSchema.safeParse({ ...clip, endSeconds: 10 });
+    expect(parsed.error?.issues[0]).toMatchObject({ message: ZERO_DURATION_MESSAGE, path: ["endSeconds"] });
   });
 
   it("audio has one quality for the site, the API and the companion", () => {

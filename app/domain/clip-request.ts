@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZERO_DURATION_MESSAGE } from "./credits";
 import { FORMATS, isAudioFormat, QUALITIES, type Format, type Quality } from "./media";
 import { INVALID_VIDEO_URL, parseHttpUrl } from "./video-link";
 
@@ -42,9 +43,14 @@ export const clipFields = {
   quality: z.enum(QUALITIES),
 };
 
-/** Null when [start, end) is a valid clip range, else why not. A micro-tolerance absorbs float noise (10.1 − 10). */
+/**
+ * Null when [start, end) is a valid clip range, else why not: the spec's "greater than zero" text when the end is
+ * not after the start, the 0.1 s minimum otherwise. A micro-tolerance absorbs float noise (10.1 − 10).
+ */
 export function clipRangeError(startSeconds: number, endSeconds: number): string | null {
-  return endSeconds - startSeconds >= MIN_CLIP_SECONDS - 1e-9 ? null : CLIP_TOO_SHORT_MESSAGE;
+  const length = endSeconds - startSeconds;
+  if (!(length > 0)) return ZERO_DURATION_MESSAGE;
+  return length >= MIN_CLIP_SECONDS - 1e-9 ? null : CLIP_TOO_SHORT_MESSAGE;
 }
 
 /** Adds the range rule to an object schema with startSeconds and endSeconds (the issue lands on endSeconds). */

@@ -10,3 +10,7 @@ export const MESSAGES = {
   noClipId: "No clip ID provided.",
   invalidClipVideoUrl: "The video URL associated with this clip is invalid.",
 } as const;
+
+/** The dashboard's error box when the recent clips cannot be read: the spec's generic text, then what to do. */
+export const RECENT_CLIPS_FAILED_MESSAGE =
+  "An unexpected error occurred. Your recent clips could not be loaded; please reload the page.";

@@ -39,6 +39,7 @@ function harness() {
   }
   const messages: ServerMessage[] = [];
   const statuses: RealtimeStatus[] = [];
+  const closeCodes: (number | undefined)[] = [];
   let gaps = 0;
   const client = connectRealtime<ServerMessage>({
     url: "ws://x/realtime",
@@ -48,7 +49,10 @@ function harness() {
       return parsed.success ? parsed.data : null;
     },
     onMessage: (m) => messages.push(m),
-    onStatus: (s) => statuses.push(s),
+    onStatus: (s, code) => {
+      statuses.push(s);
+      closeCodes.push(code);
+    },
     onGap: () => gaps++,
     createSocket: () => {
       const s = new FakeSocket();
@@ -63,7 +67,7 @@ function harness() {
     },
     random: () => 0,
   });
-  return { sockets, due, messages, statuses, client, gaps: () => gaps };
+  return { sockets, due, messages, statuses, closeCodes, client, gaps: () => gaps };
 }
 
 const credits = (seq: number, balance: number) => ({
@@ -117,6 +121,8 @@ describe("connectRealtime", () => {
     h.sockets[0]!.emit("close", { code });
     expect(h.due).toHaveLength(retries);
     expect(h.statuses.at(-1)).toBe(status);
+    // An end says which one, so the page knows where to go.
+    expect(h.closeCodes.at(-1)).toBe(status === "ended" ? code : undefined);
   });
 
   it("after an over-budget close (1008) the retry waits 5–10 s, not the short backoff of a deploy", () => {

@@ -36,7 +36,8 @@ export interface RealtimeOptions<M> {
   /** Parses one frame (a zod schema's safeParse); null drops it. */
   parse: (json: unknown) => M | null;
   onMessage: (message: M) => void;
-  onStatus?: (status: RealtimeStatus) => void;
+  /** `closeCode` comes with "ended": 4001 (access ended) or 4003 (no longer an admin) decide where the page goes. */
+  onStatus?: (status: RealtimeStatus, closeCode?: number) => void;
   /** A seq was missed (a reconnect, a restarted object): the caller refreshes what messages alone cannot. */
   onGap?: () => void;
   /** User sockets speak hello/ping with seqs; the admin feed only listens. */
@@ -139,7 +140,7 @@ export function connectRealtime<M>(options: RealtimeOptions<M>): RealtimeConnect
       // Signed out, banned or no longer an admin: a reconnect would only be refused.
       if (isFinalClose(event.code)) {
         stopped = true;
-        return options.onStatus?.("ended");
+        return options.onStatus?.("ended", event.code);
       }
       if (!opened && ++failures >= (options.maxAttempts ?? MAX_RECONNECT_ATTEMPTS)) {
         stopped = failed = true;

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { clientMessageSchema, reconnectDelayMs, serverMessageSchema } from "./realtime";
+import { clientMessageSchema, destinationAfterEnd, reconnectDelayMs, serverMessageSchema } from "./realtime";
 
 describe("realtime protocol", () => {
+  it.each([
+    {
+      code: 4001,
+      here: "/admin/users?page=2",
+      to: "/signin?notice=session_ended&redirectTo=%2Fadmin%2Fusers%3Fpage%3D2",
+    },
+    { code: 4003, here: "/admin/users", to: "/dashboard" },
+    { code: undefined, here: "/dashboard", to: "/signin?notice=session_ended&redirectTo=%2Fdashboard" },
+  ])("a page whose socket ended with $code goes to $to", ({ code, here, to }) => {
+    expect(destinationAfterEnd(code, here)).toBe(to);
+  });
   it("backs off exponentially with jitter, never beyond 10 s", () => {
     expect(reconnectDelayMs(0, () => 0)).toBe(250);
     expect(reconnectDelayMs(0, () => 0.999)).toBeLessThanOrEqual(750);

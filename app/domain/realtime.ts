@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { clipSchema, creditsSchema } from "./api";
 import { PLAN_IDS, STORED_PLANS } from "./plans";
+import { signinWithNotice } from "./signin-messages";
 
 /**
  * The realtime protocol, version 1, for /realtime (pages) and /api/v1/realtime (the extension).
@@ -29,6 +30,14 @@ export const CLOSE_CODES = {
  */
 export const POLICY_VIOLATION_CLOSE = 1008;
 export const isFinalClose = (code: number) => code === CLOSE_CODES.accessEnded || code === CLOSE_CODES.adminAccessEnded;
+
+/**
+ * Where an open page goes when its socket ended for good: a demoted admin (4003) still has a session and goes to
+ * the user area; any other end of access signs the page out with the fixed "session ended" notice, back to `here`.
+ */
+export function destinationAfterEnd(closeCode: number | undefined, here: string): string {
+  return closeCode === CLOSE_CODES.adminAccessEnded ? "/dashboard" : signinWithNotice("session_ended", here);
+}
 
 export const settingsDataSchema = z.object({ extensionId: z.string().min(1).max(64) });
 export type SettingsData = z.infer<typeof settingsDataSchema>;

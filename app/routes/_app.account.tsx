@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { PresetsList } from "~/components/account/presets-list";
 import { SessionsList } from "~/components/account/sessions-list";
@@ -13,7 +13,7 @@ import { PRESETS_PLAN_MESSAGE } from "~/domain/presets";
 import { setPassword } from "~/services/accounts.server";
 import { publishAdminEvent } from "~/services/admin-events.server";
 import { audit } from "~/services/audit.server";
-import { requireUser } from "~/services/auth.server";
+import { forgetUser, requireUser } from "~/services/auth.server";
 import { appliedPlan } from "~/services/plan.server";
 import { verifyPassword } from "~/services/password.server";
 import { beginPasswordAttempt } from "~/services/password-attempts.server";
@@ -23,6 +23,7 @@ import { readForm } from "~/utils/forms";
 
 const PROFILE_SAVED = "Profile information saved successfully!";
 const PROFILE_FAILED = "Failed to update profile. Please try again.";
+const PASSWORD_SAVE_FAILED = "Error: Your password could not be saved. Please try again.";
 
 const profileSchema = z.object({ intent: z.literal("profile"), fullName: z.string().trim().min(1).max(100) });
 const passwordSchema = z.object({
@@ -36,6 +37,11 @@ const deletePresetSchema = z.object({ intent: z.literal("deletePreset"), presetI
 const actionSchema = z.discriminatedUnion("intent", [profileSchema, passwordSchema, alertsSchema, deletePresetSchema]);
 
 type Result = { intent: string; ok: boolean; message: string };
+
+/** A save the database refused: logged here, answered with the form's own words (no query text to the client). */
+function logSaveFailure(what: string, error: unknown) {
+  console.error(JSON.stringify({ level: "error", msg: `${what} save failed`, error: String(error) }));
+}
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
@@ -74,12 +80,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   if (input.intent === "profile") {
-    await saveFullName(db, user.id, input.fullName);
+    try {
+      await saveFullName(db, user.id, input.fullName);
+    } catch (error) {
+      logSaveFailure("profile", error);
+      return data<Result>({ intent: "profile", ok: false, message: PROFILE_FAILED }, { status: 500 });
+    }
+    forgetUser(context);
     await publishAdminEvent(context.cloudflare.env, "users");
     return data<Result>({ intent: "profile", ok: true, message: PROFILE_SAVED });
   }
   if (input.intent === "alerts") {
     await saveLowCreditAlerts(db, user.id, input.lowCreditAlerts === "on");
+    forgetUser(context);
     return data<Result>({ intent: "alerts", ok: true, message: "Notification preference saved." });
   }
   const fail = (message: string) => data<Result>({ intent: "password", ok: false, message }, { status: 400 });
@@ -105,7 +118,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const problem = passwordProblem(input.newPassword, { email: user.email });
   if (problem) return fail(`Error: ${problem}`);
   // Every other session and extension token ends; this browser stays signed in.
-  await setPassword(context.cloudflare.env, user.id, input.newPassword, user.sessionId);
+  try {
+    await setPassword(context.cloudflare.env, user.id, input.newPassword, user.sessionId);
+  } catch (error) {
+    logSaveFailure("password", error);
+    return data<Result>({ intent: "password", ok: false, message: PASSWORD_SAVE_FAILED }, { status: 500 });
+  }
+  forgetUser(context);
   await audit(db, { action: "auth.password_changed", actorId: user.id, subjectId: user.id, ip: clientIp(request) });
   return data<Result>({ intent: "password", ok: true, message: "Password updated successfully!" });
 }
@@ -124,6 +143,13 @@ export default function Account() {
   const profile = useFetcher<typeof action>({ key: "profile" });
   const password = useFetcher<typeof action>({ key: "password" });
   const alerts = useFetcher<typeof action>({ key: "alerts" });
+  // Without JavaScript the forms post the page itself: each form shows the answer to its own intent.
+  const posted = useActionData<typeof action>();
+  const resultOf = (intent: string, fetched: Result | undefined) =>
+    fetched ?? (posted?.intent === intent ? posted : undefined);
+  const profileResult = resultOf("profile", profile.data);
+  const passwordResult = resultOf("password", password.data);
+  const alertsResult = resultOf("alerts", alerts.data);
   const alertsOn =
     alerts.formData?.get("lowCreditAlerts") !== undefined
       ? alerts.formData.get("lowCreditAlerts") === "on"
@@ -138,7 +164,7 @@ export default function Account() {
         </h2>
         <profile.Form method="post" className="mt-5 max-w-lg space-y-4">
           <input type="hidden" name="intent" value="profile" />
-          <Message result={profile.data} />
+          <Message result={profileResult} />
           <Field name="fullName" label="Full name" defaultValue={account.fullName} autoComplete="name" required />
           <Field
             name="email"
@@ -161,11 +187,11 @@ export default function Account() {
         <password.Form
           method="post"
           className="mt-5 max-w-lg space-y-4"
-          key={password.data?.ok ? "done" : "form"}
+          key={passwordResult?.ok ? "done" : "form"}
           noValidate
         >
           <input type="hidden" name="intent" value="password" />
-          <Message result={password.data} />
+          <Message result={passwordResult} />
           {account.hasPassword && (
             <PasswordField name="currentPassword" label="Current password" autoComplete="current-password" />
           )}
@@ -185,6 +211,11 @@ export default function Account() {
         <h2 id="notifications-title" className="text-lg font-semibold">
           Notifications
         </h2>
+        {alertsResult && (
+          <div className="mt-4">
+            <Message result={alertsResult} />
+          </div>
+        )}
         <alerts.Form method="post" className="mt-4 flex flex-wrap items-center justify-between gap-4">
           <input type="hidden" name="intent" value="alerts" />
           <input type="hidden" name="lowCreditAlerts" value={alertsOn ? "off" : "on"} />

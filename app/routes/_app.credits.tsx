@@ -97,7 +97,8 @@ export default function CreditsPage() {
             <ErrorBox error={historyError} />
           </div>
         ) : (
-          <div className="mt-4 overflow-x-auto">
+          // Focusable so that keyboard users can scroll the table on a narrow screen.
+          <div className="mt-4 overflow-x-auto" tabIndex={0} role="region" aria-labelledby="history-title">
             <table className="w-full min-w-[560px] text-left text-sm">
               <thead className="bg-slate-50">
                 <tr>

@@ -11,6 +11,7 @@ import { recentClips } from "~/db/clips.server";
 import { saveTimeZone } from "~/db/users.server";
 import { firstName, formatShortDate, greetingFor } from "~/domain/greeting";
 import { effectivePlan, PLANS } from "~/domain/plans";
+import { RECENT_CLIPS_FAILED_MESSAGE } from "~/domain/messages";
 import { formatMinutesSeconds } from "~/domain/time";
 import { requireUser } from "~/services/auth.server";
 import { readForm } from "~/utils/forms";
@@ -39,8 +40,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     firstName: firstName(user.fullName),
     timeZone: user.timeZone ?? "UTC",
-    // Streamed: the page shows skeletons until the clips arrive.
-    recent: recentClips(getDb(env.DB), user.id, RECENT_CLIPS),
+    // Streamed: the page shows skeletons until the clips arrive. A failed read resolves to the error box's text
+    // (a rejected stream would reach the browser as "Unexpected Server Error" in production).
+    recent: recentClips(getDb(env.DB), user.id, RECENT_CLIPS).then(
+      (clips) => ({ clips, error: null }),
+      (error: unknown) => {
+        console.error(JSON.stringify({ level: "error", msg: "recent clips failed", error: String(error) }));
+        return { clips: [], error: RECENT_CLIPS_FAILED_MESSAGE };
+      },
+    ),
   };
 }
 
@@ -121,7 +129,8 @@ export default function Dashboard() {
           <Suspense fallback={<SkeletonRows rows={5} label="Loading recent clips" />}>
             <Await resolve={recent} errorElement={<RecentError />}>
               {(loaded) => {
-                const clips = withNewClips(loaded, live.newClips, RECENT_CLIPS);
+                if (loaded.error) return <ErrorBox error={loaded.error} />;
+                const clips = withNewClips(loaded.clips, live.newClips, RECENT_CLIPS);
                 return clips.length === 0 ? (
                   <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center">
                     <p className="font-medium">No clips created yet</p>

@@ -9,7 +9,7 @@ import { formatShortDate } from "~/domain/greeting";
 import { FORMAT_LABELS } from "~/domain/media";
 import { MESSAGES } from "~/domain/messages";
 import { formatMinutesSeconds, formatTimecode } from "~/domain/time";
-import { extractYouTubeId, youTubeEmbedUrl } from "~/domain/video-link";
+import { extractYouTubeId, parseHttpUrl, youTubeEmbedUrl } from "~/domain/video-link";
 import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -20,12 +20,21 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return {
     clip,
     embedUrl: videoId ? youTubeEmbedUrl(videoId, clip.startSeconds, clip.endSeconds) : null,
+    // Any other http(s) link is a direct media file: the browser plays the clip's range (a media fragment).
+    mediaUrl: videoId ? null : directMediaUrl(clip.videoUrl, clip.startSeconds, clip.endSeconds),
     timeZone: user.timeZone ?? "UTC",
   };
 }
 
+function directMediaUrl(videoUrl: string, start: number, end: number): string | null {
+  const url = parseHttpUrl(videoUrl);
+  if (!url) return null;
+  if (!url.hash) url.hash = `t=${start},${end}`;
+  return url.href;
+}
+
 export default function ViewClip() {
-  const { clip, embedUrl, timeZone } = useLoaderData<typeof loader>();
+  const { clip, embedUrl, mediaUrl, timeZone } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-6">
       <Link to="/dashboard" className="text-sm font-medium text-brand-700 hover:underline">
@@ -41,6 +50,18 @@ export default function ViewClip() {
             allow="accelerometer; encrypted-media; picture-in-picture"
             allowFullScreen
           />
+        </div>
+      ) : mediaUrl ? (
+        <div className="aspect-video overflow-hidden rounded-2xl bg-black shadow">
+          <video
+            src={mediaUrl}
+            controls
+            preload="metadata"
+            className="h-full w-full"
+            aria-label={`Video player: ${clip.name}`}
+          >
+            <track kind="captions" />
+          </video>
         </div>
       ) : (
         <ErrorBox error={MESSAGES.invalidClipVideoUrl} />

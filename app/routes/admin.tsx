@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Form, Link, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { AdminIcon } from "~/components/admin/icons";
 import { AdminErrorBoundary } from "~/components/admin/error";
-import { useAdminFeed, type AdminOutletContext } from "~/components/admin/live";
+import { AdminLiveStatus, useAdminFeed, type AdminOutletContext } from "~/components/admin/live";
 import { AdminSidebar, NavList } from "~/components/admin/sidebar";
 import { formatDateTime } from "~/components/admin/ui";
 import { Logo } from "~/components/logo";
@@ -83,12 +83,7 @@ export default function AdminLayout() {
           />
         </Form>
         <div className="ml-auto flex items-center gap-2">
-          <span
-            className={`hidden h-2 w-2 rounded-full sm:inline-block ${live ? "bg-emerald-500" : "bg-amber-500"}`}
-            title={live ? "Live updates on" : "Connecting live updates"}
-            data-admin-live={live ? "live" : "connecting"}
-            aria-hidden="true"
-          />
+          <AdminLiveStatus status={live.status} onRetry={live.retry} />
           <Bell events={events} />
           <a href="/account" className="text-right text-sm leading-tight">
             <span className="block font-medium">{name}</span>

@@ -35,6 +35,11 @@ export function getOptionalUser(request: Request, context: AppLoadContext): Prom
   return lookup;
 }
 
+/** After an action changed the user, the loaders of the same request (a form posted without JS) read it afresh. */
+export function forgetUser(context: AppLoadContext): void {
+  lookups.delete(context);
+}
+
 async function lookupSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   const token = readSessionToken(request);
   if (!token) return null;

@@ -4,7 +4,7 @@ import { dayStats, growthSeries, listUsers, monthActivity, overviewTotals, planD
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
 import { userList } from "~/domain/admin";
-import { CLIP_TOO_SHORT_MESSAGE } from "~/domain/clip-request";
+import { ZERO_DURATION_MESSAGE } from "~/domain/credits";
 import { csvCell, csvRow, parseCsv } from "~/domain/csv";
 import { INVALID_VIDEO_URL } from "~/domain/video-link";
 import { countRows, get, insertUser, post, signIn, expectNotice, outbox } from "./helpers";
@@ -350,7 +350,9 @@ describe("admin credit changes keep the ledger invariant", () => {
       .first<{ id: string }>())!.id;
 
     const zero = await post("/admin/create-clip", { ...form, end: "00:10", key: "modal-key-0002" }, { cookie });
-    expect(await zero.json()).toEqual({ ok: false, error: CLIP_TOO_SHORT_MESSAGE });
+    expect(await zero.json()).toEqual({ ok: false, error: ZERO_DURATION_MESSAGE });
+    const backwards = await post("/admin/create-clip", { ...form, end: "00:05", key: "modal-key-0004" }, { cookie });
+    expect(await backwards.json()).toEqual({ ok: false, error: ZERO_DURATION_MESSAGE });
     const js = await post(
       "/admin/create-clip",
       { ...form, videoUrl: "javascript:alert(1)", key: "modal-key-0003" },

@@ -4,7 +4,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
-import { CLIP_TOO_SHORT_MESSAGE } from "~/domain/clip-request";
+import { ZERO_DURATION_MESSAGE } from "~/domain/credits";
 import { PLAN_PERIOD_MS } from "~/domain/plans";
 import { serverMessageSchema } from "~/domain/realtime";
 import { issueApiToken } from "~/services/api-tokens.server";
@@ -124,7 +124,7 @@ describe("charging clips through API v1", () => {
     expect((await api("/api/v1/clips", token, { body: clip() })).status).toBe(400); // no Idempotency-Key
     const bad = await api("/api/v1/clips", token, { body: clip({ endSeconds: 5 }), key: "bad-input-1" });
     expect(bad.status).toBe(422);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(CLIP_TOO_SHORT_MESSAGE);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(ZERO_DURATION_MESSAGE);
     expect((await api("/api/v1/clips", "cc_wrong", { body: clip(), key: "bad-input-2" })).status).toBe(401);
     expect((await api("/api/v1/nope", token)).status).toBe(404);
     expect(await balance(userId)).toBe(100);

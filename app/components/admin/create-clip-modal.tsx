@@ -38,7 +38,7 @@ function CreateClipModal({ onClose }: { onClose: () => void }) {
   const first = useRef<HTMLInputElement>(null);
   const location = useLocation();
   const cost = clipCost(parseClockTime(end) - parseClockTime(start), "mp4", quality);
-  // The one clip-range rule (0.1 s minimum, 24 h cap is the server's): the button waits for a valid range.
+  // The one clip-range rule (end after start, 0.1 s minimum; the 24 h cap is the server's): the button waits for a valid range.
   const rangeError = clipRangeError(parseClockTime(start), parseClockTime(end));
   const busy = fetcher.state !== "idle";
   const result = fetcher.data;

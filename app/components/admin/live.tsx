@@ -1,15 +1,23 @@
-import { useRevalidator } from "@remix-run/react";
+import { useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { adminFeedMessageSchema, type AdminFeedMessage } from "~/domain/realtime";
-import { connectRealtime } from "~/domain/realtime-client";
+import {
+  adminFeedMessageSchema,
+  destinationAfterEnd,
+  REALTIME_FAILED_MESSAGE,
+  type AdminFeedMessage,
+} from "~/domain/realtime";
+import { connectRealtime, type RealtimeConnection, type RealtimeStatus } from "~/domain/realtime-client";
 
 /** Revalidations at most this often, however many hints arrive: a burst of changes costs one refetch. */
 const MIN_GAP_MS = 1000;
 
+export type AdminFeedStatus = Exclude<RealtimeStatus, "ended">;
+
 /**
  * Admin pages listen to AdminFeed: an "invalidate" hint refetches the loaders of the page (batched), a "settings"
- * message reports the new value. Reconnects with backoff and stops when admin access ended (4003); the data itself
- * always comes from the loaders.
+ * message reports the new value. Reconnects with backoff; when the session ended (4001) the page goes to /signin
+ * with the "session ended" notice, when admin access ended (4003) to /dashboard; after the retries give up the
+ * status is "failed" and `retry` starts over. The data itself always comes from the loaders.
  */
 export function useAdminFeed(onSettings?: (data: { extensionId: string }) => void) {
   const revalidator = useRevalidator();
@@ -17,7 +25,12 @@ export function useAdminFeed(onSettings?: (data: { extensionId: string }) => voi
   revalidate.current = revalidator.revalidate;
   const settingsRef = useRef(onSettings);
   settingsRef.current = onSettings;
-  const [connected, setConnected] = useState(false);
+  const [status, setStatus] = useState<AdminFeedStatus>("connecting");
+  // A navigation under way (signing out in this tab) lands where it should: the end is no news to it.
+  const navigation = useNavigation();
+  const navigating = useRef(false);
+  navigating.current = navigation.state !== "idle";
+  const connectionRef = useRef<RealtimeConnection | null>(null);
 
   useEffect(() => {
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -37,18 +50,47 @@ export function useAdminFeed(onSettings?: (data: { extensionId: string }) => voi
         const parsed = adminFeedMessageSchema.safeParse(json);
         return parsed.success ? parsed.data : null;
       },
-      onStatus: (status) => setConnected(status === "live"),
+      onStatus: (next, closeCode) => {
+        if (next !== "ended") return setStatus(next);
+        if (!navigating.current)
+          window.location.assign(destinationAfterEnd(closeCode, location.pathname + location.search));
+      },
       onMessage: (message) => {
         if (message.type === "invalidate") schedule();
         else settingsRef.current?.(message.data);
       },
     });
+    connectionRef.current = connection;
     return () => {
       clearTimeout(pending);
       connection.close();
     };
   }, []);
-  return connected;
+  return { status, retry: () => connectionRef.current?.retry() };
+}
+
+/** The admin header's live-updates dot; after the retries gave up, the spec's text (K3) and a retry. */
+export function AdminLiveStatus({ status, onRetry }: { status: AdminFeedStatus; onRetry: () => void }) {
+  if (status === "failed") {
+    return (
+      <span className="inline-flex items-center gap-1.5 text-xs text-red-700" role="alert" data-admin-live="failed">
+        <span aria-hidden="true" className="h-2 w-2 flex-none rounded-full bg-red-600" />
+        {REALTIME_FAILED_MESSAGE}
+        <button type="button" className="font-semibold underline" onClick={onRetry}>
+          Retry
+        </button>
+      </span>
+    );
+  }
+  const live = status === "live";
+  return (
+    <span
+      className={`hidden h-2 w-2 rounded-full sm:inline-block ${live ? "bg-emerald-500" : "bg-amber-500"}`}
+      title={live ? "Live updates on" : "Connecting live updates"}
+      data-admin-live={status}
+      aria-hidden="true"
+    />
+  );
 }
 
 /** What the admin layout hands its pages through <Outlet context>. */

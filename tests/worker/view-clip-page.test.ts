@@ -1,0 +1,41 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { MESSAGES } from "~/domain/messages";
+import { get, insertUser, signIn } from "./helpers";
+
+const PASSWORD = "view clip passphrase";
+
+async function clipPage(email: string, videoUrl: string) {
+  const userId = await insertUser({ email, password: PASSWORD });
+  const clipId = crypto.randomUUID();
+  // Stored as is: older rows predate the URL rule, so the page must cope with any text.
+  await env.DB.prepare(
+    "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(clipId, userId, userId, "Keynote cut", videoUrl, 5, 20, 1)
+    .run();
+  const res = await get(`/view-clip/${clipId}`, { cookie: await signIn(email, PASSWORD) });
+  expect(res.status).toBe(200);
+  return { html: await res.text(), csp: res.headers.get("Content-Security-Policy") ?? "" };
+}
+
+describe("/view-clip/{id}", () => {
+  it("plays a direct https media link in a video player, at the clip's range, and the CSP lets it", async () => {
+    const { html, csp } = await clipPage("direct-media@example.com", "https://media.example.com/talks/keynote.mp4");
+    expect(html).toMatch(/<video[^>]*src="https:\/\/media\.example\.com\/talks\/keynote\.mp4#t=5,20"[^>]*controls/);
+    expect(html).not.toContain(MESSAGES.invalidClipVideoUrl);
+    expect(csp).toMatch(/media-src 'self' https:( http:)?(;|$)/);
+  });
+
+  it("keeps the YouTube player for YouTube links", async () => {
+    const { html } = await clipPage("youtube-clip@example.com", "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    expect(html).toMatch(/<iframe[^>]*src="https:\/\/www\.youtube(-nocookie)?\.com\/embed\/dQw4w9WgXcQ/);
+    expect(html).not.toContain("<video");
+  });
+
+  it("says the video URL is invalid for a link that is not http(s)", async () => {
+    const { html } = await clipPage("ftp-clip@example.com", "ftp://files.example.com/keynote.mp4");
+    expect(html).toContain(MESSAGES.invalidClipVideoUrl);
+    expect(html).not.toContain("<video");
+  });
+});

@@ -84,7 +84,9 @@ function prepareLiveSession(db: Db) {
       // The layout shows available credits: read with the session, not as a second query.
       held: heldSql(now),
       // Whether the layout needs the team's card at all: most people are in no team, and they skip that read.
-      teamRole: sql<"owner" | "member" | null>`(SELECT ${teamMembers.role} FROM ${teamMembers} WHERE ${teamMembers.memberId} = ${users.id})`,
+      teamRole: sql<
+        "owner" | "member" | null
+      >`(SELECT ${teamMembers.role} FROM ${teamMembers} WHERE ${teamMembers.memberId} = ${users.id})`,
       lastActiveAt: sessions.lastActiveAt,
       createdAt: sessions.createdAt,
     })

@@ -52,7 +52,13 @@ async function lookupSessionUser(request: Request, context: AppLoadContext): Pro
   if (now - lastUsed > SESSION_TOUCH_MS) {
     context.cloudflare.ctx.waitUntil(touchSession(db, sessionId, now, SESSION_TOUCH_MS).then(() => undefined));
   }
-  return { ...row.user, sessionId, showMaintenanceNotification: row.flag, heldCredits: row.held, teamRole: row.teamRole };
+  return {
+    ...row.user,
+    sessionId,
+    showMaintenanceNotification: row.flag,
+    heldCredits: row.held,
+    teamRole: row.teamRole,
+  };
 }
 
 /** Guard for signed-in pages: anonymous visitors go to /signin and come back here afterwards. */

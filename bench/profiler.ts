@@ -21,8 +21,10 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** A minimal CDP client over the inspector's WebSocket. */
-async function inspector(port: number): Promise<(method: string, params?: object) => Promise<unknown>> {
+type Send = ((method: string, params?: object) => Promise<unknown>) & { close: () => void };
+
+/** A minimal CDP client over the inspector's WebSocket (closed after use: the inspector takes one client at a time). */
+async function inspector(port: number): Promise<Send> {
   const targets = (await (await fetch(`http://127.0.0.1:${port + 1}/json`)).json()) as {
     webSocketDebuggerUrl: string;
   }[];
@@ -36,12 +38,14 @@ async function inspector(port: number): Promise<(method: string, params?: object
     const message = JSON.parse(String(raw)) as { id?: number; result?: unknown };
     if (message.id !== undefined) pending.get(message.id)?.(message.result);
   });
-  return (method, params = {}) =>
+  const send = ((method: string, params = {}) =>
     new Promise((resolve) => {
       const id = next++;
       pending.set(id, resolve);
       ws.send(JSON.stringify({ id, method, params }));
-    });
+    })) as Send;
+  send.close = () => ws.close();
+  return send;
 }
 
 /** Which part of the code a frame belongs to, from its URL and name. */
@@ -65,6 +69,7 @@ export async function profiled<T extends { requests: number }>(
   await send("Profiler.start");
   const outcome = await run();
   const { profile } = (await send("Profiler.stop")) as { profile: Profile };
+  send.close();
   const requests = outcome.requests;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfMicros = new Map<number, number>();

@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
+import { signInAs } from "./server";
 
 const PORT = 8841;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -70,17 +71,7 @@ function serve(persist: string): ChildProcess {
   );
 }
 
-async function signIn(): Promise<string> {
-  const res = await fetch(`${BASE}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
-    body: new URLSearchParams({ email: "admin@clipcut.local", password: "ClipCut-demo-1" }),
-  });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("clipcut_session="));
-  if (!cookie) throw new Error(`sign-in failed (${res.status})`);
-  return cookie.split(";")[0] as string;
-}
+const signIn = () => signInAs(BASE, "admin@clipcut.local");
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;

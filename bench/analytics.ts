@@ -10,6 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { signInAs } from "./server";
 
 const PORT = Number(process.env.BENCH_PORT ?? 8850);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -77,17 +78,7 @@ function serve(): ChildProcess {
   );
 }
 
-async function signIn(): Promise<string> {
-  const res = await fetch(`${BASE}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
-    body: new URLSearchParams({ email: CREATOR, password: "ClipCut-demo-1" }),
-  });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("clipcut_session="));
-  if (!cookie) throw new Error(`sign-in failed (${res.status})`);
-  return cookie.split(";")[0] as string;
-}
+const signIn = () => signInAs(BASE, CREATOR);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;

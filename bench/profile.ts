@@ -9,7 +9,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { profiled } from "./profiler";
-import { benchEnv, freshDb, load, serverCpuSeconds, startServer, stopServer } from "./server";
+import { benchEnv, freshDb, load, serverCpuSeconds, startServer, stopServer, signInAs } from "./server";
 
 const PORT = Number(process.env.PORT ?? 8804);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -17,20 +17,7 @@ const PERSIST = ".wrangler/bench-profile";
 const SECONDS = Math.max(1, Number(process.env.BENCH_SECONDS ?? 8));
 const path = process.argv[2] ?? "/dashboard";
 
-async function signIn(): Promise<string> {
-  const res = await fetch(`${BASE}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
-    body: new URLSearchParams({ email: "creator@clipcut.local", password: "ClipCut-demo-1" }),
-  });
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  if (!cookie) throw new Error(`sign-in failed: ${res.status}`);
-  return cookie;
-}
+const signIn = () => signInAs(BASE, "creator@clipcut.local");
 
 async function main() {
   freshDb(PERSIST);

@@ -129,3 +129,16 @@ export async function staticFloor(base: string, connections = 50): Promise<numbe
 }
 
 export const share = (value: number, floor: number) => `${((value / floor) * 100).toFixed(0)}%`;
+
+/** Signs a seeded demo account in through the real form and returns its session cookie. */
+export async function signInAs(base: string, email: string, password = "ClipCut-demo-1"): Promise<string> {
+  const res = await fetch(`${base}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+    body: new URLSearchParams({ email, password }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("clipcut_session="));
+  if (!cookie) throw new Error(`sign-in failed (${res.status})`);
+  return cookie.split(";")[0] as string;
+}

@@ -12,7 +12,17 @@
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { sortedArticles } from "../app/domain/blog";
-import { benchEnv, freshDb, load, serverCpuSeconds, share, startServer, stopServer, type LoadResult } from "./server";
+import {
+  benchEnv,
+  freshDb,
+  load,
+  serverCpuSeconds,
+  share,
+  startServer,
+  stopServer,
+  type LoadResult,
+  signInAs,
+} from "./server";
 
 const PORT = Number(process.env.PORT ?? 8802);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -26,21 +36,7 @@ const loadAverage = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
-/** Signs the demo creator in through the real form and returns the session cookie. */
-async function signIn(): Promise<string> {
-  const res = await fetch(`${BASE}/signin`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
-    body: new URLSearchParams({ email: "creator@clipcut.local", password: "ClipCut-demo-1" }),
-  });
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  if (!cookie) throw new Error(`sign-in failed: ${res.status}`);
-  return cookie;
-}
+const signIn = () => signInAs(BASE, "creator@clipcut.local");
 
 /** Where one more answer of the page came from, after the load: memory, the Workers cache, or a render. */
 async function servedFrom(path: string, headers?: Record<string, string>): Promise<string> {

@@ -8,6 +8,34 @@ import { REMIX_FUTURE } from "./vite.config";
 // Domain, data and Worker tests run inside workerd with real D1 and Durable Objects.
 // The Worker imports the app from source: Remix's Vite plugin serves its server build as a virtual module, so the
 // suite starts at once instead of waiting for `remix vite:build`.
+const SHARED = process.env.WORKERD_SHARED === "1";
+
+/**
+ * Files grouped by name, one runtime per group, so that no runtime lives long enough for the pool's prototype chain
+ * (see `isolate` below) to grow deep; the property tests (api-fuzz, thousands of requests) get a runtime of their own.
+ * Every test file matches exactly one group: the last one takes whatever the others do not name.
+ */
+function sharedGroups() {
+  const groups = [
+    ["tests/worker/api-fuzz.test.ts"],
+    ["tests/worker/admin*.test.ts", "tests/worker/analytics.test.ts"],
+    ["tests/worker/api-*.test.ts", "tests/worker/auth*.test.ts"],
+    ["tests/worker/[c-l]*.test.ts"],
+    ["tests/worker/[m-r]*.test.ts"],
+  ];
+  const named = groups.flat();
+  return [
+    ...groups.map((include, i) => ({
+      extends: true as const,
+      test: { name: `workerd-${i + 1}`, include, exclude: i === 2 ? ["tests/worker/api-fuzz.test.ts"] : [] },
+    })),
+    {
+      extends: true as const,
+      test: { name: "workerd-rest", exclude: [...named, "app/domain/**", "**/node_modules/**"] },
+    },
+  ];
+}
+
 export default defineConfig(async () => {
   // wrangler.toml's static assets folder must exist for the config to load; the tests fetch the Worker itself,
   // never the assets, so an empty one (before any build) is enough.
@@ -42,10 +70,14 @@ export default defineConfig(async () => {
       include: ["app/**/*.test.ts", "workers/**/*.test.ts", "tests/worker/**/*.test.ts"],
       // Pure domain tests run in Node (vitest.domain.config.ts): workerd start-up per file cost more than the tests.
       exclude: ["app/domain/**", "**/node_modules/**"],
-      // One workerd runtime for every file: starting one per file cost ~9 s a file (~5 of the suite's ~14 minutes under
-      // load). The set-up file gives each file fresh storage and a fresh module graph; the Rate Limiting binding's
-      // counts are the one thing it cannot reset, so tests that count toward an IP's limit use addresses of their own.
-      isolate: false,
+      // A fresh workerd runtime per file (~9 s a file under load, ~5 of the suite's ~14 minutes). Sharing one runtime
+      // (isolate: false; tests/worker/setup.ts already gives each file fresh storage and a fresh module graph) is
+      // blocked by @cloudflare/vitest-pool-workers (0.15.1, still in 0.23.0): every construction of an entrypoint or
+      // Durable Object wraps the shared prototype in one more Proxy (cloudflare/workers-sdk#15092), so property reads
+      // slow down with every request of the run and, after ~25 files, throw "Maximum call stack size exceeded".
+      // WORKERD_SHARED=1 tries sharing in small groups of files (one runtime per group).
+      isolate: !SHARED,
+      ...(SHARED ? { projects: sharedGroups() } : {}),
       setupFiles: ["./tests/worker/setup.ts"],
       // npm test runs this suite beside the browser suites on 2 cores: a test of 60 sequential requests took over
       // vitest's default 5 s there (it takes ~1 s alone). A slow test still fails; only the ceiling is higher.

@@ -3,8 +3,9 @@ import { expect } from "vitest";
 import { countRows, get, insertUser, outbox, post } from "./helpers";
 
 /**
- * The workerd test files share one runtime (vitest.config.ts), and tests/worker/setup.ts gives each file what a fresh
- * runtime would. Two files run this check: whichever runs second fails if the first one's traces reached it.
+ * When workerd test files share a runtime (vitest.config.ts, WORKERD_SHARED=1), tests/worker/setup.ts gives each file
+ * what a fresh runtime would. Two files run this check: whichever runs second fails if the first one's traces reached
+ * it (both fail without the set-up's reset()/resetModules()).
  */
 export async function expectFreshStartThenLeaveTraces(name: string) {
   // Storage: D1, the stand-in's outbox, the Workers cache.

@@ -2,8 +2,8 @@ import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 
-// The test files share one workerd runtime (vitest.config.ts: isolate false), so each file first puts back what a
-// fresh runtime would give it:
+// Each file first puts back what a fresh workerd runtime would give it, so that files may share one (vitest.config.ts,
+// WORKERD_SHARED=1); in a runtime of its own a file finds all of this empty already:
 // - storage: `reset()` deletes every Durable Object (the ledgers, the admin feed, the stand-ins' books and outbox)
 //   together with D1's and the Cache API's data, and drops their live instances (open sockets close);
 await reset();
@@ -12,3 +12,5 @@ await reset();
 vi.resetModules();
 // - a fully migrated, empty D1.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// What it cannot put back: the Rate Limiting binding's counts (kept by miniflare per key for the current minute). The
+// tests that count toward an IP's limit use addresses of their own (realtime-limits, realtime-upgrade-limits).

@@ -2,8 +2,8 @@ import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 
-// Each file first puts back what a fresh workerd runtime would give it, so that files may share one (vitest.config.ts,
-// WORKERD_SHARED=1); in a runtime of its own a file finds all of this empty already:
+// Each file first puts back what a fresh workerd runtime would give it, so that files may share one (vitest.config.ts
+// groups them); in a runtime of its own (WORKERD_ISOLATE=1) a file finds all of this empty already:
 // - storage: `reset()` deletes every Durable Object (the ledgers, the admin feed, the stand-ins' books and outbox)
 //   together with D1's and the Cache API's data, and drops their live instances (open sockets close);
 await reset();

@@ -10,8 +10,9 @@ export default defineConfig({
   // Its own folder: Playwright empties it at start, and npm test writes the other suites' reports beside it.
   outputDir: "test-results/playwright",
   fullyParallel: false,
-  // Two workers: this 2-core machine idles in one (the browser and wrangler wait on each other).
-  workers: 2,
+  // Two workers: this 2-core machine idles in one (the browser and wrangler wait on each other). E2E_WORKERS tries
+  // another count (e.g. 3 once the workerd suite beside it is done sooner).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   // npm test runs the browsers beside the workerd and FFmpeg suites on 2 cores: a navigation can take several seconds.

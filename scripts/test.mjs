@@ -180,6 +180,26 @@ const lanes = await Promise.all([
       if (!wanted("check")) return true;
       return step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"]);
     },
+    // Light steps that need only the builds: here, while the browsers still run, rather than after them beside the
+    // FFmpeg suite, which ends the run.
+    async () =>
+      !wanted("extension") ||
+      step(
+        "Extension tests (message map, manifests)",
+        "npx",
+        vitest("extension/vitest.config.ts", "vitest-extension.json"),
+        vitestCounts("test-results/vitest-extension.json"),
+        { EXTENSION_LOCAL_BUILT: (await shippedExtensionBuilt) ? "1" : "0" },
+      ),
+    async () => {
+      await built;
+      if (!wanted("deploy")) return true;
+      return step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", [
+        "run",
+        "--silent",
+        "deploy:check",
+      ]);
+    },
     async () => {
       await e2e; // FFmpeg beside Chromium starves the browsers (see above); it runs whatever the e2e result.
       if (!wanted("companion")) return true;
@@ -204,19 +224,6 @@ const lanes = await Promise.all([
         vitestCounts("test-results/vitest-firefox.json"),
         { E2E_EXTENSION_BUILT: "1" },
       ),
-    // Light steps last, so that the FFmpeg suite starts as soon as the browsers are done.
-    async () =>
-      !wanted("extension") ||
-      step(
-        "Extension tests (message map, manifests)",
-        "npx",
-        vitest("extension/vitest.config.ts", "vitest-extension.json"),
-        vitestCounts("test-results/vitest-extension.json"),
-        { EXTENSION_LOCAL_BUILT: (await shippedExtensionBuilt) ? "1" : "0" },
-      ),
-    () =>
-      !wanted("deploy") ||
-      step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", ["run", "--silent", "deploy:check"]),
   ]),
 ]);
 const ok = lanes.every(Boolean);

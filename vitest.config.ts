@@ -25,7 +25,10 @@ function sharedGroups() {
     ["tests/worker/admin*.test.ts", "tests/worker/analytics.test.ts"],
     ["tests/worker/api-[!f]*.test.ts", "tests/worker/auth*.test.ts"],
     ["tests/worker/[c-l]*.test.ts"],
-    ["tests/worker/[m-r]*.test.ts"],
+    ["tests/worker/[m-q]*.test.ts"],
+    // The realtime files make the most requests; in a longer-lived runtime (the pool's growing Proxy chain, see
+    // `isolate`) the upgrade-limit tests went past their timeout under CI load.
+    ["tests/worker/r*.test.ts"],
   ];
   return [
     ...groups.map((include, i) => ({ extends: true as const, test: { name: `workerd-${i + 1}`, include } })),

@@ -12,7 +12,7 @@ test.describe("account security", () => {
     const otherPage = await other.newPage();
     await signIn(otherPage, email, password);
     await expect(otherPage).toHaveURL(/\/dashboard$/);
-    await expect(otherPage.locator('[data-connection="live"]')).toBeAttached();
+    await expect(otherPage.locator('[data-connection="live"]').first()).toBeAttached();
 
     await visit("/account");
     await dismissNotice(page);

@@ -180,20 +180,23 @@ export function RealtimeProvider({
 }
 
 /** A small status dot: live updates on, or reconnecting; after the retries gave up, the spec's text and a retry. */
+/** After the retries gave up: the spec's text (K3) and a retry, for the user area's badge and the admin header. */
+export function RealtimeFailed({ onRetry, ...data }: { onRetry?: () => void } & Record<`data-${string}`, string>) {
+  return (
+    <span className="inline-flex items-center gap-1.5 text-xs text-red-700" role="alert" {...data}>
+      <span aria-hidden="true" className="h-2 w-2 flex-none rounded-full bg-red-600" />
+      {REALTIME_FAILED_MESSAGE}
+      <button type="button" className="font-semibold underline" onClick={onRetry}>
+        Retry
+      </button>
+    </span>
+  );
+}
+
 export function ConnectionBadge() {
   const { connection, retry } = useLive();
   const live = connection === "live";
-  if (connection === "failed") {
-    return (
-      <span className="inline-flex items-center gap-1.5 text-xs text-red-700" role="alert" data-connection={connection}>
-        <span aria-hidden="true" className="h-2 w-2 rounded-full bg-red-600" />
-        {REALTIME_FAILED_MESSAGE}
-        <button type="button" className="font-semibold underline" onClick={retry}>
-          Retry
-        </button>
-      </span>
-    );
-  }
+  if (connection === "failed") return <RealtimeFailed onRetry={retry} data-connection={connection} />;
   return (
     <span
       className="inline-flex items-center gap-1.5 text-xs text-slate-600"

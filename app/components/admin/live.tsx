@@ -1,12 +1,8 @@
 import { useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import {
-  adminFeedMessageSchema,
-  destinationAfterEnd,
-  REALTIME_FAILED_MESSAGE,
-  type AdminFeedMessage,
-} from "~/domain/realtime";
+import { adminFeedMessageSchema, destinationAfterEnd, type AdminFeedMessage } from "~/domain/realtime";
 import { connectRealtime, type RealtimeConnection, type RealtimeStatus } from "~/domain/realtime-client";
+import { RealtimeFailed } from "~/components/realtime";
 
 /** Revalidations at most this often, however many hints arrive: a burst of changes costs one refetch. */
 const MIN_GAP_MS = 1000;
@@ -71,17 +67,7 @@ export function useAdminFeed(onSettings?: (data: { extensionId: string }) => voi
 
 /** The admin header's live-updates dot; after the retries gave up, the spec's text (K3) and a retry. */
 export function AdminLiveStatus({ status, onRetry }: { status: AdminFeedStatus; onRetry: () => void }) {
-  if (status === "failed") {
-    return (
-      <span className="inline-flex items-center gap-1.5 text-xs text-red-700" role="alert" data-admin-live="failed">
-        <span aria-hidden="true" className="h-2 w-2 flex-none rounded-full bg-red-600" />
-        {REALTIME_FAILED_MESSAGE}
-        <button type="button" className="font-semibold underline" onClick={onRetry}>
-          Retry
-        </button>
-      </span>
-    );
-  }
+  if (status === "failed") return <RealtimeFailed onRetry={onRetry} data-admin-live="failed" />;
   const live = status === "live";
   return (
     <span

@@ -200,8 +200,10 @@ describe("frame stepping in Firefox", () => {
       (p) => !p,
       "playback",
     );
+    // The stop pauses and seeks onto the last frame: until that seek completes, Firefox's canvas copy of the video
+    // reads a blank picture, which is not what the screen shows.
     await poll(
-      () => watch.evaluate(() => document.querySelector("video")!.paused),
+      () => watch.evaluate(() => document.querySelector("video")!.paused && !document.querySelector("video")!.seeking),
       (p) => p,
       "the stop",
       15_000,

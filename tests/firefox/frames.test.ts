@@ -5,7 +5,7 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeFrameBandSource } from "../../extension/companion/test/frame-band";
 import { startRangeServer, type RangeServer } from "../../extension/companion/test/range-server";
-import { VIDEO_FRAME } from "../e2e/extension/frame-band-page";
+import { VIDEO_FRAME, pressOnEachFrame } from "../e2e/extension/frame-band-page";
 import {
   BUILD_DIRS,
   VIDEO_ID,
@@ -212,5 +212,17 @@ describe("frame stepping in Firefox", () => {
     // Held: still the last frame a moment later.
     await new Promise((r) => setTimeout(r, 500));
     expect(await watch.evaluate(VIDEO_FRAME)).toBe(130);
+  });
+
+  it("20 presses of . in a row land 20 frames on, also when each lands as the frame before is presented", async () => {
+    // Each press counts from the frame the step before asked for, not from the one still on screen while that seek
+    // is pending, nor from the one the panel has seen but not rendered yet.
+    const start = Number(/· frame (\d+)$/.exec(await panelText("clipcut-current-frame"))?.[1]);
+    expect(start).toBeGreaterThanOrEqual(0);
+    await expectFrame(start);
+    for (let i = 0; i < 20; i++) await press("Period");
+    await expectFrame(start + 20);
+    await watch.evaluate(pressOnEachFrame(20));
+    await expectFrame(start + 40);
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RECHECK_AFTER_MS } from "./account-memo";
 import { createHandlers, type Stored } from "./background-handlers";
 import { CompanionClient } from "./companion-client";
 import { FAILURE_TEXT } from "./failures";
@@ -99,7 +100,7 @@ function handlers(
   {
     connect = notInstalledPort,
     account = async () => null,
-  }: { connect?: () => NativePort; account?: () => Promise<null> } = {},
+  }: { connect?: () => NativePort; account?: (apiKey: string) => Promise<null> } = {},
 ) {
   return createHandlers({
     store,
@@ -372,6 +373,124 @@ describe("the panel's account", () => {
     void companion.then(() => (settled = true));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toBe(false);
+  });
+});
+
+describe("the remembered account", () => {
+  const panel = { sender: "panel" } as const;
+  /** /api/v1/me as the site answers it: a token it knows gets its account, a revoked one null (401). */
+  function siteAccounts() {
+    const valid = new Map<string, string>([["cc_one", "u1"]]);
+    const calls: string[] = [];
+    const gates: (() => void)[] = [];
+    let hold = false;
+    const account = async (apiKey: string) => {
+      calls.push(apiKey);
+      if (hold) await new Promise<void>((open) => gates.push(open));
+      const id = valid.get(apiKey);
+      return (id ? { user: { id } } : null) as never;
+    };
+    return {
+      account,
+      calls,
+      revoke: (apiKey: string) => valid.delete(apiKey),
+      grant: (apiKey: string, id: string) => valid.set(apiKey, id),
+      holdAnswers: (on: boolean) => (hold = on),
+      release: () => gates.splice(0).forEach((open) => open()),
+    };
+  }
+
+  it("answers at once from the last good account, and a fresh ask checks with the site", async () => {
+    const accounts = siteAccounts();
+    const h = handlers(memoryStore({ apiKey: "cc_one" }), undefined, { account: accounts.account });
+    const first = await h.onInternalMessage({ type: "account" }, panel);
+    expect(first).toEqual({ ok: true, value: { signedIn: true, account: { user: { id: "u1" } } } });
+    expect(accounts.calls).toEqual(["cc_one"]);
+    // The site is slow now: the remembered answer does not wait for it.
+    accounts.holdAnswers(true);
+    const again = await Promise.race([
+      h.onInternalMessage({ type: "account" }, panel),
+      new Promise((resolve) => setTimeout(() => resolve("waited for the site"), 200)),
+    ]);
+    expect(again).toEqual(first);
+    expect(accounts.calls).toEqual(["cc_one"]);
+    accounts.holdAnswers(false);
+    expect(await h.onInternalMessage({ type: "account", fresh: true }, panel)).toEqual(first);
+    expect(accounts.calls).toEqual(["cc_one", "cc_one"]);
+  });
+
+  it("a revoked token reads as signed out once the fresh check answers, and is not remembered as signed in", async () => {
+    const accounts = siteAccounts();
+    const h = handlers(memoryStore({ apiKey: "cc_one" }), undefined, { account: accounts.account });
+    await h.onInternalMessage({ type: "account" }, panel);
+    accounts.revoke("cc_one");
+    // The panel opens on the remembered account, and its fresh check says signed out.
+    expect(await h.onInternalMessage({ type: "account" }, panel)).toMatchObject({ value: { signedIn: true } });
+    expect(await h.onInternalMessage({ type: "account", fresh: true }, panel)).toEqual({
+      ok: true,
+      value: { signedIn: false, account: null },
+    });
+    expect(await h.onInternalMessage({ type: "account" }, panel)).toEqual({
+      ok: true,
+      value: { signedIn: false, account: null },
+    });
+  });
+
+  it("signing out reads as signed out at once, and a new token gets its own account, never the old one's", async () => {
+    const accounts = siteAccounts();
+    const store = memoryStore({ apiKey: "cc_one" });
+    const h = handlers(store, undefined, { account: accounts.account });
+    await h.onInternalMessage({ type: "account" }, panel);
+    expect(await h.onSiteMessage({ action: "clearApiKey" }, SITE)).toMatchObject({ success: true });
+    expect(await h.onInternalMessage({ type: "account" }, panel)).toEqual({
+      ok: true,
+      value: { signedIn: false, account: null },
+    });
+    accounts.grant("cc_two_token", "u2");
+    await h.onSiteMessage({ action: "setApiKey", apiKey: "cc_two_token" }, SITE);
+    expect(await h.onInternalMessage({ type: "account" }, panel)).toMatchObject({
+      value: { signedIn: true, account: { user: { id: "u2" } } },
+    });
+  });
+
+  it("a check started before a sign-out does not bring the old account back", async () => {
+    const accounts = siteAccounts();
+    const store = memoryStore({ apiKey: "cc_one" });
+    const h = handlers(store, undefined, { account: accounts.account });
+    accounts.holdAnswers(true);
+    const pending = h.onInternalMessage({ type: "account", fresh: true }, panel);
+    await h.onSiteMessage({ action: "clearApiKey" }, SITE);
+    accounts.release();
+    await pending;
+    accounts.holdAnswers(false);
+    expect(await h.onInternalMessage({ type: "account" }, panel)).toEqual({
+      ok: true,
+      value: { signedIn: false, account: null },
+    });
+  });
+
+  it("an old remembered account is checked again in the background", async () => {
+    const accounts = siteAccounts();
+    let clock = 0;
+    const h = createHandlers({
+      store: memoryStore({ apiKey: "cc_one" }),
+      companion: (token) => new CompanionClient(token, "http://127.0.0.1:8839"),
+      native: createNativeCompanion({ connect: notInstalledPort }),
+      account: accounts.account,
+      site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
+      version: "0.1.0",
+      now: () => clock,
+    });
+    await h.onInternalMessage({ type: "account" }, panel);
+    clock = RECHECK_AFTER_MS - 1;
+    await h.onInternalMessage({ type: "account" }, panel);
+    expect(accounts.calls).toHaveLength(1);
+    accounts.revoke("cc_one");
+    clock = RECHECK_AFTER_MS;
+    expect(await h.onInternalMessage({ type: "account" }, panel)).toMatchObject({ value: { signedIn: true } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(accounts.calls).toHaveLength(2);
+    expect(await h.onInternalMessage({ type: "account" }, panel)).toMatchObject({ value: { signedIn: false } });
   });
 });
 

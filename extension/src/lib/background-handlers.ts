@@ -1,5 +1,6 @@
 import { PAIRING_TOKEN, type ClipJobRequest } from "../../../app/domain/companion";
 import { siteMessageSchema, type ExtensionReply } from "../../../app/domain/extension";
+import { createAccountMemo } from "./account-memo";
 import type { CompanionClient } from "./companion-client";
 import { SITE_ORIGIN, SITE_ORIGINS } from "./config";
 import { FAILURE_TEXT } from "./failures";
@@ -45,6 +46,8 @@ export interface Deps {
   /** The site's API with the extension's token. */
   site: (apiKey: string) => SiteApi;
   version: string;
+  /** The clock the remembered account ages by (a test may pass its own). */
+  now?: () => number;
 }
 
 /** Where a message came from: the sender kind, and for the bridge the page's origin. */
@@ -60,7 +63,9 @@ const refused = (message: string): ExtensionReply => ({ success: false, message 
 /** The background's message map, written against injected parts so that a unit test can drive it. */
 const SIGNED_OUT = { ok: false, failure: { kind: "signed_out", message: FAILURE_TEXT.signed_out } } as const;
 
-export function createHandlers({ store, companion, native, account, site, version }: Deps) {
+export function createHandlers({ store, companion, native, account, site, version, now }: Deps) {
+  const accounts = createAccountMemo(account, now);
+
   /** Hands the API token to the companion (kept in its memory only) so that it can reserve credits. */
   async function pushSession(client: CompanionClient, apiKey: string) {
     return client.setSession(apiKey, SITE_ORIGIN);
@@ -161,17 +166,15 @@ export function createHandlers({ store, companion, native, account, site, versio
     return served;
   }
 
-  /** The signed-in account (never the token itself). */
-  async function accountStatus(): Promise<AccountStatus> {
-    const { apiKey } = await store.get();
-    const me = apiKey ? await account(apiKey).catch(() => null) : null;
-    return { signedIn: me !== null, account: me };
+  /** The signed-in account (never the token itself): the remembered one at once, unless `fresh` asks the site now. */
+  async function accountStatus(fresh: boolean): Promise<AccountStatus> {
+    return accounts.get((await store.get()).apiKey, fresh);
   }
 
   /** The account and the companion, as the popup shows them. */
   async function status(): Promise<Status> {
     const { pairingToken } = await store.get();
-    const [me, state] = await Promise.all([accountStatus(), companionState(pairingToken)]);
+    const [me, state] = await Promise.all([accountStatus(true), companionState(pairingToken)]);
     return { ...me, companion: state };
   }
 
@@ -186,6 +189,7 @@ export function createHandlers({ store, companion, native, account, site, versio
         return { success: true, message: `ClipCut extension ${version}` };
       case "setApiKey": {
         await store.set({ apiKey: message.apiKey });
+        accounts.forget();
         const { pairingToken } = await store.get();
         if (pairingToken) await pushSession(companion(pairingToken), message.apiKey);
         return { success: true, message: "Signed in." };
@@ -193,6 +197,7 @@ export function createHandlers({ store, companion, native, account, site, versio
       case "clearApiKey": {
         const { pairingToken } = await store.get();
         await store.set({ apiKey: null, plan: null });
+        accounts.forget();
         if (pairingToken) await companion(pairingToken).clearSession();
         return { success: true, message: "Signed out." };
       }
@@ -226,7 +231,7 @@ export function createHandlers({ store, companion, native, account, site, versio
   const handlers: Handlers = {
     site: (message, from) => onSiteMessage(message.message, from.siteOrigin),
     status: async () => ({ ok: true, value: await status() }),
-    account: async () => ({ ok: true, value: await accountStatus() }),
+    account: async (message) => ({ ok: true, value: await accountStatus(message.fresh ?? false) }),
     companion: async () => ({ ok: true, value: await companionState((await store.get()).pairingToken) }),
     realtimeToken: async () => ({ ok: true, value: (await store.get()).apiKey }),
     pair: async (message) => {

@@ -100,9 +100,11 @@ export const MESSAGES = {
   status: define<Result<Status>>()(fields({}), ["popup"]),
   /**
    * The panel's view of the account, without waiting for the companion: starting the native host can take seconds,
-   * and the panel must be usable at once. The companion's state is its own message.
+   * and the panel must be usable at once. The companion's state is its own message. The background answers from
+   * the last good account it remembers for the token; `fresh` waits for the site's answer now (a revoked token then
+   * reads as signed out).
    */
-  account: define<Result<AccountStatus>>()(fields({}), ["panel"]),
+  account: define<Result<AccountStatus>>()(fields({ fresh: z.boolean().optional() }), ["panel"]),
   /** The companion's state for the panel (the browser may start the native host to answer). */
   companion: define<Result<CompanionState>>()(fields({}), ["panel"]),
   /** The popup's live credits open /api/v1/realtime with the token; only the popup page gets it. */

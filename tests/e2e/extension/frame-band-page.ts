@@ -39,3 +39,23 @@ export const playAndSample = (fps: number, ms: number) => `new Promise((resolve)
   video.requestVideoFrameCallback(onFrame);
   setTimeout(() => { done = true; video.pause(); resolve(seen); }, ${ms});
 })`;
+
+/**
+ * Presses `.` in the panel `n` times, the first at once and each next one the moment the frame asked for before is
+ * presented (a frame callback registered after the panel's own): the moment a key lands on a loaded machine, when
+ * the panel has seen the frame but not rendered it yet. Resolves once the last press is sent.
+ */
+export const pressOnEachFrame = (n: number) => `new Promise((resolve) => {
+  const video = document.querySelector("video");
+  const panel = document.querySelector("clipcut-panel").shadowRoot.querySelector("#clipcut-panel");
+  const press = () => panel.dispatchEvent(new KeyboardEvent("keydown", { key: ".", code: "Period", bubbles: true, composed: true, cancelable: true }));
+  let left = ${n};
+  const onFrame = () => {
+    press();
+    if (--left > 0) video.requestVideoFrameCallback(onFrame);
+    else resolve(null);
+  };
+  press();
+  if (--left > 0) video.requestVideoFrameCallback(onFrame);
+  else resolve(null);
+})`;

@@ -34,7 +34,7 @@ import { TITLE } from "../../lib/youtube-page";
 import { BatchAndPresets } from "./batch-presets";
 import { FrameControls, frameKeyHandler } from "./frame-controls";
 import { TrueCutReport } from "./true-cut-report";
-import { usePageVideo } from "./use-page-video";
+import { pageVideoDuration, usePageVideo } from "./use-page-video";
 
 /** The times sent for a range: the middles of its first and last frames once the frame rate is known. */
 function sentRange(range: ClipRange, fps: number | null) {
@@ -55,6 +55,12 @@ const unlockQuality = (quality: Quality) => PLAN_LIST.find((p) => compareQuality
 /** The "Clip" button and, once opened, the panel for the video on this page. */
 export function ClipPanel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   const [open, setOpen] = useState(false);
+  // The account, asked as the button appears (the background answers from what it remembers): the panel then opens
+  // on it without a round trip to the site, and checks it again beside.
+  const [known, setKnown] = useState<AccountStatus | null>(null);
+  useEffect(() => {
+    void ask({ type: "account" }).then((result) => !signal.aborted && result.ok && setKnown(result.value));
+  }, [signal]);
   return (
     <div className="my-3 font-sans text-slate-900">
       <button
@@ -66,13 +72,14 @@ export function ClipPanel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: s
       >
         Clip
       </button>
-      {open && <Panel signal={signal} pageUrl={pageUrl} />}
+      {open && <Panel signal={signal} pageUrl={pageUrl} known={known} />}
     </div>
   );
 }
 
-function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
-  const [range, setRawRange] = useState<ClipRange>({ start: 0, end: 0 });
+function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: string; known: AccountStatus | null }) {
+  // The whole video when its duration is already known: the first render is then a usable range.
+  const [range, setRawRange] = useState<ClipRange>(() => ({ start: 0, end: pageVideoDuration() }));
   // The frame rate of the format the companion will cut (its dry run's probe); until then, seconds.
   const [fps, setFps] = useState<number | null>(null);
   const [loop, setLoop] = useState(true);
@@ -99,7 +106,7 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
     }
   };
   const { video, state, actions, frame, step } = usePageVideo(signal, range, fps, loop, grab);
-  const [status, setStatus] = useState<AccountStatus | null>(null);
+  const [status, setStatus] = useState<AccountStatus | null>(known);
   const [companion, setCompanion] = useState<CompanionState | null>(null);
   const [name, setName] = useState(
     () => document.querySelector(TITLE)?.textContent?.trim() || document.title.replace(/ - YouTube$/, ""),
@@ -110,11 +117,20 @@ function Panel({ signal, pageUrl }: { signal: AbortSignal; pageUrl: string }) {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // The account (plan, limits, available credits) on opening, and again after each finished job. The companion's
-  // state comes on its own: the browser may have to start it, and the panel is usable meanwhile.
+  // The account (plan, limits, available credits): the page's early answer until the site's own, asked on opening
+  // (a revoked token then shows as signed out) and again after each finished job. The companion's state comes on
+  // its own: the browser may have to start it, and the panel is usable meanwhile.
   const finished = jobs.filter((j) => !isActive(j)).length;
+  const checked = useRef(false);
   useEffect(() => {
-    void ask({ type: "account" }).then((result) => !signal.aborted && setStatus(result.ok ? result.value : null));
+    if (known && !checked.current) setStatus(known);
+  }, [known]);
+  useEffect(() => {
+    void ask({ type: "account", fresh: true }).then((result) => {
+      if (signal.aborted) return;
+      checked.current = true;
+      setStatus(result.ok ? result.value : null);
+    });
   }, [signal, finished]);
   useEffect(() => {
     void ask({ type: "companion" }).then((result) => !signal.aborted && setCompanion(result.ok ? result.value : null));

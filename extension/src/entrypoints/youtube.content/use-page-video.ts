@@ -25,6 +25,16 @@ export interface PageVideo {
   step: (delta: number, seconds: boolean) => void;
 }
 
+/** The page's player video (the first <video> where YouTube's own player is missing). */
+const findPageVideo = () =>
+  document.querySelector<HTMLVideoElement>(PLAYER_VIDEO) ?? document.querySelector<HTMLVideoElement>("video");
+
+/** The page video's duration in seconds, 0 until its metadata is known. */
+export function pageVideoDuration(): number {
+  const duration = findPageVideo()?.duration;
+  return duration && Number.isFinite(duration) ? duration : 0;
+}
+
 /**
  * The page's own <video> as the range editor's player, on the frame grid once the frame rate is known.
  *
@@ -41,9 +51,7 @@ export function usePageVideo(
   loop: boolean,
   onPresented?: (frame: number, video: HTMLVideoElement) => void,
 ): PageVideo {
-  const [video] = useState(
-    () => document.querySelector<HTMLVideoElement>(PLAYER_VIDEO) ?? document.querySelector("video"),
-  );
+  const [video] = useState(findPageVideo);
   const read = (): PlayerState => ({
     ready: !!video && Number.isFinite(video.duration) && video.duration > 0,
     playing: !!video && !video.paused,
@@ -56,8 +64,13 @@ export function usePageVideo(
   const [frame, setFrame] = useState<number | null>(null);
   const live = useRef({ range, fps, loop, onPresented });
   live.current = { range, fps, loop, onPresented };
-  /** The frame the last step asked for, until the browser presents it: steps in a row count from it. */
+  /** The frame the last step asked for: steps in a row count from it (see step). */
   const pending = useRef<number | null>(null);
+  /**
+   * The frame last presented, as soon as the browser says so: a key pressed before React renders that frame must
+   * count from it, not from the frame of the last render (rapid presses under load then repeated a frame).
+   */
+  const onScreen = useRef<number | null>(null);
 
   useEffect(() => {
     if (!video) return;
@@ -94,7 +107,7 @@ export function usePageVideo(
         if (rate) {
           // Chromium reports the presented frame's own time, Firefox (after a seek) the seek target: both floor to it.
           const shown = frameAt(meta.mediaTime, rate);
-          if (pending.current === shown) pending.current = null;
+          onScreen.current = shown;
           setFrame(shown);
           if (video.paused) presented?.(shown, video);
           if (!video.paused && r.end > r.start && shown >= toFrames(r, rate).last) atEnd();
@@ -105,7 +118,10 @@ export function usePageVideo(
     } else {
       const tick = () => {
         const { range: r, fps: rate } = live.current;
-        if (rate) setFrame(frameAt(video.currentTime, rate));
+        if (rate) {
+          onScreen.current = frameAt(video.currentTime, rate);
+          setFrame(onScreen.current);
+        }
         if (!video.paused && r.end > r.start && video.currentTime >= r.end) atEnd();
         raf = requestAnimationFrame(tick);
       };
@@ -122,8 +138,8 @@ export function usePageVideo(
 
   // A frame rate learned later: the frame on screen is known from then on.
   useEffect(() => {
-    if (video && fps) setFrame(frameAt(video.currentTime, fps));
-    else setFrame(null);
+    onScreen.current = video && fps ? frameAt(video.currentTime, fps) : null;
+    setFrame(onScreen.current);
   }, [video, fps]);
 
   const lastFrame = () => (video && fps && Number.isFinite(video.duration) ? Math.ceil(video.duration * fps) - 1 : 0);
@@ -156,7 +172,10 @@ export function usePageVideo(
       video.currentTime = Math.min(Math.max(0, video.currentTime + by), video.duration || Infinity);
       return;
     }
-    const from = pending.current ?? frame ?? frameAt(video.currentTime, fps);
+    // The last step's target while the video is still headed there (currentTime is the seek's target at once, in
+    // both browsers), whatever the frame callbacks said meanwhile; otherwise the frame last presented.
+    const headed = pending.current !== null && frameAt(video.currentTime, fps) === pending.current;
+    const from = headed ? pending.current! : (onScreen.current ?? frameAt(video.currentTime, fps));
     const next = Math.min(Math.max(0, from + (seconds ? delta * Math.round(fps) : delta)), lastFrame());
     pending.current = next;
     video.currentTime = seekTarget(next, fps);

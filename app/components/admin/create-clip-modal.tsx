@@ -129,7 +129,7 @@ export function CreateClipModal({
             </p>
             <div className="flex justify-end">
               <Link to={closeHref} preventScrollReset replace className="btn-primary">
-                Close
+                Done
               </Link>
             </div>
           </div>

@@ -72,7 +72,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.intent === "create") return answerCreateClipForm(request, context, form);
   const admin = await requireAdmin(request, context);
   const parsed = deleteSchema.safeParse(form);
-  if (!parsed.success) return data({ intent: "delete" as const, error: ADMIN_MESSAGES.deleteClipFailed }, { status: 400 });
+  if (!parsed.success)
+    return data({ intent: "delete" as const, error: ADMIN_MESSAGES.deleteClipFailed }, { status: 400 });
   const env = context.cloudflare.env;
   const ctx = { env, db: getDb(env.DB), adminId: admin.id, ip: clientIp(request) };
   const result = await deleteClipAsAdmin(ctx, { clipId: parsed.data.clipId, refund: Boolean(parsed.data.refund) });

@@ -111,7 +111,9 @@ test.describe("admin back-office", () => {
     await dialog.getByLabel("End Time (mm:ss)").fill("01:40");
     await dialog.getByLabel("Quality").selectOption("1080p");
     await dialog.getByRole("button", { name: "Confirm & Create Clip" }).click();
-    await expect(dialog.getByRole("status")).toHaveText(`Clip "${name}" created successfully! 12 credits were deducted.`);
+    await expect(dialog.getByRole("status")).toHaveText(
+      `Clip "${name}" created successfully! 12 credits were deducted.`,
+    );
     await dialog.getByRole("link", { name: "Done" }).click();
     await expect(page).toHaveURL(/\/admin\/clips$/);
     await expect(dialog).toBeHidden();

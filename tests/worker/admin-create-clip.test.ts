@@ -27,7 +27,10 @@ const form = (key: string, changes: Record<string, string> = {}) => ({
 
 /** The text of a page as a reader sees it (React escapes quotes in text). */
 const text = async (res: Response) =>
-  (await res.text()).replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&");
+  (await res.text())
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, "&");
 
 const credits = (id: string) => countRows("SELECT credits AS n FROM users WHERE id = ?", id);
 const clipsOf = (id: string) => countRows("SELECT count(*) AS n FROM clips WHERE user_id = ?", id);

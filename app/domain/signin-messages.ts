@@ -1,3 +1,4 @@
+import { ADMIN_MESSAGES } from "./admin";
 import { SITE } from "./site";
 
 /**
@@ -24,6 +25,8 @@ export const SIGNIN_NOTICES = {
     "Your e-mail address is confirmed. Sign in with Google, or use “Forgot password?” to set a password.",
   // An open page whose session ended elsewhere (sign out everywhere, a password change, a ban) is sent here.
   session_ended: "Your session has ended. Please sign in again.",
+  // The admin Create Clip form posted without JavaScript after the session ended (spec K10).
+  clip_signed_out: ADMIN_MESSAGES.clipSignedOut,
 } as const;
 
 export type SigninErrorCode = keyof typeof SIGNIN_ERRORS;

@@ -3,6 +3,7 @@ import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { ClipCutter, Spinner } from "~/components/marketing/clip/clip-cutter";
 import { ClipIntro } from "~/components/marketing/clip/clip-intro";
+import { LiveCredits } from "~/components/marketing/clip/live-credits";
 import { RealtimeProvider } from "~/components/realtime";
 import { getDb } from "~/db/client.server";
 import { readCredits } from "~/db/credits.server";
@@ -119,27 +120,20 @@ export default function ClipPage() {
               <Spinner label="Loading video..." />
             </div>
           ) : videoId ? (
-            live ? (
-              <RealtimeProvider initial={live} extensionId={extensionId}>
-                <ClipCutter
-                  key={videoId}
-                  videoId={videoId}
-                  origin={origin}
-                  plan={plan}
-                  extensionId={extensionId}
-                  signedIn
-                />
-              </RealtimeProvider>
-            ) : (
-              <ClipCutter
-                key={videoId}
-                videoId={videoId}
-                origin={origin}
-                plan={plan}
-                extensionId={extensionId}
-                signedIn={false}
-              />
-            )
+            <ClipCutter
+              key={videoId}
+              videoId={videoId}
+              origin={origin}
+              plan={plan}
+              extensionId={extensionId}
+              credits={
+                live && (
+                  <RealtimeProvider initial={live} extensionId={extensionId}>
+                    <LiveCredits />
+                  </RealtimeProvider>
+                )
+              }
+            />
           ) : (
             <ClipIntro />
           )}

@@ -1,8 +1,8 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { GrowthChart } from "~/components/admin/charts";
-import { CreateClipButton } from "~/components/admin/create-clip-modal";
+import { CreateClipLink, CreateClipModal } from "~/components/admin/create-clip-modal";
 import { StatusBadge } from "~/components/admin/badge";
 import { AdminErrorBoundary } from "~/components/admin/error";
 import { ListTable, Td } from "~/components/list";
@@ -11,14 +11,17 @@ import { clipsOnDay, dayStats, monthActivity } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { calendarCells, isoDay, isoDaySchema, MONTH_NAMES } from "~/domain/admin";
 import { formatCents } from "~/domain/plans";
+import { answerCreateClipForm, createdClipMessage } from "~/services/admin-clip-form.server";
 import { requireAdmin } from "~/services/auth.server";
+import { readForm } from "~/utils/forms";
 
 const querySchema = z.object({ day: isoDaySchema.optional().catch(undefined) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requireAdmin(request, context);
   const today = isoDay(Date.now());
-  const { day: requested } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const params = new URL(request.url).searchParams;
+  const { day: requested } = querySchema.parse({ day: params.get("day") ?? undefined });
   // Future days cannot be selected.
   const day = requested && !Number.isNaN(Date.parse(requested)) && requested <= today ? requested : today;
   const dayStart = Date.parse(`${day}T00:00:00Z`);
@@ -42,6 +45,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     };
   });
   return {
+    // The Create Clip dialog lives in the URL (`?modal=create`): the link and the form work without JavaScript.
+    creating: params.get("modal") === "create",
+    created: await createdClipMessage(context, admin.id, params.get("created")),
+    formKey: crypto.randomUUID(),
     day,
     today,
     monthLabel: `${MONTH_NAMES[month]} ${year}`,
@@ -62,10 +69,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
+/** The Create Clip dialog's post (the only form here that posts). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  return answerCreateClipForm(request, context, { ...(await readForm(request)), intent: "create" });
+}
+
 export default function AdminCalendars() {
   const data = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>() ?? null;
   const navigation = useNavigation();
-  const loadingClips = navigation.state === "loading" && navigation.location.pathname === "/admin/calendars";
+  const location = useLocation();
+  // Another day's clips are on their way (opening or closing the dialog keeps the day).
+  const dayOf = (search: string) => new URLSearchParams(search).get("day");
+  const loadingClips =
+    navigation.state === "loading" &&
+    navigation.location.pathname === "/admin/calendars" &&
+    dayOf(navigation.location.search) !== dayOf(location.search);
   const nextDisabled = data.nextMonth > data.today;
   return (
     <div>
@@ -76,7 +95,7 @@ export default function AdminCalendars() {
             <Link to="/admin/reports" className="btn-secondary">
               Generate Reports
             </Link>
-            <CreateClipButton />
+            <CreateClipLink />
           </>
         }
       />
@@ -213,6 +232,7 @@ export default function AdminCalendars() {
           )}
         </Panel>
       </div>
+      {data.creating && <CreateClipModal formKey={data.formKey} created={data.created} answer={answer} />}
     </div>
   );
 }

@@ -8,13 +8,14 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { z } from "zod";
-import { CreateClipButton } from "~/components/admin/create-clip-modal";
+import { CreateClipLink, CreateClipModal } from "~/components/admin/create-clip-modal";
 import { AdminErrorBoundary } from "~/components/admin/error";
 import { ListTable, Pagination, SearchForm, Td } from "~/components/list";
 import { formatDate, PageHeader } from "~/components/admin/ui";
 import { listClips } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, clipList } from "~/domain/admin";
+import { answerCreateClipForm, createdClipMessage } from "~/services/admin-clip-form.server";
 import { deleteClipAsAdmin } from "~/services/admin-clips.server";
 import { requireAdmin } from "~/services/auth.server";
 import { clientIp } from "~/services/rate-limit.server";
@@ -41,13 +42,18 @@ function httpLink(url: string): string | null {
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireAdmin(request, context);
+  const admin = await requireAdmin(request, context);
   const params = new URL(request.url).searchParams;
   const query = clipList.parse(params);
   const list = await listClips(getDb(context.cloudflare.env.DB), query.q, query.page);
   return {
     query,
     notice: params.get("notice") === "deleted" ? deletedNotice(refundedSchema.parse(params.get("refunded"))) : null,
+    // The Create Clip dialog lives in the URL (`?modal=create`): the link and the form work without JavaScript.
+    creating: params.get("modal") === "create",
+    created: await createdClipMessage(context, admin.id, params.get("created")),
+    // A fresh key per rendered form: a double submit of the same form charges once.
+    formKey: crypto.randomUUID(),
     ...list,
     rows: list.rows.map((c) => ({
       ...c,
@@ -57,17 +63,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** Delete a clip (with "Refund" ticked, its cost goes back to whoever paid for it): `deleteClipAsAdmin`. */
+/**
+ * Create the admin's own clip (`intent=create`, the Create Clip dialog), or delete a clip (with "Refund" ticked, its
+ * cost goes back to whoever paid for it): `deleteClipAsAdmin`.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  if (form.intent === "create") return answerCreateClipForm(request, context, form);
   const admin = await requireAdmin(request, context);
-  const parsed = deleteSchema.safeParse(await readForm(request));
-  if (!parsed.success) return data({ error: ADMIN_MESSAGES.deleteClipFailed }, { status: 400 });
+  const parsed = deleteSchema.safeParse(form);
+  if (!parsed.success)
+    return data({ intent: "delete" as const, error: ADMIN_MESSAGES.deleteClipFailed }, { status: 400 });
   const env = context.cloudflare.env;
   const ctx = { env, db: getDb(env.DB), adminId: admin.id, ip: clientIp(request) };
   const result = await deleteClipAsAdmin(ctx, { clipId: parsed.data.clipId, refund: Boolean(parsed.data.refund) });
   if (!result.ok)
     return data(
-      { error: [ADMIN_MESSAGES.deleteClipFailed, result.message].filter(Boolean).join(" ") },
+      { intent: "delete" as const, error: [ADMIN_MESSAGES.deleteClipFailed, result.message].filter(Boolean).join(" ") },
       { status: result.status, headers: result.headers },
     );
   const { refunded } = result;
@@ -109,18 +121,19 @@ function DeleteClip({ clip }: { clip: { id: string; name: string; cost: number }
 }
 
 export default function AdminClips() {
-  const { query, notice, rows, total, page, pages } = useLoaderData<typeof loader>();
+  const { query, notice, rows, total, page, pages, creating, created, formKey } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const createAnswer = result?.intent === "create" ? result : null;
   const href = (p: number) => clipList.href("/admin/clips", query, { page: p });
   return (
     <div>
-      <PageHeader title="Clip Management" crumb="Clips" actions={<CreateClipButton />} />
+      <PageHeader title="Clip Management" crumb="Clips" actions={<CreateClipLink />} />
       {notice && (
         <p role="status" className="alert-success mb-4">
           {notice}
         </p>
       )}
-      {result?.error && (
+      {result?.error && !createAnswer && (
         <p role="alert" className="alert-error mb-4">
           {result.error}
         </p>
@@ -168,6 +181,7 @@ export default function AdminClips() {
         ))}
       </ListTable>
       <Pagination page={page} pages={pages} total={total} pageSize={ADMIN_PAGE_SIZE} href={href} />
+      {creating && <CreateClipModal formKey={formKey} created={created} answer={createAnswer} />}
       <p className="mt-2 text-xs text-slate-600">
         Clips you create are charged to your own balance.{" "}
         <Link to="/admin/reports" className="underline">

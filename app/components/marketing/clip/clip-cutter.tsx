@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { PlanId } from "~/domain/plans";
 import { ClipRangeEditor } from "~/components/clip-range/clip-range-editor";
 import type { ClipRange } from "~/domain/clip-range";
@@ -26,13 +26,15 @@ export function ClipCutter({
   origin,
   plan,
   extensionId,
-  signedIn,
+  credits,
 }: {
   videoId: string;
   origin: string;
   plan: PlanId;
   extensionId: string;
-  signedIn: boolean;
+  /** The live credits line beside Create (signed in), or null. A slot, not a wrapper: the cutter keeps its place in
+   *  the page whatever the session data does, so its state (the range, the hand-off status) is never remounted away. */
+  credits: ReactNode;
 }) {
   const [range, setRange] = useState<ClipRange>({ start: 0, end: 0 });
   const rangeRef = useRef(range);
@@ -117,7 +119,7 @@ export function ClipCutter({
               plan={plan}
               disabled={!ready}
               extensionId={extensionId}
-              signedIn={signedIn}
+              credits={credits}
             />
           </div>
         </section>

@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useState } from "react";
-import { LiveCredits } from "~/components/marketing/clip/live-credits";
+import { useState, type ReactNode } from "react";
 import type { ClipRange } from "~/domain/clip-range";
 import { clipQuality } from "~/domain/clip-request";
 import { clipCost } from "~/domain/credits";
@@ -56,6 +55,11 @@ function OptionGroup<T extends string>({
   );
 }
 
+/** How long the extension may take to start a clip (a cold companion start included) before the page gives up. */
+const HANDOFF_TIMEOUT_MS = 30_000;
+const HANDOFF_NO_ANSWER =
+  "The ClipCut extension did not answer in time. Open the extension to see whether your clip started before trying again.";
+
 type Handoff =
   | { state: "idle" | "sending" | "no-extension" }
   | { state: "sent"; message: string }
@@ -72,14 +76,15 @@ export function ExportOptions({
   plan,
   disabled,
   extensionId,
-  signedIn,
+  credits,
 }: {
   videoUrl: string;
   range: ClipRange;
   plan: PlanId;
   disabled: boolean;
   extensionId: string;
-  signedIn: boolean;
+  /** The signed-in creator's live credits line (null signed out). */
+  credits: ReactNode;
 }) {
   const length = Math.max(0, range.end - range.start);
   const [format, setFormat] = useState<CutterFormat>("mp4");
@@ -89,16 +94,24 @@ export function ExportOptions({
 
   async function create() {
     setHandoff({ state: "sending" });
-    const reply = await sendToExtension(extensionId, {
-      action: "createClip",
-      name: name.trim() || "YouTube clip",
-      videoUrl,
-      startSeconds: Math.round(range.start * 1000) / 1000,
-      endSeconds: Math.round(range.end * 1000) / 1000,
-      format,
-      quality: clipQuality(format, quality),
-    });
-    if (!reply) return setHandoff({ state: "no-extension" });
+    // Is the extension there? A quick ping: the hand-off itself may take seconds (it starts the companion, which
+    // first checks its tools), and under the short wait a slow but working hand-off read as "no extension" while
+    // the clip was being cut and charged.
+    if (!(await sendToExtension(extensionId, { action: "ping" }))) return setHandoff({ state: "no-extension" });
+    const reply = await sendToExtension(
+      extensionId,
+      {
+        action: "createClip",
+        name: name.trim() || "YouTube clip",
+        videoUrl,
+        startSeconds: Math.round(range.start * 1000) / 1000,
+        endSeconds: Math.round(range.end * 1000) / 1000,
+        format,
+        quality: clipQuality(format, quality),
+      },
+      HANDOFF_TIMEOUT_MS,
+    );
+    if (!reply) return setHandoff({ state: "refused", message: HANDOFF_NO_ANSWER });
     setHandoff(
       reply.success
         ? { state: "sent", message: reply.message ?? "The extension is creating your clip." }
@@ -154,7 +167,7 @@ export function ExportOptions({
         </div>
       </dl>
       {!limit.ok && <p className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900">{limit.message}</p>}
-      {signedIn && <LiveCredits />}
+      {credits}
       <button
         type="button"
         className="btn-primary w-full py-3 text-base"

@@ -28,6 +28,7 @@ export interface RangeReader {
   close(): Promise<void>;
 }
 
+/** Bytes held from `start` on: one piece of a response as the socket delivered it (never copied). */
 interface Chunk {
   start: number;
   bytes: Uint8Array;
@@ -40,17 +41,57 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
   let received = 0;
   const fetchRange =
     input.kind === "file" ? await fileFetcher(input.url.replace(/^file:/, "")) : httpFetcher(input, stop);
+  // Sorted by start, never overlapping; `order` is the same chunks oldest first (what the bound evicts).
+  const chunks: Chunk[] = [];
+  const order: Chunk[] = [];
+  let cached = 0;
+  /** Index of the last chunk starting at or before `at` (-1: none). */
+  const before = (at: number) => {
+    let lo = 0;
+    let hi = chunks.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (chunks[mid]!.start <= at) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
+  const find = (at: number) => {
+    const c = chunks[before(at)];
+    return c && at < c.start + c.bytes.length ? c : undefined;
+  };
+  /** Where the next held byte after `at` starts (or `limit`). */
+  const nextHeld = (at: number, limit: number) => Math.min(limit, chunks[before(at) + 1]?.start ?? limit);
+  const keep = (at: number, pieces: Uint8Array[]) => {
+    let i = before(at) + 1;
+    for (const bytes of pieces) {
+      if (bytes.length === 0) continue;
+      const c = { start: at, bytes };
+      chunks.splice(i++, 0, c);
+      order.push(c);
+      at += bytes.length;
+      cached += bytes.length;
+    }
+    // Oldest first out: the plan's walk and the copy move forward through the file.
+    while (cached > CACHE_BYTES && order.length > 1) {
+      const old = order.shift()!;
+      chunks.splice(chunks.indexOf(old), 1);
+      cached -= old.bytes.length;
+    }
+  };
+
   const first = await fetchRange(0, HEAD - 1);
   requests++;
-  received += first.bytes.length;
+  received += first.length;
   const size = first.size;
-  const chunks: Chunk[] = [{ start: 0, bytes: first.bytes }];
-  let cached = first.bytes.length;
-  let nextByte = first.bytes.length;
+  keep(0, first.pieces);
+  let nextByte = first.length;
   let chunk = MIN_CHUNK * 2;
   let span: [number, number] | null = null;
 
-  const find = (at: number) => chunks.find((c) => c.start <= at && at < c.start + c.bytes.length);
   const fetchFrom = async (at: number, needEnd: number): Promise<void> => {
     const continues = at === nextByte;
     const inSpan = span !== null && at >= span[0] && at < span[1];
@@ -60,31 +101,35 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     if (span && inSpan) end = Math.max(needEnd, Math.min(end, span[1]));
     end = Math.min(end, size);
     // Do not fetch again what a later chunk already holds.
-    const after = chunks.filter((c) => c.start > at).reduce((m, c) => Math.min(m, c.start), size);
-    end = Math.max(needEnd, Math.min(end, after));
+    end = Math.max(needEnd, nextHeld(at, end));
     const got = await fetchRange(at, end - 1);
     requests++;
-    received += got.bytes.length;
-    if (got.bytes.length !== end - at) throw readFailed();
-    chunks.push({ start: at, bytes: got.bytes });
-    cached += got.bytes.length;
+    received += got.length;
+    if (got.length !== end - at) throw readFailed();
+    keep(at, got.pieces);
     nextByte = end;
-    // Oldest first out: the plan's walk and the copy move forward through the file.
-    while (cached > CACHE_BYTES && chunks.length > 1) cached -= chunks.shift()!.bytes.length;
   };
 
   return {
     size,
     async read(start, end) {
       if (start < 0 || end > size || start >= end) throw readFailed();
+      // Inside one held piece (most packets): a view of it, no copy.
+      let whole = find(start);
+      if (!whole) {
+        await fetchFrom(start, nextHeld(start, end));
+        whole = find(start);
+      }
+      if (whole && end <= whole.start + whole.bytes.length) {
+        return whole.bytes.subarray(start - whole.start, end - whole.start);
+      }
       const out = new Uint8Array(end - start);
       let at = start;
       while (at < end) {
         let c = find(at);
         if (!c) {
           // Up to the next byte already held (or the end of the read).
-          const held = chunks.filter((x) => x.start > at && x.start < end).reduce((m, x) => Math.min(m, x.start), end);
-          await fetchFrom(at, held);
+          await fetchFrom(at, nextHeld(at, end));
           c = find(at);
           if (!c) throw readFailed();
         }
@@ -102,6 +147,7 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     async close() {
       closing.abort();
       chunks.length = 0;
+      order.length = 0;
       await fetchRange.close?.();
     },
   };
@@ -109,7 +155,9 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
 
 const readFailed = () => new ClipError("source_unavailable", "The source stopped answering mid-read; try again.", 502);
 
-type Fetcher = ((from: number, to: number) => Promise<{ bytes: Uint8Array; size: number }>) & {
+/** A range's bytes as the pieces they arrived in (`length` in all), and the file's size. */
+type Fetched = { pieces: Uint8Array[]; length: number; size: number };
+type Fetcher = ((from: number, to: number) => Promise<Fetched>) & {
   close?: () => Promise<void>;
 };
 
@@ -137,10 +185,18 @@ function httpFetcher(input: InputSpec, signal: AbortSignal): Fetcher {
         422,
       );
     }
-    const parts: Buffer[] = [];
-    for await (const piece of res as AsyncIterable<Buffer>) parts.push(piece);
-    const bytes = Buffer.concat(parts);
-    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), size: Number(total) };
+    // The socket's pieces are kept as they are (no copy into one buffer); a longer answer than asked fails.
+    const pieces: Uint8Array[] = [];
+    let length = 0;
+    for await (const piece of res as AsyncIterable<Buffer>) {
+      length += piece.length;
+      if (length > to - from + 1) {
+        res.destroy();
+        throw readFailed();
+      }
+      pieces.push(piece);
+    }
+    return { pieces, length, size: Number(total) };
   };
 }
 
@@ -151,7 +207,7 @@ async function fileFetcher(path: string): Promise<Fetcher> {
     const length = Math.max(0, Math.min(to, size - 1) - from + 1);
     const bytes = new Uint8Array(length);
     const { bytesRead } = await handle.read(bytes, 0, length, from);
-    return { bytes: bytes.subarray(0, bytesRead), size };
+    return { pieces: [bytes.subarray(0, bytesRead)], length: bytesRead, size };
   };
   fetcher.close = () => handle.close();
   return fetcher;

@@ -24,6 +24,7 @@
  *   BENCH_AT=10.5,150.5 …                      (clip starts for the progressive and DASH sources)
  *   BENCH_REPEAT=3 …                           (runs of each short row; the row reports the median run)
  *   BENCH_ONLY=progressive,dashsidx BENCH_SLOW_MS=0 …   (no slow-link rows)
+ * One cut at a time, without serve, its own CPU and the functions it spends it in: bench/companion/profile-copy.ts.
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  */

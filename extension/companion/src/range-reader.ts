@@ -15,6 +15,8 @@ import type { InputSpec } from "./source";
 const HEAD = 64 * 1024;
 const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 1024 * 1024;
+/** Within the clip's known span: larger requests, and the next one fetched while the last one is written. */
+const SPAN_CHUNK = 2 * 1024 * 1024;
 const CACHE_BYTES = 48 * 1024 * 1024;
 
 export interface RangeReader {
@@ -92,21 +94,59 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
   let chunk = MIN_CHUNK * 2;
   let span: [number, number] | null = null;
 
+  /** The next part of the span, in flight while the part before it is parsed and written (one at a time). */
+  let ahead: { start: number; end: number; done: Promise<void> } | null = null;
+  /** Where the last part read ahead begins: a read reaching it asks for the next part. */
+  let aheadFrom = Infinity;
+  let closed = false;
+
   const fetchFrom = async (at: number, needEnd: number): Promise<void> => {
+    const pending = ahead;
+    if (pending && at >= pending.start && at < pending.end) {
+      // Already asked for: wait for it (its failure is this read's).
+      await pending.done;
+      if (ahead === pending) ahead = null;
+      if (find(at)) return readAhead();
+    }
     const continues = at === nextByte;
     const inSpan = span !== null && at >= span[0] && at < span[1];
-    chunk = continues ? Math.min(MAX_CHUNK, chunk * 2) : inSpan ? MAX_CHUNK : MIN_CHUNK;
+    chunk = inSpan ? SPAN_CHUNK : continues ? Math.min(MAX_CHUNK, chunk * 2) : MIN_CHUNK;
     // The rest of a read is fetched whole; within the clip's span, never far past its end.
     let end = Math.max(needEnd, at + chunk);
     if (span && inSpan) end = Math.max(needEnd, Math.min(end, span[1]));
     end = Math.min(end, size);
-    // Do not fetch again what a later chunk already holds.
+    // Do not fetch again what a later chunk already holds, or what is being read ahead.
     end = Math.max(needEnd, nextHeld(at, end));
+    if (ahead && ahead.start > at) end = Math.max(needEnd, Math.min(end, ahead.start));
     const got = await fetchRange(at, end - 1);
     requests++;
     received += got.length;
     if (got.length !== end - at) throw readFailed();
     keep(at, got.pieces);
+    nextByte = end;
+    readAhead();
+  };
+
+  /** Inside the span, the next part is asked for as soon as the last one arrived (bounded: one part ahead). */
+  const readAhead = () => {
+    if (!span || ahead || closed) return;
+    const at = nextByte;
+    if (at < span[0] || at >= span[1] || find(at)) return;
+    const end = nextHeld(at, Math.min(span[1], at + SPAN_CHUNK));
+    if (end <= at) return;
+    const part = { start: at, end, done: Promise.resolve() };
+    part.done = (async () => {
+      const got = await fetchRange(at, end - 1);
+      requests++;
+      received += got.length;
+      if (got.length !== end - at) throw readFailed();
+      keep(at, got.pieces);
+      if (ahead === part) ahead = null;
+    })();
+    // Awaited by the read that needs these bytes; unread (the cut stopped), its failure does not matter.
+    part.done.catch(() => undefined);
+    ahead = part;
+    aheadFrom = at;
     nextByte = end;
   };
 
@@ -120,6 +160,7 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
         await fetchFrom(start, nextHeld(start, end));
         whole = find(start);
       }
+      if (start >= aheadFrom) readAhead();
       if (whole && end <= whole.start + whole.bytes.length) {
         return whole.bytes.subarray(start - whole.start, end - whole.start);
       }
@@ -145,6 +186,7 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     },
     stats: () => ({ requests, bytes: received }),
     async close() {
+      closed = true;
       closing.abort();
       chunks.length = 0;
       order.length = 0;

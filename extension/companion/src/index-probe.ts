@@ -90,6 +90,8 @@ async function probeStream(spec: InputSpec, signal?: AbortSignal): Promise<Media
     return null;
   } finally {
     input.dispose();
+    // The cut that follows reads this header again: it starts from these bytes.
+    reader.share();
     await reader.close();
   }
 }

@@ -27,8 +27,23 @@ export interface RangeReader {
   expectSpan(start: number, end: number): void;
   /** Requests made and bytes received so far (the trace and the bench). */
   stats(): { requests: number; bytes: number };
+  /**
+   * Leaves what was read (the header: a probe's reads, at most SEED_BYTES) for the next reader of the same source
+   * within SEED_TTL_MS, so the cut that follows the in-process probe does not fetch it again.
+   */
+  share(): void;
   close(): Promise<void>;
 }
+
+/**
+ * Headers read lately, by source (URL, request headers and guard: the bytes came through that guard for that URL).
+ * A probe and its cut run seconds apart; a batch's cuts of one video share the entry.
+ */
+const seeds = new Map<string, { at: number; size: number; chunks: Chunk[] }>();
+const SEED_BYTES = 4 * 1024 * 1024;
+const SEED_TTL_MS = 60_000;
+const MAX_SEEDS = 8;
+const seedKey = (input: InputSpec) => `${guardOf(input).allowPrivate}\n${input.url}\n${JSON.stringify(input.headers)}`;
 
 /** Bytes held from `start` on: one piece of a response as the socket delivered it (never copied). */
 interface Chunk {
@@ -85,12 +100,24 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     }
   };
 
-  const first = await fetchRange(0, HEAD - 1);
-  requests++;
-  received += first.length;
-  const size = first.size;
-  keep(0, first.pieces);
-  let nextByte = first.length;
+  const now = Date.now();
+  for (const [k, v] of seeds) if (now - v.at > SEED_TTL_MS) seeds.delete(k);
+  const seed = seeds.get(seedKey(input));
+  let size: number;
+  let nextByte: number;
+  if (seed) {
+    // The header a probe of this source read moments ago: no request for it (the chunks are never written to).
+    size = seed.size;
+    for (const c of seed.chunks) keep(c.start, [c.bytes]);
+    nextByte = -1;
+  } else {
+    const first = await fetchRange(0, HEAD - 1);
+    requests++;
+    received += first.length;
+    size = first.size;
+    keep(0, first.pieces);
+    nextByte = first.length;
+  }
   let chunk = MIN_CHUNK * 2;
   let span: [number, number] | null = null;
 
@@ -185,6 +212,19 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
       span = [start, end];
     },
     stats: () => ({ requests, bytes: received }),
+    share() {
+      let total = 0;
+      const kept: Chunk[] = [];
+      for (const c of chunks) {
+        if (total + c.bytes.length > SEED_BYTES) break;
+        kept.push(c);
+        total += c.bytes.length;
+      }
+      if (kept.length === 0) return;
+      seeds.delete(seedKey(input));
+      seeds.set(seedKey(input), { at: Date.now(), size, chunks: kept });
+      while (seeds.size > MAX_SEEDS) seeds.delete(seeds.keys().next().value!);
+    },
     async close() {
       closed = true;
       closing.abort();

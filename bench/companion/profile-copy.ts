@@ -6,7 +6,6 @@
  * The range server runs in a child process so the profile and the CPU figures are the companion's own.
  * PROFILE_CACHED=1: probe once before the runs and time only the cut (index, read, write, checks).
  */
-import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { probeMedia } from "../../extension/companion/src/probe";
 import { resolveSource, type InputSpec } from "../../extension/companion/src/source";
 import { startTrace } from "../../extension/companion/src/trace";
 import { toolPaths } from "../../extension/companion/src/tools";
+import { startRangeServerProcess } from "./range-server-process";
 
 const which = process.argv[2] ?? "progressive";
 const at = Number(process.argv[3] ?? 10.5);
@@ -23,69 +23,59 @@ const runs = Number(process.argv[4] ?? 5);
 const cachedProbe = process.env.PROFILE_CACHED === "1";
 const mediaDir = join(tmpdir(), "clipcut-bench-media-v1");
 
-if (process.argv[2] === "--serve") {
-  const { startRangeServer } = await import("../../extension/companion/test/range-server");
-  const server = await startRangeServer(mediaDir);
-  // The child re-serves on the fixed port by proxying nothing: it reports its own ephemeral URL instead.
-  process.send?.(server.url(""));
-} else {
-  const child = fork(new URL(import.meta.url).pathname, ["--serve"], {
-    execArgv: ["--import", "tsx"],
-    stdio: "inherit",
-  });
-  const base = await new Promise<string>((resolve) => child.once("message", (m) => resolve(String(m))));
-  const tools = toolPaths();
-  const out = mkdtempSync(join(tmpdir(), "clipcut-prof-"));
-  try {
-    const figures: { ms: number; cpu: number; stall: number }[] = [];
-    let probed: Awaited<ReturnType<typeof probeMedia>> | null = null;
-    for (let r = 0; r < runs; r++) {
-      const trace = startTrace(`run ${r}`, true);
-      const stalls = monitorEventLoopDelay({ resolution: 5 });
-      stalls.enable();
-      const cpu = process.cpuUsage();
-      const began = performance.now();
-      const url = (name: string) => `${base}${name}?r=${r}`;
-      let input: InputSpec;
-      if (which === "dashsidx") {
-        input = await resolveSource(tools, url("long1080-240s-video-sidx.mp4"), { allowPrivate: true });
-        input = { ...input, audio: { ...input, url: url("long1080-240s-audio-sidx.m4a"), audio: undefined } };
-      } else input = await resolveSource(tools, url("long1080-240s.mp4"), { allowPrivate: true });
-      if (cachedProbe && !probed) probed = await probeMedia(tools.ffprobe, input);
-      const info = probed ?? (await trace.span("probe", () => probeMedia(tools.ffprobe, input)));
-      const result = await cutClip(
-        {
-          input,
-          info,
-          startSeconds: at,
-          endSeconds: at + 20,
-          format: "mp4",
-          quality: null,
-          strategy: "copy",
-          allowSnap: true,
-          watermark: false,
-          outputDir: out,
-          baseName: `clip-${r}`,
-        },
-        { tools, trace },
-      );
-      const ms = performance.now() - began;
-      stalls.disable();
-      const used = process.cpuUsage(cpu);
-      trace.end(result.strategy);
-      figures.push({ ms, cpu: (used.user + used.system) / 1000, stall: stalls.max / 1e6 });
-      process.stderr.write(
-        `run ${r}: ${ms.toFixed(0)} ms, own CPU ${((used.user + used.system) / 1000).toFixed(0)} ms, longest stall ${(stalls.max / 1e6).toFixed(0)} ms, load ${loadavg()[0]!.toFixed(2)}\n`,
-      );
-    }
-    const median = (k: "ms" | "cpu" | "stall") => figures.map((f) => f[k]).sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-    process.stderr.write(
-      `median of ${runs}: ${median("ms").toFixed(0)} ms, own CPU ${median("cpu").toFixed(0)} ms, longest stall ${median("stall").toFixed(0)} ms, load ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}\n`,
+const server = await startRangeServerProcess(mediaDir);
+const base = server.url("");
+const tools = toolPaths();
+const out = mkdtempSync(join(tmpdir(), "clipcut-prof-"));
+try {
+  const figures: { ms: number; cpu: number; stall: number }[] = [];
+  let probed: Awaited<ReturnType<typeof probeMedia>> | null = null;
+  for (let r = 0; r < runs; r++) {
+    const trace = startTrace(`run ${r}`, true);
+    const stalls = monitorEventLoopDelay({ resolution: 5 });
+    stalls.enable();
+    const cpu = process.cpuUsage();
+    const began = performance.now();
+    const url = (name: string) => `${base}${name}?r=${r}`;
+    let input: InputSpec;
+    if (which === "dashsidx") {
+      input = await resolveSource(tools, url("long1080-240s-video-sidx.mp4"), { allowPrivate: true });
+      input = { ...input, audio: { ...input, url: url("long1080-240s-audio-sidx.m4a"), audio: undefined } };
+    } else input = await resolveSource(tools, url("long1080-240s.mp4"), { allowPrivate: true });
+    if (cachedProbe && !probed) probed = await probeMedia(tools.ffprobe, input);
+    const info = probed ?? (await trace.span("probe", () => probeMedia(tools.ffprobe, input)));
+    const result = await cutClip(
+      {
+        input,
+        info,
+        startSeconds: at,
+        endSeconds: at + 20,
+        format: "mp4",
+        quality: null,
+        strategy: "copy",
+        allowSnap: true,
+        watermark: false,
+        outputDir: out,
+        baseName: `clip-${r}`,
+      },
+      { tools, trace },
     );
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-    child.kill();
+    const ms = performance.now() - began;
+    stalls.disable();
+    const used = process.cpuUsage(cpu);
+    trace.end(result.strategy);
+    figures.push({ ms, cpu: (used.user + used.system) / 1000, stall: stalls.max / 1e6 });
+    process.stderr.write(
+      `run ${r}: ${ms.toFixed(0)} ms, own CPU ${((used.user + used.system) / 1000).toFixed(0)} ms, longest stall ${(stalls.max / 1e6).toFixed(0)} ms, load ${loadavg()[0]!.toFixed(2)}\n`,
+    );
   }
+  const median = (k: "ms" | "cpu" | "stall") => figures.map((f) => f[k]).sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+  process.stderr.write(
+    `median of ${runs}: ${median("ms").toFixed(0)} ms, own CPU ${median("cpu").toFixed(0)} ms, longest stall ${median("stall").toFixed(0)} ms, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
+} finally {
+  rmSync(out, { recursive: true, force: true });
+  await server.close();
 }

@@ -42,9 +42,9 @@ try {
       input = await resolveSource(tools, url("long1080-240s-video-sidx.mp4"), { allowPrivate: true });
       input = { ...input, audio: { ...input, url: url("long1080-240s-audio-sidx.m4a"), audio: undefined } };
     } else if (which === "vp9") {
-    input = await resolveSource(tools, url("vp9-1440-60s.webm"), { allowPrivate: true });
-    input = { ...input, audio: { ...input, url: url("opus-60s.webm"), audio: undefined } };
-  } else input = await resolveSource(tools, url("long1080-240s.mp4"), { allowPrivate: true });
+      input = await resolveSource(tools, url("vp9-1440-60s.webm"), { allowPrivate: true });
+      input = { ...input, audio: { ...input, url: url("opus-60s.webm"), audio: undefined } };
+    } else input = await resolveSource(tools, url("long1080-240s.mp4"), { allowPrivate: true });
     if (cachedProbe && !probed) probed = await probeMedia(tools.ffprobe, input);
     const info = probed ?? (await trace.span("probe", () => probeMedia(tools.ffprobe, input)));
     const result = await cutClip(

@@ -7,11 +7,12 @@
  *   - DASH with sidx: the same pair as fragmented MP4 with a sidx after the moov, as YouTube really serves it (the
  *     in-process copy reads that index itself: mediabunny alone walks every moof);
  *   - VP9 1440p: a video-only VP9 WebM (5 s GOPs, as YouTube's) + an Opus WebM, also through yt-dlp.
+ * The range server runs in a process of its own (the origin is never in the companion's process).
  * Copies are cut in the companion's process from the container's index (decision 002, 11), and so are H.264 smart
  * cuts into MP4 (their middle copied from the index, only the head and tail encoded: decision 002, 12; the VP9
  * smart cut is still staged by ffmpeg); besides wall time each
  * row reports the requests the range server answered, the bench process's own CPU (the companion's event loop, plus
- * the range server and the stand-in API, which run in it too) and the longest event-loop stall during the row.
+ * the stand-in API, which runs in it too) and the longest event-loop stall during the row.
  * Extra rows: the first copy after the companion starts (cold JIT), and a slow link (BENCH_SLOW_MS per request,
  * 30 ms by default) for the floor and the first copy of each position.
  * Each beside plain ffmpeg (`-ss -i URL -t 20 -c copy`, the physical floor) and a plain ffmpeg full re-encode at the
@@ -24,6 +25,7 @@
  *   BENCH_AT=10.5,150.5 …                      (clip starts for the progressive and DASH sources)
  *   BENCH_REPEAT=3 …                           (runs of each short row; the row reports the median run)
  *   BENCH_ONLY=progressive,dashsidx BENCH_SLOW_MS=0 …   (no slow-link rows)
+ * One cut at a time, without serve, its own CPU and the functions it spends it in: bench/companion/profile-copy.ts.
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  */
@@ -41,8 +43,8 @@ import { WebSocket } from "ws";
 import { call, EXTENSION_ORIGIN } from "../extension/companion/test/client";
 import { startFakeApi } from "../extension/companion/test/fake-api";
 import { makeDashPair, makeOpusSource, makeVideoSource, run } from "../extension/companion/test/media";
-import { startRangeServer } from "../extension/companion/test/range-server";
 import { measureAccuracy, timeCommand, type Accuracy } from "./companion/measure";
+import { startRangeServerProcess } from "./companion/range-server-process";
 
 const SOURCE_SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 240);
 const VP9_SECONDS = Number(process.env.BENCH_VP9_SECONDS ?? 60);
@@ -100,7 +102,7 @@ interface Row {
   bytes: number;
   /** Requests the range server answered. */
   requests: number;
-  /** CPU of this process (the companion's event loop, with the range server and stand-in API), seconds. */
+  /** CPU of this process (the companion's event loop, with the stand-in API), seconds. */
   selfCpu: number;
   /** Longest event-loop stall during the row, ms (the server cannot answer meanwhile). */
   stallMs: number;
@@ -237,8 +239,9 @@ async function main() {
     await makeVp9Bench(join(mediaDir, vp9), VP9_SECONDS);
     await makeOpusSource(join(mediaDir, opus), VP9_SECONDS);
   }
-  const server = await startRangeServer(mediaDir);
-  const slowServer = SLOW_MS > 0 ? await startRangeServer(mediaDir, { delayMs: SLOW_MS }) : null;
+  // The origin runs in a process of its own, as it does for real (range-server-process.ts).
+  const server = await startRangeServerProcess(mediaDir);
+  const slowServer = SLOW_MS > 0 ? await startRangeServerProcess(mediaDir, { delayMs: SLOW_MS }) : null;
   const work = mkdtempSync(join(tmpdir(), "clipcut-bench-"));
 
   // The stand-in yt-dlp answers the two page URLs with DASH pairs pointing at the range server.
@@ -341,7 +344,7 @@ async function main() {
   ) => {
     const samples = [];
     for (let r = 1; r <= runs; r++) {
-      origin.reset();
+      await origin.reset();
       const cpuBefore = childCpuSeconds();
       const selfBefore = process.cpuUsage();
       const stalls = monitorEventLoopDelay({ resolution: 5 });
@@ -352,13 +355,14 @@ async function main() {
       stalls.disable();
       const self = process.cpuUsage(selfBefore);
       const cpuAfter = childCpuSeconds();
+      const served = await origin.stats();
       const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
       samples.push({
         ...result,
         seconds,
         cpu,
-        bytes: origin.bytesSent(),
-        requests: origin.requests(),
+        bytes: served.bytes,
+        requests: served.requests,
         selfCpu: (self.user + self.system) / 1e6,
         stallMs: stalls.max / 1e6,
       });

@@ -16,6 +16,7 @@ import { copyPlan } from "./plans/copy";
 import { reencodePlan } from "./plans/reencode";
 import { h264HeadStep, smartPlanH264 } from "./plans/smart-h264";
 import { smartPlanVp9, vp9HeadStep } from "./plans/smart-vp9";
+import { probeMedia } from "./probe";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
 import { checkClipStarts, planDirectCopy, type DirectPlan } from "./direct-copy";
@@ -41,7 +42,8 @@ function stepTimeoutMs(mediaSeconds: number, network: boolean): number {
 }
 
 /** Cuts one clip. Writes only the final file into the output folder, and only when it is complete. */
-export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResult> {
+export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<CutResult> {
+  let req = request;
   validateCut(req);
   const began = Date.now();
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
@@ -98,11 +100,24 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
         : Promise.resolve(null);
     // Copies read the container's own index and write the clip in this process, without a stage (decision 002,
     // 11); what that path does not take falls back to the staged ffmpeg path below, with the reason traced.
+    // A source probed from its index lacks what only ffprobe describes (profile, level, colour: a smart cut's encoders
+    // match them; the ffmpeg plans use more): when the cut will likely be smart, ffprobe runs beside the index read.
+    const fullInfo = req.info.fromIndex && expectsSmartCut(req) ? withFfprobe(req, hooks) : null;
+    fullInfo?.catch(() => undefined);
     if (!audioOnlyOut) {
-      const direct = await trace.span("index", () => planDirectCopy(req, hooks.signal));
+      const probed = fullInfo?.then((r) => r.info);
+      probed?.catch(() => undefined);
+      let direct = await trace.span("index", () => planDirectCopy(req, hooks.signal, probed));
+      if ("plan" in direct && direct.plan.strategy === "smart" && req.info.fromIndex && !fullInfo) {
+        await direct.plan.close();
+        req = await trace.span("probe (smart cut)", () => withFfprobe(req, hooks));
+        direct = await trace.span("index", () => planDirectCopy(req, hooks.signal));
+      }
       if ("plan" in direct) return await cutInProcess(req, hooks, direct.plan, { trace, progress, began, ownTrace });
       void trace.span(`ffmpeg path: ${direct.refused}`, async () => undefined);
     }
+    // The ffmpeg plans need ffprobe's full description of the streams.
+    if (req.info.fromIndex) req = await trace.span("probe (ffmpeg path)", () => fullInfo ?? withFfprobe(req, hooks));
     hooks.signal?.throwIfAborted();
     const { stage, listing } = stagePaths(work, stageFormat);
     const staging = runStage(
@@ -215,6 +230,14 @@ export async function cutClip(req: CutRequest, hooks: CutHooks): Promise<CutResu
     await (await heading.catch(() => null))?.stop();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** The request with ffprobe's description of the source instead of the one read from its index. */
+async function withFfprobe(req: CutRequest, hooks: CutHooks): Promise<CutRequest> {
+  const info = await (hooks.fullProbe?.() ?? probeMedia(hooks.tools.ffprobe, req.input, { signal: hooks.signal }));
+  const probed = { ...req, info };
+  validateCut(probed);
+  return probed;
 }
 
 /**

@@ -17,7 +17,7 @@ import { checkClipStarts, FORMATS, muxClip, readPackets, shifted } from "./clip-
 import { canCopyAudio } from "./encode";
 import { ClipError } from "./errors";
 import { planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
-import type { Packet } from "./probe";
+import type { MediaInfo, Packet } from "./probe";
 import { openRangeReader, type RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "./sidx";
@@ -144,7 +144,11 @@ const ticks = (seconds: number) => toTicks(seconds);
  * Reads the index and plans the copy. Refuses (without an error) what the ffmpeg path should cut instead; throws
  * the guard's refusals and read failures as they are (a private address is refused here as in the proxy).
  */
-export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Promise<DirectOutcome> {
+export async function planDirectCopy(
+  req: CutRequest,
+  signal?: AbortSignal,
+  probed?: Promise<MediaInfo>,
+): Promise<DirectOutcome> {
   const refusal = directRefusal(req);
   if (refusal) return { refused: refusal };
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
@@ -203,11 +207,13 @@ export async function planDirectCopy(req: CutRequest, signal?: AbortSignal): Pro
       return { requests: all.reduce((s, x) => s + x.requests, 0), bytes: all.reduce((s, x) => s + x.bytes, 0) };
     };
     if (choice.kind === "smart") {
-      // The smart cut's middle is copied from this reader, its head and tail encoded from GOPs read here too.
-      const why = smartRefusal(req);
+      // The smart cut's middle is copied from this reader, its head and tail encoded from GOPs read here too; its
+      // encoders match the source as ffprobe describes it (`probed`, run beside this index read).
+      const smartReq = probed && req.info.fromIndex ? { ...req, info: await probed } : req;
+      const why = smartRefusal(smartReq);
       if (why) return await refuse(closeAll, `auto chose smart: ${why}`);
       const smart = await planSmartDirect({
-        req,
+        req: smartReq,
         videoTrack,
         vSink,
         listed,

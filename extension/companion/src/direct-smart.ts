@@ -295,7 +295,7 @@ async function writeGop(
   packets: AsyncIterable<EncodedPacket>,
   origin: number,
 ): Promise<void> {
-  const output = new Output({ format: new Mp4OutputFormat(), target: new FilePathTarget(file) });
+  const output = new Output({ format: new Mp4OutputFormat(), target: new FilePathTarget(file, { chunked: false }) });
   const source = new EncodedVideoPacketSource("avc");
   output.addVideoTrack(source);
   let done = false;

@@ -3,11 +3,12 @@ import { EventEmitter } from "node:events";
 import type { HoldRequest, MeResponse } from "../../../app/domain/api";
 import type { ClipJobRequest, CompanionEvent, Job, JobError, Progress } from "../../../app/domain/companion";
 import { fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
-import { qualityHeight, type Format } from "../../../app/domain/media";
+import { isAudioFormat, qualityHeight, type Format } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
 import { CancelledError, ClipError, isAbortError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
+import { probeFromIndex } from "./index-probe";
 import { probeMedia, type MediaInfo } from "./probe";
 import { resolveSource, type InputSpec } from "./source";
 import type { Tools } from "./tools";
@@ -60,15 +61,32 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private readonly waiting: string[] = [];
   private running = 0;
   private readonly sources = new Map<string, { at: number; value: Promise<{ input: InputSpec; info: MediaInfo }> }>();
+  /** ffprobe's probe of a source first probed from its index, once per source (a smart cut or the ffmpeg path). */
+  private readonly fullProbes = new Map<string, { at: number; value: Promise<MediaInfo> }>();
+
+  private fullProbe(source: string, input: InputSpec): Promise<MediaInfo> {
+    const key = `${input.url} ${input.audio?.url ?? ""} ${source}`;
+    let entry = this.fullProbes.get(key);
+    if (!entry) {
+      const value = probeMedia(this.options.tools.ffprobe, input, { signal: AbortSignal.timeout(SOURCE_TIMEOUT_MS) });
+      entry = { at: Date.now(), value };
+      this.fullProbes.set(key, entry);
+      value.catch(() => this.fullProbes.delete(key));
+    }
+    return entry.value;
+  }
 
   /**
    * Resolve + probe once per source and wanted height, shared by every job of a batch (5 ranges of one video
    * run yt-dlp and ffprobe once). The shared work has its own time limit, not one job's cancel signal; each job
    * still stops waiting the moment it is cancelled.
    */
-  private source(source: string, height: number | null, signal: AbortSignal) {
+  private source(source: string, height: number | null, signal: AbortSignal, fromIndex: boolean) {
     const now = Date.now();
     for (const [k, v] of this.sources) if (now - v.at > SOURCE_CACHE_MS) this.sources.delete(k);
+    for (const [k, v] of this.fullProbes) if (now - v.at > SOURCE_CACHE_MS) this.fullProbes.delete(k);
+    // One entry per source whichever way it was probed: a smart cut of a source probed from its index gets
+    // ffprobe's description from fullProbe (cut.ts), once.
     const key = `${height ?? "best"} ${source}`;
     let entry = this.sources.get(key);
     if (!entry) {
@@ -81,9 +99,13 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         allowLocalFiles: this.options.allowPrivateSources ?? false,
         ytDlpWarning: this.options.ytDlpWarning ?? null,
       });
+      // A copy (or an auto cut, usually a copy) of a source the in-process path reads is probed from the container's
+      // header in this process; ffprobe runs when that cannot describe it, or later when the cut needs it (fullProbe).
       const value = resolved.then(async (input) => ({
         input,
-        info: await probeMedia(tools.ffprobe, input, { signal: shared }),
+        info:
+          (fromIndex ? await probeFromIndex(input, shared) : null) ??
+          (await probeMedia(tools.ffprobe, input, { signal: shared })),
       }));
       entry = { at: now, value };
       this.sources.set(key, entry);
@@ -224,7 +246,12 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       // included); otherwise the best the source has, and the terms below cap it at the plan's maximum.
       const fetchAt = fetchQualityBeforeAccount(format, r.quality);
       const { input, info } = await trace.span("source", () =>
-        this.source(r.source, fetchAt && qualityHeight(fetchAt), signal),
+        this.source(
+          r.source,
+          fetchAt && qualityHeight(fetchAt),
+          signal,
+          !["smart", "reencode"].includes(r.strategy ?? "auto") && !isAudioFormat(format) && format !== "gif",
+        ),
       );
       const end = Math.min(r.endSeconds, info.durationSeconds);
       const base = {
@@ -261,6 +288,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const cut = { ...base, quality: terms.scaleTo, requestedQuality: terms.requested, watermark: terms.watermark };
       validateCut(cut);
       const result = await cutClip(cut, {
+        fullProbe: () => this.fullProbe(r.source, input),
         tools,
         signal,
         trace,

@@ -36,6 +36,11 @@ export interface MediaInfo {
   bitRate: number | null;
   video: VideoInfo | null;
   audio: AudioInfo | null;
+  /**
+   * Read in-process from the container's header (index-probe.ts), not by ffprobe: the fields only the ffmpeg plans
+   * use are unknown, so those paths probe with ffprobe first.
+   */
+  fromIndex?: boolean;
 }
 
 const num = z.union([z.number(), z.string()]).transform((v) => Number(v));

@@ -15,6 +15,8 @@ import type { InputSpec } from "./source";
 const HEAD = 64 * 1024;
 const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 1024 * 1024;
+/** Within the clip's known span: larger requests, and the next one fetched while the last one is written. */
+const SPAN_CHUNK = 2 * 1024 * 1024;
 const CACHE_BYTES = 48 * 1024 * 1024;
 
 export interface RangeReader {
@@ -25,9 +27,25 @@ export interface RangeReader {
   expectSpan(start: number, end: number): void;
   /** Requests made and bytes received so far (the trace and the bench). */
   stats(): { requests: number; bytes: number };
+  /**
+   * Leaves what was read (the header: a probe's reads, at most SEED_BYTES) for the next reader of the same source
+   * within SEED_TTL_MS, so the cut that follows the in-process probe does not fetch it again.
+   */
+  share(): void;
   close(): Promise<void>;
 }
 
+/**
+ * Headers read lately, by source (URL, request headers and guard: the bytes came through that guard for that URL).
+ * A probe and its cut run seconds apart; a batch's cuts of one video share the entry.
+ */
+const seeds = new Map<string, { at: number; size: number; chunks: Chunk[] }>();
+const SEED_BYTES = 4 * 1024 * 1024;
+const SEED_TTL_MS = 60_000;
+const MAX_SEEDS = 8;
+const seedKey = (input: InputSpec) => `${guardOf(input).allowPrivate}\n${input.url}\n${JSON.stringify(input.headers)}`;
+
+/** Bytes held from `start` on: one piece of a response as the socket delivered it (never copied). */
 interface Chunk {
   start: number;
   bytes: Uint8Array;
@@ -40,51 +58,146 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
   let received = 0;
   const fetchRange =
     input.kind === "file" ? await fileFetcher(input.url.replace(/^file:/, "")) : httpFetcher(input, stop);
-  const first = await fetchRange(0, HEAD - 1);
-  requests++;
-  received += first.bytes.length;
-  const size = first.size;
-  const chunks: Chunk[] = [{ start: 0, bytes: first.bytes }];
-  let cached = first.bytes.length;
-  let nextByte = first.bytes.length;
+  // Sorted by start, never overlapping; `order` is the same chunks oldest first (what the bound evicts).
+  const chunks: Chunk[] = [];
+  const order: Chunk[] = [];
+  let cached = 0;
+  /** Index of the last chunk starting at or before `at` (-1: none). */
+  const before = (at: number) => {
+    let lo = 0;
+    let hi = chunks.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (chunks[mid]!.start <= at) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
+  const find = (at: number) => {
+    const c = chunks[before(at)];
+    return c && at < c.start + c.bytes.length ? c : undefined;
+  };
+  /** Where the next held byte after `at` starts (or `limit`). */
+  const nextHeld = (at: number, limit: number) => Math.min(limit, chunks[before(at) + 1]?.start ?? limit);
+  const keep = (at: number, pieces: Uint8Array[]) => {
+    let i = before(at) + 1;
+    for (const bytes of pieces) {
+      if (bytes.length === 0) continue;
+      const c = { start: at, bytes };
+      chunks.splice(i++, 0, c);
+      order.push(c);
+      at += bytes.length;
+      cached += bytes.length;
+    }
+    // Oldest first out: the plan's walk and the copy move forward through the file.
+    while (cached > CACHE_BYTES && order.length > 1) {
+      const old = order.shift()!;
+      chunks.splice(chunks.indexOf(old), 1);
+      cached -= old.bytes.length;
+    }
+  };
+
+  const now = Date.now();
+  for (const [k, v] of seeds) if (now - v.at > SEED_TTL_MS) seeds.delete(k);
+  const seed = seeds.get(seedKey(input));
+  let size: number;
+  let nextByte: number;
+  if (seed) {
+    // The header a probe of this source read moments ago: no request for it (the chunks are never written to).
+    size = seed.size;
+    for (const c of seed.chunks) keep(c.start, [c.bytes]);
+    nextByte = -1;
+  } else {
+    const first = await fetchRange(0, HEAD - 1);
+    requests++;
+    received += first.length;
+    size = first.size;
+    keep(0, first.pieces);
+    nextByte = first.length;
+  }
   let chunk = MIN_CHUNK * 2;
   let span: [number, number] | null = null;
 
-  const find = (at: number) => chunks.find((c) => c.start <= at && at < c.start + c.bytes.length);
+  /** The next part of the span, in flight while the part before it is parsed and written (one at a time). */
+  let ahead: { start: number; end: number; done: Promise<void> } | null = null;
+  /** Where the last part read ahead begins: a read reaching it asks for the next part. */
+  let aheadFrom = Infinity;
+  let closed = false;
+
   const fetchFrom = async (at: number, needEnd: number): Promise<void> => {
+    const pending = ahead;
+    if (pending && at >= pending.start && at < pending.end) {
+      // Already asked for: wait for it (its failure is this read's).
+      await pending.done;
+      if (ahead === pending) ahead = null;
+      if (find(at)) return readAhead();
+    }
     const continues = at === nextByte;
     const inSpan = span !== null && at >= span[0] && at < span[1];
-    chunk = continues ? Math.min(MAX_CHUNK, chunk * 2) : inSpan ? MAX_CHUNK : MIN_CHUNK;
+    chunk = inSpan ? SPAN_CHUNK : continues ? Math.min(MAX_CHUNK, chunk * 2) : MIN_CHUNK;
     // The rest of a read is fetched whole; within the clip's span, never far past its end.
     let end = Math.max(needEnd, at + chunk);
     if (span && inSpan) end = Math.max(needEnd, Math.min(end, span[1]));
     end = Math.min(end, size);
-    // Do not fetch again what a later chunk already holds.
-    const after = chunks.filter((c) => c.start > at).reduce((m, c) => Math.min(m, c.start), size);
-    end = Math.max(needEnd, Math.min(end, after));
+    // Do not fetch again what a later chunk already holds, or what is being read ahead.
+    end = Math.max(needEnd, nextHeld(at, end));
+    if (ahead && ahead.start > at) end = Math.max(needEnd, Math.min(end, ahead.start));
     const got = await fetchRange(at, end - 1);
     requests++;
-    received += got.bytes.length;
-    if (got.bytes.length !== end - at) throw readFailed();
-    chunks.push({ start: at, bytes: got.bytes });
-    cached += got.bytes.length;
+    received += got.length;
+    if (got.length !== end - at) throw readFailed();
+    keep(at, got.pieces);
     nextByte = end;
-    // Oldest first out: the plan's walk and the copy move forward through the file.
-    while (cached > CACHE_BYTES && chunks.length > 1) cached -= chunks.shift()!.bytes.length;
+    readAhead();
+  };
+
+  /** Inside the span, the next part is asked for as soon as the last one arrived (bounded: one part ahead). */
+  const readAhead = () => {
+    if (!span || ahead || closed) return;
+    const at = nextByte;
+    if (at < span[0] || at >= span[1] || find(at)) return;
+    const end = nextHeld(at, Math.min(span[1], at + SPAN_CHUNK));
+    if (end <= at) return;
+    const part = { start: at, end, done: Promise.resolve() };
+    part.done = (async () => {
+      const got = await fetchRange(at, end - 1);
+      requests++;
+      received += got.length;
+      if (got.length !== end - at) throw readFailed();
+      keep(at, got.pieces);
+      if (ahead === part) ahead = null;
+    })();
+    // Awaited by the read that needs these bytes; unread (the cut stopped), its failure does not matter.
+    part.done.catch(() => undefined);
+    ahead = part;
+    aheadFrom = at;
+    nextByte = end;
   };
 
   return {
     size,
     async read(start, end) {
       if (start < 0 || end > size || start >= end) throw readFailed();
+      // Inside one held piece (most packets): a view of it, no copy.
+      let whole = find(start);
+      if (!whole) {
+        await fetchFrom(start, nextHeld(start, end));
+        whole = find(start);
+      }
+      if (start >= aheadFrom) readAhead();
+      if (whole && end <= whole.start + whole.bytes.length) {
+        return whole.bytes.subarray(start - whole.start, end - whole.start);
+      }
       const out = new Uint8Array(end - start);
       let at = start;
       while (at < end) {
         let c = find(at);
         if (!c) {
           // Up to the next byte already held (or the end of the read).
-          const held = chunks.filter((x) => x.start > at && x.start < end).reduce((m, x) => Math.min(m, x.start), end);
-          await fetchFrom(at, held);
+          await fetchFrom(at, nextHeld(at, end));
           c = find(at);
           if (!c) throw readFailed();
         }
@@ -99,9 +212,24 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
       span = [start, end];
     },
     stats: () => ({ requests, bytes: received }),
+    share() {
+      let total = 0;
+      const kept: Chunk[] = [];
+      for (const c of chunks) {
+        if (total + c.bytes.length > SEED_BYTES) break;
+        kept.push(c);
+        total += c.bytes.length;
+      }
+      if (kept.length === 0) return;
+      seeds.delete(seedKey(input));
+      seeds.set(seedKey(input), { at: Date.now(), size, chunks: kept });
+      while (seeds.size > MAX_SEEDS) seeds.delete(seeds.keys().next().value!);
+    },
     async close() {
+      closed = true;
       closing.abort();
       chunks.length = 0;
+      order.length = 0;
       await fetchRange.close?.();
     },
   };
@@ -109,7 +237,9 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
 
 const readFailed = () => new ClipError("source_unavailable", "The source stopped answering mid-read; try again.", 502);
 
-type Fetcher = ((from: number, to: number) => Promise<{ bytes: Uint8Array; size: number }>) & {
+/** A range's bytes as the pieces they arrived in (`length` in all), and the file's size. */
+type Fetched = { pieces: Uint8Array[]; length: number; size: number };
+type Fetcher = ((from: number, to: number) => Promise<Fetched>) & {
   close?: () => Promise<void>;
 };
 
@@ -137,10 +267,18 @@ function httpFetcher(input: InputSpec, signal: AbortSignal): Fetcher {
         422,
       );
     }
-    const parts: Buffer[] = [];
-    for await (const piece of res as AsyncIterable<Buffer>) parts.push(piece);
-    const bytes = Buffer.concat(parts);
-    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), size: Number(total) };
+    // The socket's pieces are kept as they are (no copy into one buffer); a longer answer than asked fails.
+    const pieces: Uint8Array[] = [];
+    let length = 0;
+    for await (const piece of res as AsyncIterable<Buffer>) {
+      length += piece.length;
+      if (length > to - from + 1) {
+        res.destroy();
+        throw readFailed();
+      }
+      pieces.push(piece);
+    }
+    return { pieces, length, size: Number(total) };
   };
 }
 
@@ -151,7 +289,7 @@ async function fileFetcher(path: string): Promise<Fetcher> {
     const length = Math.max(0, Math.min(to, size - 1) - from + 1);
     const bytes = new Uint8Array(length);
     const { bytesRead } = await handle.read(bytes, 0, length, from);
-    return { bytes: bytes.subarray(0, bytesRead), size };
+    return { pieces: [bytes.subarray(0, bytesRead)], length: bytesRead, size };
   };
   fetcher.close = () => handle.close();
   return fetcher;

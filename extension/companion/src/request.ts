@@ -30,4 +30,6 @@ export interface CutHooks {
   onProgress?: (progress: Progress) => void;
   /** Timing spans (CLIPCUT_TRACE=1). */
   trace?: Trace;
+  /** ffprobe's description of the source, for a request probed from its index (the job queue's cached one). */
+  fullProbe?: () => Promise<MediaInfo>;
 }

@@ -25,41 +25,81 @@ type Read = (start: number, end: number) => Promise<Uint8Array>;
 
 const fourcc = (b: Uint8Array, at: number) => String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
 
-/**
- * Walks the top-level boxes from the start up to the first `moof`: a fragmented file (a `moov` with `mvex`)
- * whose `sidx` references media (not other indexes) gives its subsegments; anything else gives null.
- */
-export async function readFragmentIndex(read: Read, size: number): Promise<FragmentIndex | null> {
+/** The top-level boxes from the start of the file, up to the first `moof` or `mdat` (excluded); null: malformed. */
+async function* initBoxes(
+  read: Read,
+  size: number,
+): AsyncGenerator<{ type: string; at: number; length: number } | null> {
   let at = 0;
-  let initEnd = 0;
-  let fragmented = false;
   for (let boxes = 0; at + 8 <= size && boxes < 64; boxes++) {
     const head = await read(at, Math.min(size, at + 16));
     const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
     let length = view.getUint32(0);
     if (length === 1 && head.length >= 16) length = Number(view.getBigUint64(8));
     if (length === 0) length = size - at;
-    if (length < 8 || at + length > size) return null;
+    if (length < 8 || at + length > size) return yield null;
     const type = fourcc(head, 4);
-    if (type === "moov") {
-      const moov = await read(at, at + length);
-      fragmented = indexOf(moov, "mvex") >= 0;
-      initEnd = at + length;
-    } else if (type === "sidx") {
-      if (!fragmented || initEnd === 0) return null;
-      return parseSidx(await read(at, at + length), at + length, initEnd);
-    } else if (type === "moof" || type === "mdat") {
-      return null;
-    }
+    if (type === "moof" || type === "mdat") return;
+    yield { type, at, length };
     at += length;
+  }
+}
+
+/**
+ * Walks the top-level boxes from the start up to the first `moof`: a fragmented file (a `moov` with `mvex`)
+ * whose `sidx` references media (not other indexes) gives its subsegments; anything else gives null.
+ */
+export async function readFragmentIndex(read: Read, size: number): Promise<FragmentIndex | null> {
+  let initEnd = 0;
+  let fragmented = false;
+  for await (const box of initBoxes(read, size)) {
+    if (!box) return null;
+    if (box.type === "moov") {
+      fragmented = hasChild(await read(box.at, box.at + box.length), "mvex");
+      initEnd = box.at + box.length;
+    } else if (box.type === "sidx") {
+      if (!fragmented || initEnd === 0) return null;
+      return parseSidx(await read(box.at, box.at + box.length), box.at + box.length, initEnd);
+    }
   }
   return null;
 }
 
-function indexOf(bytes: Uint8Array, type: string): number {
-  const want = [...type].map((c) => c.charCodeAt(0));
-  for (let i = 4; i + 4 <= bytes.length; i++) if (want.every((c, k) => bytes[i + k] === c)) return i - 4;
-  return -1;
+/**
+ * A fragmented file's duration as ffprobe reports it: the latest end among its tracks' `sidx` boxes (one per track
+ * after the moov; each from its earliest presentation time). Null without a sidx.
+ */
+export async function fragmentedDuration(read: Read, size: number): Promise<number | null> {
+  let end: number | null = null;
+  let initEnd = 0;
+  for await (const box of initBoxes(read, size)) {
+    if (!box) return null;
+    if (box.type === "moov") initEnd = box.at + box.length;
+    if (box.type !== "sidx" || initEnd === 0) continue;
+    const index = parseSidx(await read(box.at, box.at + box.length), box.at + box.length, initEnd);
+    const last = index?.subsegments[index.subsegments.length - 1];
+    if (last) end = Math.max(end ?? 0, last.time + last.duration);
+  }
+  return end;
+}
+
+/**
+ * Whether a box holds a child box of `type`, by walking its children's headers (an `mvex` is a direct child of the
+ * `moov`): a few steps, where a byte search of a progressive file's moov (hundreds of KB of sample tables) cost
+ * tens of milliseconds of CPU.
+ */
+function hasChild(box: Uint8Array, type: string): boolean {
+  const view = new DataView(box.buffer, box.byteOffset, box.byteLength);
+  let at = box.length >= 16 && view.getUint32(0) === 1 ? 16 : 8;
+  while (at + 8 <= box.length) {
+    let length = view.getUint32(at);
+    if (length === 1 && at + 16 <= box.length) length = Number(view.getBigUint64(at + 8));
+    if (length === 0) length = box.length - at;
+    if (fourcc(box, at + 4) === type) return true;
+    if (length < 8) return false;
+    at += length;
+  }
+  return false;
 }
 
 /** ISO/IEC 14496-12 8.16.3: version, timescale, earliest time, first offset, then one entry per reference. */

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { expect, test } from "./fixtures";
-import { DEMO_PASSWORD, dismissNotice, newUserOnDashboard } from "./helpers";
+import { DEMO_PASSWORD, dismissNotice, newUser, newUserOnDashboard } from "./helpers";
 
 const clip = (name: string) => ({
   name,
@@ -93,7 +93,11 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
     await waitUp(`${base}/`);
     const context = await browser.newContext({ baseURL: base });
     const page = await context.newPage();
-    const { email } = await newUserOnDashboard(page, { name: "Restart Rita" });
+    // No "Got it" on the maintenance notice here: this server is fresh, and wrangler dev's proxy can fail a POST
+    // sent after its connection to the Worker sat idle for about 5 s with a 503 "Your worker restarted mid-request"
+    // (cloudflare/workers-sdk#14641; it failed this test once in CI). The notice does not hide what is checked.
+    const { email } = await newUser(page, { name: "Restart Rita" });
+    await page.goto("/dashboard");
     await expect(page.locator('[data-connection="live"]').first()).toBeAttached();
     await expect(page.getByTestId("credit-balance")).toHaveText("100");
 

@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Format } from "../../../app/domain/media";
 import { cutClip } from "../src/cut";
@@ -11,7 +10,7 @@ import { probeMedia } from "../src/probe";
 import { resolveSource, type InputSpec } from "../src/source";
 import type { Trace } from "../src/trace";
 import { tempDir, tools } from "./helpers";
-import { run } from "./media";
+import { makeDerived, run } from "./media";
 import { startRangeServer, type RangeServer } from "./range-server";
 
 /**
@@ -69,14 +68,7 @@ const derived: Record<string, string[]> = {
 };
 
 beforeAll(async () => {
-  for (const [name, args] of Object.entries(derived)) {
-    const out = join(dir, name);
-    if (existsSync(out)) continue;
-    const input = args.map((a, i) => (args[i - 1] === "-i" ? join(dir, a) : a));
-    const tmp = `${out}.tmp${extname(out)}`;
-    await run("ffmpeg", ["-v", "error", "-y", ...input, tmp]);
-    await run("mv", [tmp, out]);
-  }
+  await makeDerived(dir, derived);
   server = await startRangeServer(dir);
 });
 afterAll(() => server.close());

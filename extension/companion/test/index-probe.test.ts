@@ -1,5 +1,3 @@
-import { existsSync } from "node:fs";
-import { extname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { probeFromIndex } from "../src/index-probe";
 import { JobQueue } from "../src/jobs";
@@ -7,7 +5,7 @@ import { probeMedia, type MediaInfo } from "../src/probe";
 import { resolveSource, type InputSpec } from "../src/source";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir, tools } from "./helpers";
-import { run } from "./media";
+import { makeDerived } from "./media";
 import { startRangeServer, type RangeServer } from "./range-server";
 
 /**
@@ -35,14 +33,7 @@ const derived: Record<string, string[]> = {
 };
 
 beforeAll(async () => {
-  for (const [name, args] of Object.entries(derived)) {
-    const out = join(dir, name);
-    if (existsSync(out)) continue;
-    const input = args.map((a, i) => (args[i - 1] === "-i" ? join(dir, a) : a));
-    const tmp = `${out}.tmp${extname(out)}`;
-    await run("ffmpeg", ["-v", "error", "-y", ...input, tmp]);
-    await run("mv", [tmp, out]);
-  }
+  await makeDerived(dir, derived);
   server = await startRangeServer(dir);
 });
 afterAll(() => server.close());

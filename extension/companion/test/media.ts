@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { extname, join } from "node:path";
 
 /** Test/bench media: moving content, a burned-in frame counter, fixed 2 s GOPs, B-frames, moov at the front. */
 const FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
@@ -18,6 +19,21 @@ export function run(bin: string, args: string[]): Promise<{ stdout: Buffer; stde
         : reject(new Error(`${bin} exit ${code}: ${err.slice(-2000)}`)),
     );
   });
+}
+
+/**
+ * Files derived from sources in `dir` with one ffmpeg run each (`-i name` is read in `dir`), made once: a file
+ * already there is kept, and a run writes under a temporary name first, so an interrupted run leaves no half file.
+ */
+export async function makeDerived(dir: string, derived: Record<string, string[]>): Promise<void> {
+  for (const [name, args] of Object.entries(derived)) {
+    const out = join(dir, name);
+    if (existsSync(out)) continue;
+    const input = args.map((a, i) => (args[i - 1] === "-i" ? join(dir, a) : a));
+    const tmp = `${out}.tmp${extname(out)}`;
+    await run("ffmpeg", ["-v", "error", "-y", ...input, tmp]);
+    await run("mv", [tmp, out]);
+  }
 }
 
 export interface VideoSourceOptions {

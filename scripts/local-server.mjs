@@ -33,12 +33,8 @@ export function startLocalServer({ port, persistTo, fresh = false, build = true,
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   if (fresh && persistTo) rmSync(persistTo, { recursive: true, force: true });
   if (build || !existsSync("build/server/index.js")) run("npx", ["remix", "vite:build"], "Build");
-  run(
-    "npx",
-    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--config", LOCAL_CONFIG, ...persist],
-    "Migrations applied to the local D1",
-  );
-  process.stdout.write(run("npx", ["tsx", "scripts/seed.ts", ...persist], "Demo data checked"));
+  // Migrations and demo data in one process (scripts/local-d1.ts): one runtime start, not three wrangler commands.
+  process.stdout.write(run("npx", ["tsx", "scripts/seed.ts", ...persist], "Local D1 migrated and demo data checked"));
   const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     "npx",

@@ -1,19 +1,16 @@
 /**
  * Demo data for local mode: the two demo accounts, ~40 users over the last 12 months on every plan, and a few
  * hundred clips. Credits follow the ledger rules (every balance is the sum of its ledger rows), so the invariant
- * holds on seeded data too. Runs only when the users table is empty.
+ * holds on seeded data too. First applies the pending migrations (as `wrangler d1 migrations apply` would); seeds
+ * only when the users table is empty. Both in this one process, through wrangler's platform proxy (local-d1.ts).
  * Usage: tsx scripts/seed.ts [--persist-to DIR] [--scale large]
- * `--scale large` adds about 20,000 users and 300,000 clips (for bench/admin.ts), written as multi-row INSERTs into
- * one SQL file and applied with one `wrangler d1 execute --file`.
+ * `--scale large` adds about 20,000 users and 300,000 clips (for bench/admin.ts), written as multi-row INSERTs.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { clipCost, NEW_USER_CREDITS } from "../app/domain/credits";
 import type { Format, Quality } from "../app/domain/media";
 import { PLANS, type PlanId } from "../app/domain/plans";
 import { hashPassword } from "../app/services/password.server";
+import { applyMigrations, openLocalD1 } from "./local-d1";
 
 export const DEMO_PASSWORD = "ClipCut-demo-1";
 export const DEMO_ACCOUNTS = [
@@ -22,33 +19,10 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 const DAY = 24 * 60 * 60 * 1000;
-const persistArgs = (() => {
+const persistTo = (() => {
   const i = process.argv.indexOf("--persist-to");
-  return i > 0 && process.argv[i + 1] ? ["--persist-to", process.argv[i + 1] as string] : [];
+  return i > 0 ? process.argv[i + 1] : undefined;
 })();
-
-function wrangler(args: string[]): string {
-  return execFileSync("npx", ["wrangler", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-}
-
-function userCount(): number {
-  const out = wrangler([
-    "d1",
-    "execute",
-    "DB",
-    "--local",
-    ...persistArgs,
-    "--json",
-    "--command",
-    "SELECT count(*) AS n FROM users",
-  ]);
-  const parsed = JSON.parse(out) as { results: { n: number }[] }[];
-  return parsed[0]?.results[0]?.n ?? 0;
-}
 
 // Deterministic randomness, so every fresh start shows the same demo.
 let state = 20250101;
@@ -336,23 +310,35 @@ function buildLarge(
   };
 }
 
+/** Statements per batch: each batch is one transaction, and the large scale has thousands of multi-row inserts. */
+const BATCH = 50;
+
 async function main() {
-  if (userCount() > 0) {
-    console.log("Database already has users: seed skipped.");
-    return;
+  const { db, close } = await openLocalD1(persistTo);
+  try {
+    const applied = await applyMigrations(db);
+    if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}.`);
+    const users = await db.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    if ((users?.n ?? 0) > 0) {
+      console.log("Database already has users: seed skipped.");
+      return;
+    }
+    const started = Date.now();
+    const now = Date.now();
+    const seeded = await build(now);
+    const large = process.argv.includes("--scale") && process.argv[process.argv.indexOf("--scale") + 1] === "large";
+    const extra = large ? buildLarge(now, LARGE_USERS - seeded.users, LARGE_CLIPS - seeded.clips) : null;
+    if (large) console.log(`Applying ${extra?.users} users and ${extra?.clips} clips (large scale)...`);
+    const statements = [...seeded.statements, ...(extra?.statements ?? [])];
+    for (let i = 0; i < statements.length; i += BATCH) {
+      await db.batch(statements.slice(i, i + BATCH).map((s) => db.prepare(s)));
+    }
+    console.log(
+      `Seeded ${seeded.users + (extra?.users ?? 0)} users and ${seeded.clips + (extra?.clips ?? 0)} clips in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    );
+  } finally {
+    await close();
   }
-  const started = Date.now();
-  const now = Date.now();
-  const seeded = await build(now);
-  const large = process.argv.includes("--scale") && process.argv[process.argv.indexOf("--scale") + 1] === "large";
-  const extra = large ? buildLarge(now, LARGE_USERS - seeded.users, LARGE_CLIPS - seeded.clips) : null;
-  const file = join(mkdtempSync(join(tmpdir(), "clipcut-seed-")), "seed.sql");
-  writeFileSync(file, [...seeded.statements, ...(extra?.statements ?? [])].join("\n"));
-  if (large) console.log(`Applying ${extra?.users} users and ${extra?.clips} clips (large scale)...`);
-  wrangler(["d1", "execute", "DB", "--local", ...persistArgs, "--file", file]);
-  console.log(
-    `Seeded ${seeded.users + (extra?.users ?? 0)} users and ${seeded.clips + (extra?.clips ?? 0)} clips in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
-  );
 }
 
 await main();

@@ -116,7 +116,8 @@ rmSync("test-results", { recursive: true, force: true }); // no report of an ear
 mkdirSync(LOGS, { recursive: true });
 const started = Date.now();
 // Two lanes, because this 2-core machine idles in either alone: the workerd suite mostly uses one core, the
-// browsers mostly wait. Measured on it: the worker suite takes ~3.7 min alone and ~12 min beside the Playwright suite;
+// browsers mostly wait. Measured on it: the worker suite takes ~1.8 min alone (3.7 before its one runtime) and ~12 min
+// beside the Playwright suite (before);
 // the FFmpeg suite, run beside the browsers, more than doubled the Playwright suite's time. So the FFmpeg suite
 // waits for the Playwright suite and runs beside the Firefox test and the checks only.
 // The build and the domain and workerd suites start at once, so the browsers start as soon as the builds are done

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { countRows, get, insertUser, outbox, post } from "./helpers";
 
 /**
- * When workerd test files share a runtime (vitest.config.ts groups them), tests/worker/setup.ts gives each file
+ * When workerd test files share a runtime (vitest.config.ts runs them all in one), tests/worker/setup.ts gives each file
  * what a fresh runtime would. Two files run this check: whichever runs second fails if the first one's traces reached
  * it (both fail without the set-up's reset()/resetModules()).
  */

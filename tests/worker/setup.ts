@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 
 // Each file first puts back what a fresh workerd runtime would give it, so that files may share one (vitest.config.ts
-// groups them); in a runtime of its own (WORKERD_ISOLATE=1) a file finds all of this empty already:
+// runs them all in one); in a runtime of its own (WORKERD_ISOLATE=1) a file finds all of this empty already:
 // - storage: `reset()` deletes every Durable Object (the ledgers, the admin feed, the stand-ins' books and outbox)
 //   together with D1's and the Cache API's data, and drops their live instances (open sockets close);
 await reset();

@@ -208,7 +208,7 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
   await Promise.all([site.close(), popup.close(), watch.close()]);
 });
 
-test("/clip Create hands the clip to the extension, and the credits there update live", async () => {
+test("/clip Create hands the clip to the extension, and the credits there update live", async ({ request }) => {
   const site = await context.newPage();
   apiKey = await signInNewCreator(site, { name: "Cutter Creator" });
 
@@ -243,6 +243,18 @@ test("/clip Create hands the clip to the extension, and the credits there update
     writeFileSync(ytDlp, quickYtDlp);
   }
   await site.screenshot({ path: test.info().outputPath("clip-page.png"), fullPage: true });
+  // The clip is listed once the companion has cut it and the ledger captured it. The next test's clips are this
+  // account's too, and a Free account holds one clip at a time: on a loaded machine this cut (a re-encode, for the
+  // watermark) outlasted the status above, and the next test's job waited at "Reserving credits" past its check.
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get("/api/v1/clips", { headers: { Authorization: `Bearer ${apiKey}` } });
+        return ((await res.json()) as { clips?: { name: string }[] }).clips?.map((c) => c.name) ?? [];
+      },
+      { timeout: 120_000 },
+    )
+    .toContain("Handed over");
   await site.close();
 });
 

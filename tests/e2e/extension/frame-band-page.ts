@@ -25,19 +25,23 @@ export const imageFrame = (src: string) =>
   `(async () => { const image = new Image(); image.src = ${JSON.stringify(src)}; await image.decode(); return (${read})(image); })()`;
 
 /**
- * Plays the page's video and collects the frame of every presented frame (requestVideoFrameCallback) for `ms`, then
- * pauses: the frames the loop preview really showed.
+ * Plays the page's video and collects the frame of every presented frame (requestVideoFrameCallback) until `enough`
+ * frames were presented or `maxMs` passed, then pauses: the frames the loop preview really showed. A count, not a
+ * duration: a loaded 2-core machine presents a fraction of the frames per second (30 in 8 s once, where an idle one
+ * presents 240).
  */
-export const playAndSample = (fps: number, ms: number) => `new Promise((resolve) => {
+export const playAndSample = (fps: number, enough: number, maxMs: number) => `new Promise((resolve) => {
   const video = document.querySelector("video");
   const seen = [];
+  let done = false;
+  const finish = () => { if (done) return; done = true; video.pause(); resolve(seen); };
   const onFrame = (_now, meta) => {
     if (!video.paused) seen.push(Math.floor(meta.mediaTime * ${fps} + 1e-3));
+    if (seen.length >= ${enough}) finish();
     if (!done) video.requestVideoFrameCallback(onFrame);
   };
-  let done = false;
   video.requestVideoFrameCallback(onFrame);
-  setTimeout(() => { done = true; video.pause(); resolve(seen); }, ${ms});
+  setTimeout(finish, ${maxMs});
 })`;
 
 /**

@@ -60,6 +60,9 @@ const derived: Record<string, string[]> = {
     "mp4",
   ],
   "src360.ts": ["-i", "src360.mp4", "-c", "copy", "-f", "mpegts"],
+  // An edit list of its own besides the B-frame delay: a copy that started between keyframes hides the frames
+  // before its start (and the AAC priming) behind it.
+  "edited.mp4": ["-ss", "3.3", "-i", "src360.mp4", "-c", "copy"],
   // Shown turned a quarter, French sound, BT.709 colour in the H.264 headers.
   "tagged.mp4": [
     ...["-i", "src360.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", "-metadata:s:a:0", "language=fra"],
@@ -72,6 +75,9 @@ beforeAll(async () => {
   server = await startRangeServer(dir);
 });
 afterAll(() => server.close());
+
+/** The trace's name for the byte-level MP4 copy (mp4-copy.ts), the path progressive MP4 sources take. */
+const BYTE_COPY = "byte copy of the MP4 sample tables";
 
 /** A trace that records its span names: which path the cut took and why. */
 function recordingTrace(): Trace & { names: string[] } {
@@ -134,7 +140,7 @@ async function packetTimes(file: string, kind: "v" | "a"): Promise<number[]> {
     .toString()
     .split("\n")
     .filter((l) => l.trim() && l.trim() !== "N/A")
-    .map(Number);
+    .map((l) => parseFloat(l));
 }
 
 /**
@@ -169,13 +175,15 @@ describe("copies cut in-process from the container's index", () => {
       end: 14,
     },
     { title: "MP4 with the moov at the end", name: "moov-last.mp4", start: 100.5, end: 103 },
-    { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124 },
-    { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33 },
+    { title: "MP4 with an edit list that hides frames, and B-frames", name: "edited.mp4", start: 30.5, end: 33 },
+    { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124, via: "mediabunny" },
+    { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33, via: "mediabunny" },
   ];
   for (const c of cases) {
     it(c.title, async () => {
       const { result, trace } = await cutUrl(c);
       expect(trace).toContain("copy (in-process)");
+      expect(trace.some((n) => n.startsWith(`in-process via ${c.via ?? BYTE_COPY}`))).toBe(true);
       expect(trace.some((n) => n.startsWith("stage"))).toBe(false);
       expect(result.strategy).toBe("copy");
       expect(result.startSeconds).toBeLessThanOrEqual(c.start);
@@ -200,6 +208,7 @@ describe("copies cut in-process from the container's index", () => {
   it("VP9 with alt-ref frames and Opus in WebM", async () => {
     const { result, trace } = await cutUrl({ name: "vp9-altref.webm", start: 4.5, end: 8, format: "webm" });
     expect(trace).toContain("copy (in-process)");
+    expect(trace.some((n) => n.startsWith("in-process via mediabunny (byte copy not taken: webm output"))).toBe(true);
     const src = join(dir, "vp9-altref.webm");
     await expectSameAsSource(result, src, src);
   });
@@ -218,6 +227,33 @@ describe("copies cut in-process from the container's index", () => {
     expect(trace).toContain("stage");
     expect(result.strategy).toBe("copy");
   });
+});
+
+describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe", () => {
+  for (const name of ["src360.mp4", "moov-last.mp4", "edited.mp4"]) {
+    it(`${name}: the same frames, first picture and sound start`, async () => {
+      const { result, trace } = await cutUrl({ name, start: 60.5, end: 70.5 });
+      expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+      const plain = join(tempDir(), "plain.mp4");
+      await run("ffmpeg", [
+        ...["-v", "error", "-ss", result.startSeconds.toFixed(6), "-i", join(dir, name)],
+        ...["-t", (result.endSeconds - result.startSeconds).toFixed(6), "-c", "copy", plain],
+      ]);
+      const ours = await pictures(result.output);
+      const theirs = await pictures(plain);
+      expect(ours.length).toBe(result.frames);
+      expect(ours[0]).toBe(theirs[0]);
+      // ffmpeg's -t keeps the packets decoded before the end, up to a B-frame group more than the plan's closed
+      // prefix nearest the end (the existing copy rule): the same pictures, then at most that many more.
+      expect(ours).toEqual(theirs.slice(0, ours.length));
+      expect(theirs.length - ours.length).toBeGreaterThanOrEqual(0);
+      expect(theirs.length - ours.length).toBeLessThanOrEqual(3);
+      // The sound: plain ffmpeg keeps the audio from its seek point before the picture (hidden by its edit list);
+      // the copy rule starts it at the first packet at or after the keyframe, where the source's demuxer has it.
+      const src = join(dir, name);
+      await expectSameAsSource(result, src, src);
+    });
+  }
 });
 
 describe("the in-process reader keeps the guard", () => {
@@ -262,7 +298,7 @@ describe("the in-process reader keeps the guard", () => {
 describe("the in-process copy keeps what the source says about its streams", () => {
   it("rotation, the sound's language and the colour description", async () => {
     const { result, trace } = await cutUrl({ name: "tagged.mp4", start: 40.5, end: 43 });
-    expect(trace).toContain("copy (in-process)");
+    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
     const facts = async (file: string) => {
       const { stdout } = await run("ffprobe", [
         ...["-v", "error", "-show_entries", "stream=codec_type,color_primaries,color_transfer,color_space"],

@@ -1,0 +1,301 @@
+import { open } from "node:fs/promises";
+import type { DirectPlan } from "./direct-copy";
+import { checkClipStarts } from "./clip-mux";
+import { ClipError } from "./errors";
+import { planFrames, toSeconds, toTicks } from "./keyframes";
+import { fourcc, readMovie, type Edit, type Mp4Track } from "./mp4-tables";
+import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
+import type { Packet } from "./probe";
+import { openRangeReader, type RangeReader } from "./range-reader";
+import type { CutRequest } from "./request";
+import { chooseStrategy } from "./strategy";
+import { checkCopiedOutput, type CopiedPackets } from "./verify";
+
+/**
+ * The byte-level copy of a progressive MP4/MOV (docs/decisions/002, 14): the sample tables are read by us
+ * (mp4-tables.ts) into typed arrays, the packets are chosen by the same rules as the mediabunny path (keyframe at or
+ * before the start, planFrames/chooseStrategy, listAudio's rule), and the clip is the chosen samples' byte span
+ * copied from the range reader's responses straight into the file behind a header built from the plan
+ * (mp4-write.ts). No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's
+ * whole copy. What this does not take is answered with `notTaken` and goes through direct-copy.ts's mediabunny path.
+ */
+
+/** Extra video listed past the end, in seconds (as direct-copy.ts): the closed-prefix search needs a few frames. */
+const MARGIN_SECONDS = 1;
+/** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */
+const MERGE_GAP = 1024 * 1024;
+/** Each read from the reader, and each write to the file. */
+const PIECE = 2 * 1024 * 1024;
+
+const VIDEO_ENTRIES = new Set(["avc1", "avc3", "hvc1", "hev1"]);
+
+/** Why this path does not take the request, known before anything is read; null when it may. */
+function refusal(req: CutRequest): string | null {
+  if (req.format !== "mp4" && req.format !== "mov") return `${req.format} output`;
+  if (!/mov|mp4/.test(req.info.formatName)) return `the ${req.info.formatName} container`;
+  if (req.input.audio) return "a separate audio stream";
+  const v = req.info.video?.codec;
+  if (v !== "h264" && v !== "hevc") return `${v ?? "no"} video`;
+  if (req.info.audio && req.info.audio.codec !== "aac") return `${req.info.audio.codec} audio`;
+  if (req.strategy !== "copy" && req.strategy !== "auto") return `${req.strategy} asked`;
+  return null;
+}
+
+export type Mp4CopyOutcome = { plan: DirectPlan } | { notTaken: string };
+
+export async function planMp4Copy(req: CutRequest, signal?: AbortSignal): Promise<Mp4CopyOutcome> {
+  const why = refusal(req);
+  if (why) return { notTaken: why };
+  const reader = await openRangeReader(req.input, signal);
+  try {
+    const outcome = await plan(req, reader);
+    if ("notTaken" in outcome) await reader.close();
+    return outcome;
+  } catch (error) {
+    await reader.close();
+    if (signal?.aborted || error instanceof ClipError) throw error;
+    return { notTaken: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The moov's bytes, found by walking the top-level box headers (first or after the mdat). */
+async function readMoov(reader: RangeReader): Promise<Uint8Array | string> {
+  let at = 0;
+  for (let n = 0; n < 64 && at + 8 <= reader.size; n++) {
+    const head = await reader.read(at, Math.min(reader.size, at + 16));
+    const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    let length = v.getUint32(0);
+    if (length === 1 && head.length >= 16) length = Number(v.getBigUint64(8));
+    if (length === 0) length = reader.size - at;
+    if (length < 8 || at + length > reader.size) return "a malformed top-level box";
+    const type = fourcc(head, 4);
+    if (type === "moof") return "a fragmented MP4";
+    if (type === "moov") {
+      if (length > 256 * 1024 * 1024) return "a moov over 256 MiB";
+      return await reader.read(at, at + length);
+    }
+    at += length;
+  }
+  return "no moov";
+}
+
+/** How a track's media times map to presentation: the one edit ffmpeg and mediabunny both apply. */
+function timeline(track: Mp4Track, movieTimescale: number): { mediaTime: number; shift: number } | string {
+  let shift = 0;
+  let i = 0;
+  for (; i < track.edits.length && track.edits[i]!.mediaTime === -1; i++) {
+    shift += track.edits[i]!.segmentDuration / movieTimescale;
+  }
+  const rest = track.edits.slice(i);
+  if (rest.length > 1) return "an edit list with several edits";
+  if (rest[0] && rest[0].rate !== 0x10000) return "an edit at another speed";
+  return { mediaTime: rest[0]?.mediaTime ?? 0, shift };
+}
+
+/** The first picture's sample begins with an IDR (H.264) or IRAP (HEVC) picture, as mediabunny verifies. */
+function startsClean(track: Mp4Track, bytes: Uint8Array): boolean {
+  const hevc = track.codec === "hvc1" || track.codec === "hev1";
+  const config = findBox(track.stsd, hevc ? "hvcC" : "avcC");
+  if (config < 0) return false;
+  const lengthSize = ((track.stsd[config + (hevc ? 21 : 4)] ?? 3) & 3) + 1;
+  for (let at = 0; at + lengthSize < bytes.length;) {
+    let length = 0;
+    for (let k = 0; k < lengthSize; k++) length = length * 256 + bytes[at + k]!;
+    const header = bytes[at + lengthSize]!;
+    if (hevc) {
+      const type = (header >> 1) & 0x3f;
+      if (type < 32) return type >= 16 && type <= 23;
+    } else {
+      const type = header & 0x1f;
+      if (type >= 1 && type <= 5) return type === 5;
+    }
+    at += lengthSize + length;
+  }
+  return false;
+}
+
+/** Where a child box's payload starts inside a sample entry's bytes (a byte search of a small box), or -1. */
+function findBox(b: Uint8Array, type: string): number {
+  for (let i = 4; i + 4 <= b.length; i++) if (fourcc(b, i) === type) return i + 4;
+  return -1;
+}
+
+async function plan(req: CutRequest, reader: RangeReader): Promise<Mp4CopyOutcome> {
+  const moov = await readMoov(reader);
+  if (typeof moov === "string") return { notTaken: moov };
+  const movie = readMovie(moov);
+  if (movie.fragmented) return { notTaken: "a fragmented MP4" };
+  const video = movie.tracks.find((t) => t.handler === "vide");
+  const audio = req.info.audio ? movie.tracks.find((t) => t.handler === "soun") : undefined;
+  if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
+  if (req.info.audio && audio?.codec !== "mp4a") return { notTaken: `audio sample entry ${audio?.codec ?? "none"}` };
+  for (const t of [video, audio]) {
+    if (t && new DataView(t.stsd.buffer, t.stsd.byteOffset).getUint32(12) !== 1) {
+      return { notTaken: "several sample descriptions" };
+    }
+  }
+  const vt = timeline(video, movie.timescale);
+  const at = audio ? timeline(audio, movie.timescale) : null;
+  if (typeof vt === "string") return { notTaken: vt };
+  if (typeof at === "string") return { notTaken: at };
+
+  const vs = video.samples;
+  const vPts = (i: number) => (vs.dts[i]! + vs.cto[i]! - vt.mediaTime) / video.timescale + vt.shift;
+  const isKey = (i: number) => !vs.key || vs.key[i] === 1;
+  const start = req.startSeconds;
+  const end = Math.min(req.endSeconds, req.info.durationSeconds);
+  // The keyframe shown last at or before the start (a start before the first picture: the first keyframe).
+  let k = -1;
+  for (let i = 0; i < vs.count; i++) {
+    if (isKey(i) && vPts(i) <= start + 0.001 && (k < 0 || vPts(i) >= vPts(k))) k = i;
+  }
+  if (k < 0) for (let i = 0; i < vs.count && k < 0; i++) if (isKey(i)) k = i;
+  if (k < 0) return { notTaken: "no keyframe" };
+
+  // Metadata of the video from the keyframe in decode order through the margin past the end: the packet list the
+  // plan functions take (on the 90 kHz clock, as direct-copy.ts builds it).
+  const packets: Packet[] = [];
+  for (let i = k; i < vs.count; i++) {
+    const pts = toTicks(vPts(i));
+    packets.push({ pts, dts: pts, key: isKey(i) });
+    if (vPts(i) > end + MARGIN_SECONDS) break;
+  }
+  packets[0]!.key = true;
+  const frames = planFrames(packets, toTicks(start), toTicks(end));
+  if (frames.keyBefore !== packets[0]!.pts) return { notTaken: "the keyframe is not the first listed" };
+  const choice = chooseStrategy(req, frames, packets);
+  if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
+  const keyTicks = frames.keyBefore;
+  const keySeconds = vPts(k);
+
+  // Audio by listAudio's rule: each packet at or after the first frame whose middle is before the picture's end.
+  let aFrom = 0;
+  let aCount = 0;
+  let aStart = 0;
+  if (audio && at) {
+    const as = audio.samples;
+    const aPts = (i: number) => (as.dts[i]! + as.cto[i]! - at.mediaTime) / audio.timescale + at.shift;
+    let i = 0;
+    while (i < as.count && toTicks(aPts(i)) < keyTicks) i++;
+    aFrom = i;
+    for (; i < as.count; i++) {
+      const t = toTicks(aPts(i));
+      if (t >= choice.endPts || t + toTicks(as.duration[i]! / audio.timescale) / 2 >= choice.endPts) break;
+    }
+    aCount = i - aFrom;
+    if (aCount > 0) aStart = aPts(aFrom);
+  }
+
+  const known: CopiedPackets = {
+    seconds: toSeconds(choice.endPts - keyTicks),
+    width: req.info.video!.width,
+    height: req.info.video!.height,
+    videoSizes: Array.from(vs.size.subarray(k, k + choice.packets)),
+    sizesExact: true,
+    audioPackets: audio ? aCount : null,
+  };
+
+  // Edit lists as ffmpeg's copy writes them: the picture from the keyframe's composition time (B-frames decode
+  // earlier than they show), the sound after an empty edit to where its first packet sits on the clip's clock.
+  if (vs.cto[k]! < 0) return { notTaken: "a negative composition offset on the keyframe" };
+  const ms = (seconds: number) => Math.round(seconds * MOVIE_TIMESCALE);
+  const tracks: ClipTrack[] = [
+    {
+      track: video,
+      from: k,
+      count: choice.packets,
+      edits: [{ segmentDuration: ms(known.seconds), mediaTime: vs.cto[k]!, rate: 0x10000 }],
+    },
+  ];
+  if (audio && aCount > 0) {
+    const t: ClipTrack = { track: audio, from: aFrom, count: aCount, edits: [] };
+    const lead = ms(aStart - keySeconds);
+    const edits: Edit[] = lead > 0 ? [{ segmentDuration: lead, mediaTime: -1, rate: 0x10000 }] : [];
+    edits.push({
+      segmentDuration: ms(mediaDuration(t) / audio.timescale),
+      mediaTime: audio.samples.cto[aFrom]!,
+      rate: 0x10000,
+    });
+    t.edits = edits;
+    tracks.push(t);
+  }
+
+  const ranges = byteRanges(tracks);
+  reader.expectSpan(ranges[0]!.start, ranges[ranges.length - 1]!.end);
+  // The keyframe must be a clean start in the bitstream too (stss can mark recovery points).
+  if (!startsClean(video, await reader.read(vs.offset[k]!, vs.offset[k]! + vs.size[k]!))) {
+    return { notTaken: "the keyframe is not an IDR picture" };
+  }
+  const payload = ranges.reduce((s, r) => s + r.end - r.start, 0);
+  const place = (o: number) => {
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[mid]!.start <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return ranges[lo]!.out + (o - ranges[lo]!.start);
+  };
+  const header = clipHeader(req.format, tracks, place, payload);
+
+  const result: DirectPlan = {
+    strategy: "copy",
+    via: "byte copy of the MP4 sample tables",
+    startSeconds: toSeconds(keyTicks),
+    endSeconds: toSeconds(choice.endPts),
+    snapped: keyTicks !== frames.startPts,
+    reason: choice.reason,
+    frames,
+    known,
+    stats: () => reader.stats(),
+    close: () => reader.close(),
+    async write(out, o) {
+      const file = await open(out, "w");
+      try {
+        await file.write(header);
+        let done = 0;
+        for (const r of ranges) {
+          for (let p = r.start; p < r.end; p += PIECE) {
+            o.signal?.throwIfAborted();
+            const bytes = await reader.read(p, Math.min(r.end, p + PIECE));
+            await file.write(bytes);
+            done += bytes.length;
+            o.onProgress?.(done / payload);
+          }
+        }
+      } finally {
+        await file.close();
+      }
+      const verified = await checkCopiedOutput(out, req.format, known, { ffmpeg: o.ffmpeg, signal: o.signal });
+      await checkClipStarts(out, { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null });
+      return verified;
+    },
+  };
+  return { plan: result };
+}
+
+/** The chosen samples' bytes as few ranges of the source, in file order, and where each lands in the mdat. */
+function byteRanges(tracks: ClipTrack[]): { start: number; end: number; out: number }[] {
+  const spans: [number, number][] = [];
+  for (const t of tracks) {
+    const s = t.track.samples;
+    for (let i = t.from; i < t.from + t.count; i++) spans.push([s.offset[i]!, s.offset[i]! + s.size[i]!]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const ranges: { start: number; end: number; out: number }[] = [];
+  let out = 0;
+  for (const [a, b] of spans) {
+    const last = ranges[ranges.length - 1];
+    if (last && a <= last.end + MERGE_GAP) {
+      if (b > last.end) {
+        out += b - last.end;
+        last.end = b;
+      }
+    } else {
+      ranges.push({ start: a, end: b, out });
+      out += b - a;
+    }
+  }
+  return ranges;
+}

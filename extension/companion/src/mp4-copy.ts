@@ -3,7 +3,8 @@ import type { DirectPlan } from "./direct-copy";
 import { checkClipStarts } from "./clip-mux";
 import { ClipError } from "./errors";
 import { planFrames, toSeconds, toTicks } from "./keyframes";
-import { fourcc, readMovie, type Edit, type Mp4Track } from "./mp4-tables";
+import { FragmentSamples, fourcc, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
+import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
 import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
 import type { Packet } from "./probe";
 import { openRangeReader, type RangeReader } from "./range-reader";
@@ -33,7 +34,6 @@ const VIDEO_ENTRIES = new Set(["avc1", "avc3", "hvc1", "hev1"]);
 function refusal(req: CutRequest): string | null {
   if (req.format !== "mp4" && req.format !== "mov") return `${req.format} output`;
   if (!/mov|mp4/.test(req.info.formatName)) return `the ${req.info.formatName} container`;
-  if (req.input.audio) return "a separate audio stream";
   const v = req.info.video?.codec;
   if (v !== "h264" && v !== "hevc") return `${v ?? "no"} video`;
   if (req.info.audio && req.info.audio.codec !== "aac") return `${req.info.audio.codec} audio`;
@@ -46,16 +46,65 @@ export type Mp4CopyOutcome = { plan: DirectPlan } | { notTaken: string };
 export async function planMp4Copy(req: CutRequest, signal?: AbortSignal): Promise<Mp4CopyOutcome> {
   const why = refusal(req);
   if (why) return { notTaken: why };
-  const reader = await openRangeReader(req.input, signal);
+  const readers: RangeReader[] = [];
+  const closeAll = async () => void (await Promise.all(readers.map((r) => r.close())));
+  const openReader = async (spec: CutRequest["input"]) => {
+    const r = await openRangeReader(spec, signal);
+    readers.push(r);
+    return r;
+  };
   try {
-    const outcome = await plan(req, reader);
-    if ("notTaken" in outcome) await reader.close();
+    const outcome = await plan(req, openReader, closeAll, () => {
+      const all = readers.map((r) => r.stats());
+      return { requests: all.reduce((a, x) => a + x.requests, 0), bytes: all.reduce((a, x) => a + x.bytes, 0) };
+    });
+    if ("notTaken" in outcome) await closeAll();
     return outcome;
   } catch (error) {
-    await reader.close();
+    await closeAll();
     if (signal?.aborted || error instanceof ClipError) throw error;
     return { notTaken: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** One source file read for the clip: its movie header, and for a fragmented file its `sidx`. */
+interface Opened {
+  reader: RangeReader;
+  movie: Mp4Movie;
+  index: FragmentIndex | null;
+}
+
+async function openMovie(reader: RangeReader): Promise<Opened | string> {
+  const read = (a: number, b: number) => reader.read(a, b);
+  const index = await readFragmentIndex(read, reader.size);
+  const moov = await readMoov(reader);
+  if (typeof moov === "string") return moov;
+  const movie = readMovie(moov);
+  if (movie.fragmented && !index) return "a fragmented MP4 without a sidx";
+  return { reader, movie, index };
+}
+
+/**
+ * A fragmented file's samples of the clip: the subsegments the `sidx` gives for [start, end) (plus the margin), their
+ * `moof`s read (the whole span is fetched in large parts, read ahead; it is the clip's data anyway).
+ */
+async function loadFragments(o: Opened, tracks: Mp4Track[], start: number, end: number): Promise<string | null> {
+  const span = o.index && clipSubsegments(o.index, start, end, MARGIN_SECONDS);
+  if (!span) return "the clip's first fragment does not start with a keyframe";
+  const stop = span.offset + span.length;
+  o.reader.expectSpan(span.offset, stop);
+  const lists = new Map(tracks.map((t) => [t.id, new FragmentSamples()]));
+  for (let at = span.offset; at + 8 <= stop;) {
+    const head = await o.reader.read(at, Math.min(stop, at + 16));
+    const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    let length = v.getUint32(0);
+    if (length === 1 && head.length >= 16) length = Number(v.getBigUint64(8));
+    if (length < 8 || at + length > stop) return "a malformed fragment";
+    if (fourcc(head, 4) === "moof") readMoof(await o.reader.read(at, at + length), at, o.movie, lists);
+    at += length;
+  }
+  for (const t of tracks) t.samples = lists.get(t.id)!.table();
+  return null;
 }
 
 /** The moov's bytes, found by walking the top-level box headers (first or after the mdat). */
@@ -120,30 +169,30 @@ function findBox(b: Uint8Array, type: string): number {
   return -1;
 }
 
-async function plan(req: CutRequest, reader: RangeReader): Promise<Mp4CopyOutcome> {
-  const moov = await readMoov(reader);
-  if (typeof moov === "string") return { notTaken: moov };
-  const movie = readMovie(moov);
-  if (movie.fragmented) return { notTaken: "a fragmented MP4" };
-  const video = movie.tracks.find((t) => t.handler === "vide");
-  const audio = req.info.audio ? movie.tracks.find((t) => t.handler === "soun") : undefined;
+async function plan(
+  req: CutRequest,
+  openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
+  close: () => Promise<void>,
+  stats: () => { requests: number; bytes: number },
+): Promise<Mp4CopyOutcome> {
+  const main = await openMovie(await openReader(req.input));
+  if (typeof main === "string") return { notTaken: main };
+  const start = req.startSeconds;
+  const end = Math.min(req.endSeconds, req.info.durationSeconds);
+  const video = main.movie.tracks.find((t) => t.handler === "vide");
+  let audioFile: Opened | null = req.input.audio ? null : main;
+  let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
   if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
-  if (req.info.audio && audio?.codec !== "mp4a") return { notTaken: `audio sample entry ${audio?.codec ?? "none"}` };
-  for (const t of [video, audio]) {
-    if (t && new DataView(t.stsd.buffer, t.stsd.byteOffset).getUint32(12) !== 1) {
-      return { notTaken: "several sample descriptions" };
-    }
+  if (main.index) {
+    const missing = await loadFragments(main, audio ? [video, audio] : [video], start, end);
+    if (missing) return { notTaken: missing };
   }
-  const vt = timeline(video, movie.timescale);
-  const at = audio ? timeline(audio, movie.timescale) : null;
+  const vt = timeline(video, main.movie.timescale);
   if (typeof vt === "string") return { notTaken: vt };
-  if (typeof at === "string") return { notTaken: at };
 
   const vs = video.samples;
   const vPts = (i: number) => (vs.dts[i]! + vs.cto[i]! - vt.mediaTime) / video.timescale + vt.shift;
   const isKey = (i: number) => !vs.key || vs.key[i] === 1;
-  const start = req.startSeconds;
-  const end = Math.min(req.endSeconds, req.info.durationSeconds);
   // The keyframe shown last at or before the start (a start before the first picture: the first keyframe).
   let k = -1;
   for (let i = 0; i < vs.count; i++) {
@@ -167,6 +216,26 @@ async function plan(req: CutRequest, reader: RangeReader): Promise<Mp4CopyOutcom
   if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
   const keyTicks = frames.keyBefore;
   const keySeconds = vPts(k);
+
+  // A separate audio file (DASH) is read from the keyframe's time: its sound starts there, not at the start.
+  if (req.input.audio && req.info.audio) {
+    const opened = await openMovie(await openReader(req.input.audio));
+    if (typeof opened === "string") return { notTaken: `audio: ${opened}` };
+    audioFile = opened;
+    audio = opened.movie.tracks.find((t) => t.handler === "soun");
+    if (audio && opened.index) {
+      const missing = await loadFragments(opened, [audio], Math.max(0, keySeconds - 0.1), end);
+      if (missing) return { notTaken: `audio: ${missing}` };
+    }
+  }
+  if (req.info.audio && audio?.codec !== "mp4a") return { notTaken: `audio sample entry ${audio?.codec ?? "none"}` };
+  for (const t of [video, audio]) {
+    if (t && new DataView(t.stsd.buffer, t.stsd.byteOffset).getUint32(12) !== 1) {
+      return { notTaken: "several sample descriptions" };
+    }
+  }
+  const at = audio && audioFile ? timeline(audio, audioFile.movie.timescale) : null;
+  if (typeof at === "string") return { notTaken: at };
 
   // Audio by listAudio's rule: each packet at or after the first frame whose middle is before the picture's end.
   let aFrom = 0;
@@ -220,14 +289,23 @@ async function plan(req: CutRequest, reader: RangeReader): Promise<Mp4CopyOutcom
     tracks.push(t);
   }
 
-  const ranges = byteRanges(tracks);
-  reader.expectSpan(ranges[0]!.start, ranges[ranges.length - 1]!.end);
+  // The mdat: the video file's ranges, then (DASH) the audio file's; each track's samples are placed in its file's.
+  const files = [{ file: main, tracks: tracks.filter((t) => t.track === video || audioFile === main) }];
+  if (audioFile && audioFile !== main && tracks[1]) files.push({ file: audioFile, tracks: [tracks[1]] });
+  let payload = 0;
+  const parts = files.map(({ file, tracks: own }) => {
+    const ranges = byteRanges(own, payload);
+    payload = ranges.reduce((end, r) => Math.max(end, r.out + r.end - r.start), payload);
+    return { reader: file.reader, tracks: own, ranges };
+  });
+  // Reads start with large parts over the span (a progressive file's index gives it before any media byte).
+  for (const p of parts) p.reader.expectSpan(p.ranges[0]!.start, p.ranges[p.ranges.length - 1]!.end);
   // The keyframe must be a clean start in the bitstream too (stss can mark recovery points).
-  if (!startsClean(video, await reader.read(vs.offset[k]!, vs.offset[k]! + vs.size[k]!))) {
+  if (!startsClean(video, await main.reader.read(vs.offset[k]!, vs.offset[k]! + vs.size[k]!))) {
     return { notTaken: "the keyframe is not an IDR picture" };
   }
-  const payload = ranges.reduce((s, r) => s + r.end - r.start, 0);
-  const place = (o: number) => {
+  const place = (t: ClipTrack, o: number) => {
+    const ranges = parts.find((p) => p.tracks.includes(t))!.ranges;
     let lo = 0;
     let hi = ranges.length - 1;
     while (lo < hi) {
@@ -241,27 +319,29 @@ async function plan(req: CutRequest, reader: RangeReader): Promise<Mp4CopyOutcom
 
   const result: DirectPlan = {
     strategy: "copy",
-    via: "byte copy of the MP4 sample tables",
+    via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
     startSeconds: toSeconds(keyTicks),
     endSeconds: toSeconds(choice.endPts),
     snapped: keyTicks !== frames.startPts,
     reason: choice.reason,
     frames,
     known,
-    stats: () => reader.stats(),
-    close: () => reader.close(),
+    stats,
+    close,
     async write(out, o) {
       const file = await open(out, "w");
       try {
         await file.write(header);
         let done = 0;
-        for (const r of ranges) {
-          for (let p = r.start; p < r.end; p += PIECE) {
-            o.signal?.throwIfAborted();
-            const bytes = await reader.read(p, Math.min(r.end, p + PIECE));
-            await file.write(bytes);
-            done += bytes.length;
-            o.onProgress?.(done / payload);
+        for (const part of parts) {
+          for (const r of part.ranges) {
+            for (let p = r.start; p < r.end; p += PIECE) {
+              o.signal?.throwIfAborted();
+              const bytes = await part.reader.read(p, Math.min(r.end, p + PIECE));
+              await file.write(bytes);
+              done += bytes.length;
+              o.onProgress?.(done / payload);
+            }
           }
         }
       } finally {
@@ -276,7 +356,7 @@ async function plan(req: CutRequest, reader: RangeReader): Promise<Mp4CopyOutcom
 }
 
 /** The chosen samples' bytes as few ranges of the source, in file order, and where each lands in the mdat. */
-function byteRanges(tracks: ClipTrack[]): { start: number; end: number; out: number }[] {
+function byteRanges(tracks: ClipTrack[], base: number): { start: number; end: number; out: number }[] {
   const spans: [number, number][] = [];
   for (const t of tracks) {
     const s = t.track.samples;
@@ -284,7 +364,7 @@ function byteRanges(tracks: ClipTrack[]): { start: number; end: number; out: num
   }
   spans.sort((a, b) => a[0] - b[0]);
   const ranges: { start: number; end: number; out: number }[] = [];
-  let out = 0;
+  let out = base;
   for (const [a, b] of spans) {
     const last = ranges[ranges.length - 1];
     if (last && a <= last.end + MERGE_GAP) {

@@ -57,6 +57,14 @@ export interface Mp4Movie {
   tracks: Mp4Track[];
   /** The movie is fragmented (an mvex): its samples are not in these tables. */
   fragmented: boolean;
+  /** A fragmented movie's per-track sample defaults (trex), by track ID. */
+  trex: Map<number, SampleDefaults>;
+}
+
+export interface SampleDefaults {
+  duration: number;
+  size: number;
+  flags: number;
 }
 
 export const fourcc = (b: Uint8Array, at: number) => String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
@@ -105,7 +113,112 @@ export function readMovie(moov: Uint8Array): Mp4Movie {
   for (const trak of boxes(moov, root.body, root.end)) {
     if (trak.type === "trak") tracks.push(readTrack(moov, trak));
   }
-  return { timescale, tracks, fragmented: child(moov, root, "mvex") !== undefined };
+  const trex = new Map<number, SampleDefaults>();
+  const mvex = child(moov, root, "mvex");
+  for (const box of mvex ? boxes(moov, mvex.body, mvex.end) : []) {
+    if (box.type !== "trex") continue;
+    trex.set(v.getUint32(box.body + 4), {
+      duration: v.getUint32(box.body + 12),
+      size: v.getUint32(box.body + 16),
+      flags: v.getUint32(box.body + 20),
+    });
+  }
+  return { timescale, tracks, fragmented: mvex !== undefined, trex };
+}
+
+/** A fragmented track's samples, gathered from its `traf`s before they become a SampleTable. */
+export class FragmentSamples {
+  offset: number[] = [];
+  size: number[] = [];
+  dts: number[] = [];
+  duration: number[] = [];
+  cto: number[] = [];
+  key: number[] = [];
+
+  table(): SampleTable {
+    return {
+      count: this.size.length,
+      offset: Float64Array.from(this.offset),
+      size: Uint32Array.from(this.size),
+      dts: Float64Array.from(this.dts),
+      duration: Uint32Array.from(this.duration),
+      cto: Int32Array.from(this.cto),
+      key: Uint8Array.from(this.key),
+    };
+  }
+}
+
+/** A sample is a sync sample unless sample_is_non_sync_sample (ISO/IEC 14496-12 8.8.3.1) is set. */
+const isSync = (flags: number) => (flags & 0x10000) === 0;
+
+/**
+ * The samples of one `moof` (its bytes, at file offset `moofAt`), added to each track's list (tfhd, tfdt, trun: the
+ * data offsets, sizes, durations, composition offsets and sync flags, with the tfhd's and trex's defaults).
+ */
+export function readMoof(b: Uint8Array, moofAt: number, movie: Mp4Movie, out: Map<number, FragmentSamples>): void {
+  const v = view(b);
+  const root = boxes(b).next().value;
+  if (!root || root.type !== "moof") throw malformed("moof");
+  for (const traf of boxes(b, root.body, root.end)) {
+    if (traf.type !== "traf") continue;
+    const tfhd = need(b, traf, "tfhd");
+    const flags = v.getUint32(tfhd.body) & 0xffffff;
+    const id = v.getUint32(tfhd.body + 4);
+    const defaults = movie.trex.get(id) ?? { duration: 0, size: 0, flags: 0 };
+    let p = tfhd.body + 8;
+    let base = moofAt;
+    if (flags & 0x1) {
+      base = Number(v.getBigUint64(p));
+      p += 8;
+    }
+    if (flags & 0x2) p += 4;
+    let duration = defaults.duration;
+    let size = defaults.size;
+    let sampleFlags = defaults.flags;
+    if (flags & 0x8) ((duration = v.getUint32(p)), (p += 4));
+    if (flags & 0x10) ((size = v.getUint32(p)), (p += 4));
+    if (flags & 0x20) sampleFlags = v.getUint32(p);
+    const list = out.get(id);
+    const tfdt = child(b, traf, "tfdt");
+    if (!list) continue;
+    let t = tfdt ? (b[tfdt.body] === 1 ? Number(v.getBigUint64(tfdt.body + 4)) : v.getUint32(tfdt.body + 4)) : NaN;
+    if (Number.isNaN(t)) {
+      const n = list.dts.length;
+      if (n === 0) throw malformed("no tfdt");
+      t = list.dts[n - 1]! + list.duration[n - 1]!;
+    }
+    let dataAt = base;
+    for (const trun of boxes(b, traf.body, traf.end)) {
+      if (trun.type !== "trun") continue;
+      const version = b[trun.body]!;
+      const tf = v.getUint32(trun.body) & 0xffffff;
+      const count = v.getUint32(trun.body + 4);
+      let q = trun.body + 8;
+      if (tf & 0x1) ((dataAt = base + v.getInt32(q)), (q += 4));
+      let firstFlags: number | null = null;
+      if (tf & 0x4) ((firstFlags = v.getUint32(q)), (q += 4));
+      for (let i = 0; i < count; i++) {
+        if (q > trun.end) throw malformed("trun");
+        const d = tf & 0x100 ? v.getUint32(q) : duration;
+        if (tf & 0x100) q += 4;
+        const s = tf & 0x200 ? v.getUint32(q) : size;
+        if (tf & 0x200) q += 4;
+        let f = tf & 0x400 ? v.getUint32(q) : sampleFlags;
+        if (tf & 0x400) q += 4;
+        if (i === 0 && firstFlags !== null) f = firstFlags;
+        const c = tf & 0x800 ? (version === 0 ? v.getUint32(q) | 0 : v.getInt32(q)) : 0;
+        if (tf & 0x800) q += 4;
+        list.offset.push(dataAt);
+        list.size.push(s);
+        list.dts.push(t);
+        list.duration.push(d);
+        list.cto.push(c);
+        list.key.push(isSync(f) ? 1 : 0);
+        dataAt += s;
+        t += d;
+      }
+    }
+  }
 }
 
 function readTrack(b: Uint8Array, trak: Box): Mp4Track {

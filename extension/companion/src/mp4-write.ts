@@ -240,13 +240,13 @@ function ftyp(format: Format, codecs: string[]): Uint8Array {
 }
 
 /**
- * ftyp + moov + the mdat header for `payload` bytes of media. `place(o)` is where the source byte at `o` lands in the
+ * ftyp + moov + the mdat header for `payload` bytes of media. `place(t, o)` is where track t's source byte at `o` lands in the
  * mdat's payload (from 0); the sample tables get file offsets from it. co64 when the file passes 4 GiB.
  */
 export function clipHeader(
   format: Format,
   tracks: ClipTrack[],
-  place: (sourceOffset: number) => number,
+  place: (track: ClipTrack, sourceOffset: number) => number,
   payload: number,
 ): Uint8Array {
   const large = payload + 8 > 0xffffffff;
@@ -270,7 +270,7 @@ export function clipHeader(
       new Uint8Array(24),
       u32(tracks.length + 1),
     );
-    const moov = box("moov", mvhd, ...tracks.map((t, i) => trak(t, i + 1, (o) => base + place(o), wide)));
+    const moov = box("moov", mvhd, ...tracks.map((t, i) => trak(t, i + 1, (o) => base + place(t, o), wide)));
     return concat([
       ftyp(
         format,

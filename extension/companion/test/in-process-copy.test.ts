@@ -78,6 +78,8 @@ afterAll(() => server.close());
 
 /** The trace's name for the byte-level MP4 copy (mp4-copy.ts), the path progressive MP4 sources take. */
 const BYTE_COPY = "byte copy of the MP4 sample tables";
+/** The same for fragmented MP4 with a sidx (a DASH stream). */
+const FRAGMENTS_COPY = "byte copy of the fragments' tables";
 
 /** A trace that records its span names: which path the cut took and why. */
 function recordingTrace(): Trace & { names: string[] } {
@@ -176,7 +178,7 @@ describe("copies cut in-process from the container's index", () => {
     },
     { title: "MP4 with the moov at the end", name: "moov-last.mp4", start: 100.5, end: 103 },
     { title: "MP4 with an edit list that hides frames, and B-frames", name: "edited.mp4", start: 30.5, end: 33 },
-    { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124, via: "mediabunny" },
+    { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124, via: FRAGMENTS_COPY },
     { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33, via: "mediabunny" },
   ];
   for (const c of cases) {
@@ -200,6 +202,7 @@ describe("copies cut in-process from the container's index", () => {
       end: 140,
     });
     expect(trace).toContain("copy (in-process)");
+    expect(trace).toContain(`in-process via ${FRAGMENTS_COPY}`);
     // mediabunny alone walks every moof from the start (60+ dependent requests to reach 130 s).
     expect(requests).toBeLessThanOrEqual(20);
     await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));

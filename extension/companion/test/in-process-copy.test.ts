@@ -233,13 +233,21 @@ describe("copies cut in-process from the container's index", () => {
 });
 
 describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe", () => {
-  for (const name of ["src360.mp4", "moov-last.mp4", "edited.mp4"]) {
-    it(`${name}: the same frames, first picture and sound start`, async () => {
-      const { result, trace } = await cutUrl({ name, start: 60.5, end: 70.5 });
-      expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+  const sources = [
+    { name: "src360.mp4", via: BYTE_COPY },
+    { name: "moov-last.mp4", via: BYTE_COPY },
+    { name: "edited.mp4", via: BYTE_COPY },
+    { name: "frag-sidx.mp4", via: FRAGMENTS_COPY },
+    { name: "dash-video.mp4", audio: "dash-audio.m4a", via: FRAGMENTS_COPY },
+  ];
+  for (const { name, audio, via } of sources) {
+    it(`${name}${audio ? ` with ${audio}` : ""}: the same frames, first picture and sound start`, async () => {
+      const { result, trace } = await cutUrl({ name, audio, start: 60.5, end: 70.5 });
+      expect(trace).toContain(`in-process via ${via}`);
       const plain = join(tempDir(), "plain.mp4");
+      const at = ["-seek_timestamp", "1", "-ss", result.startSeconds.toFixed(6)];
       await run("ffmpeg", [
-        ...["-v", "error", "-ss", result.startSeconds.toFixed(6), "-i", join(dir, name)],
+        ...["-v", "error", ...at, "-i", join(dir, name), ...(audio ? [...at, "-i", join(dir, audio)] : [])],
         ...["-t", (result.endSeconds - result.startSeconds).toFixed(6), "-c", "copy", plain],
       ]);
       const ours = await pictures(result.output);
@@ -253,8 +261,7 @@ describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe"
       expect(theirs.length - ours.length).toBeLessThanOrEqual(3);
       // The sound: plain ffmpeg keeps the audio from its seek point before the picture (hidden by its edit list);
       // the copy rule starts it at the first packet at or after the keyframe, where the source's demuxer has it.
-      const src = join(dir, name);
-      await expectSameAsSource(result, src, src);
+      await expectSameAsSource(result, join(dir, name), join(dir, audio ?? name));
     });
   }
 });

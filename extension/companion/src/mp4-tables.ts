@@ -175,8 +175,14 @@ export function readMoof(b: Uint8Array, moofAt: number, movie: Mp4Movie, out: Ma
     let duration = defaults.duration;
     let size = defaults.size;
     let sampleFlags = defaults.flags;
-    if (flags & 0x8) ((duration = v.getUint32(p)), (p += 4));
-    if (flags & 0x10) ((size = v.getUint32(p)), (p += 4));
+    if (flags & 0x8) {
+      duration = v.getUint32(p);
+      p += 4;
+    }
+    if (flags & 0x10) {
+      size = v.getUint32(p);
+      p += 4;
+    }
     if (flags & 0x20) sampleFlags = v.getUint32(p);
     const list = out.get(id);
     const tfdt = child(b, traf, "tfdt");
@@ -194,9 +200,15 @@ export function readMoof(b: Uint8Array, moofAt: number, movie: Mp4Movie, out: Ma
       const tf = v.getUint32(trun.body) & 0xffffff;
       const count = v.getUint32(trun.body + 4);
       let q = trun.body + 8;
-      if (tf & 0x1) ((dataAt = base + v.getInt32(q)), (q += 4));
+      if (tf & 0x1) {
+        dataAt = base + v.getInt32(q);
+        q += 4;
+      }
       let firstFlags: number | null = null;
-      if (tf & 0x4) ((firstFlags = v.getUint32(q)), (q += 4));
+      if (tf & 0x4) {
+        firstFlags = v.getUint32(q);
+        q += 4;
+      }
       for (let i = 0; i < count; i++) {
         if (q > trun.end) throw malformed("trun");
         const d = tf & 0x100 ? v.getUint32(q) : duration;

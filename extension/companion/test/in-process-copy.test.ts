@@ -60,6 +60,11 @@ const derived: Record<string, string[]> = {
     "mp4",
   ],
   "src360.ts": ["-i", "src360.mp4", "-c", "copy", "-f", "mpegts"],
+  // HEVC with B-frames (closed GOPs: IDR keyframes) and the AAC of the source.
+  "hevc.mp4": [
+    ...["-t", "20", "-i", "src360.mp4", "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1"],
+    ...["-x265-params", "log-level=error:keyint=60:bframes=3:open-gop=0", "-c:a", "copy"],
+  ],
   // An edit list of its own besides the B-frame delay: a copy that started between keyframes hides the frames
   // before its start (and the AAC priming) behind it.
   "edited.mp4": ["-ss", "3.3", "-i", "src360.mp4", "-c", "copy"],
@@ -239,10 +244,11 @@ describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe"
     { name: "edited.mp4", via: BYTE_COPY },
     { name: "frag-sidx.mp4", via: FRAGMENTS_COPY },
     { name: "dash-video.mp4", audio: "dash-audio.m4a", via: FRAGMENTS_COPY },
+    { name: "hevc.mp4", via: BYTE_COPY, start: 5.5, end: 12 },
   ];
-  for (const { name, audio, via } of sources) {
+  for (const { name, audio, via, start, end } of sources) {
     it(`${name}${audio ? ` with ${audio}` : ""}: the same frames, first picture and sound start`, async () => {
-      const { result, trace } = await cutUrl({ name, audio, start: 60.5, end: 70.5 });
+      const { result, trace } = await cutUrl({ name, audio, start: start ?? 60.5, end: end ?? 70.5 });
       expect(trace).toContain(`in-process via ${via}`);
       const plain = join(tempDir(), "plain.mp4");
       const at = ["-seek_timestamp", "1", "-ss", result.startSeconds.toFixed(6)];

@@ -47,9 +47,16 @@ export async function planMp4Copy(req: CutRequest, signal?: AbortSignal): Promis
   const why = refusal(req);
   if (why) return { notTaken: why };
   const readers: RangeReader[] = [];
-  const closeAll = async () => void (await Promise.all(readers.map((r) => r.close())));
+  // A reader still opening (the DASH audio, opened beside the video) is closed once it is open.
+  const opening: Promise<unknown>[] = [];
+  const closeAll = async () => {
+    await Promise.allSettled(opening);
+    await Promise.all(readers.map((r) => r.close()));
+  };
   const openReader = async (spec: CutRequest["input"]) => {
-    const r = await openRangeReader(spec, signal);
+    const started = openRangeReader(spec, signal);
+    opening.push(started);
+    const r = await started;
     readers.push(r);
     return r;
   };
@@ -105,6 +112,12 @@ async function loadFragments(o: Opened, tracks: Mp4Track[], start: number, end: 
   }
   for (const t of tracks) t.samples = lists.get(t.id)!.table();
   return null;
+}
+
+/** The media time the clip's first fragment begins at (the sidx's), or null when there is none. */
+function clipFrom(index: FragmentIndex, start: number): number | null {
+  const span = clipSubsegments(index, start, start, 0);
+  return span ? (index.subsegments.find((x) => x.offset === span.offset)?.time ?? null) : null;
 }
 
 /** The moov's bytes, found by walking the top-level box headers (first or after the mdat). */
@@ -183,6 +196,19 @@ async function plan(
   let audioFile: Opened | null = req.input.audio ? null : main;
   let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
   if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
+  // A separate audio file (DASH) is read from just before the picture's first fragment (its sound starts at the
+  // keyframe, which that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
+  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  const loadAudio = async (from: number) => {
+    const opened = await openMovie(await openReader(separate!));
+    if (typeof opened === "string") return `audio: ${opened}`;
+    const track = opened.movie.tracks.find((t) => t.handler === "soun");
+    const missing = track && opened.index ? await loadFragments(opened, [track], Math.max(0, from), end) : null;
+    return missing ? `audio: ${missing}` : { opened, track };
+  };
+  const firstFragment = main.index && clipFrom(main.index, start);
+  const early = separate && firstFragment !== null ? loadAudio(firstFragment - 0.5) : null;
+  early?.catch(() => undefined);
   if (main.index) {
     const missing = await loadFragments(main, audio ? [video, audio] : [video], start, end);
     if (missing) return { notTaken: missing };
@@ -217,16 +243,11 @@ async function plan(
   const keyTicks = frames.keyBefore;
   const keySeconds = vPts(k);
 
-  // A separate audio file (DASH) is read from the keyframe's time: its sound starts there, not at the start.
-  if (req.input.audio && req.info.audio) {
-    const opened = await openMovie(await openReader(req.input.audio));
-    if (typeof opened === "string") return { notTaken: `audio: ${opened}` };
-    audioFile = opened;
-    audio = opened.movie.tracks.find((t) => t.handler === "soun");
-    if (audio && opened.index) {
-      const missing = await loadFragments(opened, [audio], Math.max(0, keySeconds - 0.1), end);
-      if (missing) return { notTaken: `audio: ${missing}` };
-    }
+  if (separate) {
+    const loaded = await (early ?? loadAudio(keySeconds - 0.1));
+    if (typeof loaded === "string") return { notTaken: loaded };
+    audioFile = loaded.opened;
+    audio = loaded.track;
   }
   if (req.info.audio && audio?.codec !== "mp4a") return { notTaken: `audio sample entry ${audio?.codec ?? "none"}` };
   for (const t of [video, audio]) {

@@ -272,6 +272,26 @@ describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe"
   }
 });
 
+describe("the MP4 byte copy into MOV", () => {
+  it("writes a QuickTime file with the source's pictures and sound placement", async () => {
+    const { result, trace } = await cutUrl({ name: "src360.mp4", start: 50.5, end: 54, format: "mov" });
+    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+    expect(result.output.endsWith(".mov")).toBe(true);
+    const { stdout } = await run("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "format=format_name",
+      "-of",
+      "csv=p=0",
+      result.output,
+    ]);
+    expect(stdout.toString()).toContain("mov");
+    const src = join(dir, "src360.mp4");
+    await expectSameAsSource(result, src, src);
+  });
+});
+
 describe("the in-process reader keeps the guard", () => {
   let victim: Server;
   let victimHits = 0;

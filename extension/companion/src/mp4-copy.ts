@@ -154,7 +154,11 @@ function timeline(track: Mp4Track, movieTimescale: number): { mediaTime: number;
   return { mediaTime: rest[0]?.mediaTime ?? 0, shift };
 }
 
-/** The first picture's sample begins with an IDR (H.264) or IRAP (HEVC) picture, as mediabunny verifies. */
+/**
+ * The first picture's sample starts a clean decode, as mediabunny's key check has it: an IDR picture (H.264), an IRAP
+ * picture (HEVC), or an H.264 picture after a recovery point SEI that recovers at once and exactly (x264's open-GOP
+ * keyframes).
+ */
 function startsClean(track: Mp4Track, bytes: Uint8Array): boolean {
   const hevc = track.codec === "hvc1" || track.codec === "hev1";
   const config = findBox(track.stsd, hevc ? "hvcC" : "avcC");
@@ -170,8 +174,36 @@ function startsClean(track: Mp4Track, bytes: Uint8Array): boolean {
     } else {
       const type = header & 0x1f;
       if (type >= 1 && type <= 5) return type === 5;
+      const nal = bytes.subarray(at + lengthSize, at + lengthSize + length);
+      if (type === 6 && recoversAtOnce(nal)) return true;
     }
     at += lengthSize + length;
+  }
+  return false;
+}
+
+/** An H.264 SEI NAL unit holding a recovery point (payload 6) with recovery_frame_cnt 0 and exact_match_flag 1. */
+function recoversAtOnce(nal: Uint8Array): boolean {
+  // The payload without emulation prevention bytes (00 00 03 → 00 00).
+  const rbsp: number[] = [];
+  for (let i = 1; i < nal.length; i++) {
+    if (nal[i] === 3 && rbsp.length >= 2 && rbsp[rbsp.length - 1] === 0 && rbsp[rbsp.length - 2] === 0) continue;
+    rbsp.push(nal[i]!);
+  }
+  let pos = 0;
+  while (pos < rbsp.length - 1) {
+    let type = 0;
+    while (pos < rbsp.length && rbsp[pos] === 255) type += rbsp[pos++]!;
+    type += rbsp[pos++] ?? 0;
+    let size = 0;
+    while (pos < rbsp.length && rbsp[pos] === 255) size += rbsp[pos++]!;
+    size += rbsp[pos++] ?? 0;
+    if (type === 6) {
+      // recovery_frame_cnt is ue(v): 0 is the single bit 1; exact_match_flag follows it.
+      const first = rbsp[pos] ?? 0;
+      return (first & 0x80) !== 0 && (first & 0x40) !== 0;
+    }
+    pos += size;
   }
   return false;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -270,6 +271,26 @@ describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe"
       await expectSameAsSource(result, join(dir, name), join(dir, audio ?? name));
     });
   }
+});
+
+describe("the MP4 byte copy starts where mediabunny's key check would", () => {
+  it("an x264 open-GOP keyframe (a recovery point SEI, not an IDR picture) is a start, as for mediabunny", async () => {
+    const name = "opengop-copy.mp4";
+    if (!existsSync(join(dir, name))) {
+      const tmp = join(dir, `${name}.tmp.mp4`);
+      await run("ffmpeg", [
+        ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "12"],
+        ...["-c:v", "libx264", "-preset", "ultrafast", "-bf", "2"],
+        ...["-x264-params", "open-gop=1:keyint=60:min-keyint=60:scenecut=0", "-pix_fmt", "yuv420p", tmp],
+      ]);
+      await run("mv", [tmp, join(dir, name)]);
+    }
+    const { result, trace } = await cutUrl({ name, start: 4.5, end: 6 });
+    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+    expect(result.strategy).toBe("copy");
+    // The keyframe at 4 s is the I picture after the recovery point, as mediabunny's path chose it.
+    expect(result.startSeconds).toBe(4);
+  });
 });
 
 describe("the MP4 byte copy into MOV", () => {

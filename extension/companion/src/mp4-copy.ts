@@ -13,8 +13,8 @@ import { chooseStrategy } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets } from "./verify";
 
 /**
- * The byte-level copy of a progressive MP4/MOV (docs/decisions/002, 14): the sample tables are read by us
- * (mp4-tables.ts) into typed arrays, the packets are chosen by the same rules as the mediabunny path (keyframe at or
+ * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (docs/decisions/002,
+ * 14): the sample tables (or the clip's fragments' moofs) are read by us (mp4-tables.ts) into typed arrays, the packets are chosen by the same rules as the mediabunny path (keyframe at or
  * before the start, planFrames/chooseStrategy, listAudio's rule), and the clip is the chosen samples' byte span
  * copied from the range reader's responses straight into the file behind a header built from the plan
  * (mp4-write.ts). No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's

@@ -257,6 +257,7 @@ async function cutInProcess(
     const seconds = plan.endSeconds - plan.startSeconds;
     o.progress.plan(1);
     const onProgress = o.progress.step(seconds, 0);
+    if (plan.via) void o.trace.span(`in-process via ${plan.via}`, async () => undefined);
     const verified = await o.trace.span(`${plan.strategy} (in-process)`, () =>
       plan.write(slot!.partPath, {
         signal: hooks.signal,

@@ -21,6 +21,7 @@ import type { MediaInfo, Packet } from "./probe";
 import { openRangeReader, type RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "./sidx";
+import { planMp4Copy } from "./mp4-copy";
 import { planSmartDirect, smartRefusal } from "./direct-smart";
 import { chooseStrategy, reencodeReasons } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
@@ -77,6 +78,8 @@ export function directRefusal(req: CutRequest): string | null {
 
 export interface DirectPlan {
   strategy: "copy" | "smart";
+  /** How the clip is read and written (the trace names it): the MP4 byte copy, or mediabunny and why. */
+  via?: string;
   /** Where the picture starts (the keyframe, or a smart cut's start frame) and ends, in the source's seconds. */
   startSeconds: number;
   endSeconds: number;
@@ -151,6 +154,11 @@ export async function planDirectCopy(
 ): Promise<DirectOutcome> {
   const refusal = directRefusal(req);
   if (refusal) return { refused: refusal };
+  // A progressive MP4's copy is made from our own reading of its sample tables, its bytes copied in ranges
+  // (mp4-copy.ts, decision 002, 14); what that does not take goes through mediabunny below, unchanged.
+  const fast = await planMp4Copy(req, signal);
+  if ("plan" in fast) return fast;
+  const via = `mediabunny (byte copy not taken: ${fast.notTaken})`;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
   const start = req.startSeconds;
   const opened: Opened[] = [];
@@ -225,7 +233,7 @@ export async function planDirectCopy(
       });
       if ("refused" in smart) return await refuse(closeAll, `smart cut: ${smart.refused}`);
       if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
-      return { plan: { ...smart.plan, stats, close: closeAll } };
+      return { plan: { ...smart.plan, via, stats, close: closeAll } };
     }
     if (choice.kind !== "copy") return await refuse(closeAll, `auto chose ${choice.kind}`);
     const video = listed.slice(0, choice.packets);
@@ -245,6 +253,7 @@ export async function planDirectCopy(
     const keySeconds = key.timestamp;
     const plan: DirectPlan = {
       strategy: "copy",
+      via,
       startSeconds: toSeconds(keyTicks),
       endSeconds: toSeconds(choice.endPts),
       snapped: keyTicks !== frames.startPts,

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -60,6 +61,14 @@ const derived: Record<string, string[]> = {
     "mp4",
   ],
   "src360.ts": ["-i", "src360.mp4", "-c", "copy", "-f", "mpegts"],
+  // HEVC with B-frames (closed GOPs: IDR keyframes) and the AAC of the source.
+  "hevc.mp4": [
+    ...["-t", "20", "-i", "src360.mp4", "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1"],
+    ...["-x265-params", "log-level=error:keyint=60:bframes=3:open-gop=0", "-c:a", "copy"],
+  ],
+  // An edit list of its own besides the B-frame delay: a copy that started between keyframes hides the frames
+  // before its start (and the AAC priming) behind it.
+  "edited.mp4": ["-ss", "3.3", "-i", "src360.mp4", "-c", "copy"],
   // Shown turned a quarter, French sound, BT.709 colour in the H.264 headers.
   "tagged.mp4": [
     ...["-i", "src360.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", "-metadata:s:a:0", "language=fra"],
@@ -72,6 +81,11 @@ beforeAll(async () => {
   server = await startRangeServer(dir);
 });
 afterAll(() => server.close());
+
+/** The trace's name for the byte-level MP4 copy (mp4-copy.ts), the path progressive MP4 sources take. */
+const BYTE_COPY = "byte copy of the MP4 sample tables";
+/** The same for fragmented MP4 with a sidx (a DASH stream). */
+const FRAGMENTS_COPY = "byte copy of the fragments' tables";
 
 /** A trace that records its span names: which path the cut took and why. */
 function recordingTrace(): Trace & { names: string[] } {
@@ -134,7 +148,7 @@ async function packetTimes(file: string, kind: "v" | "a"): Promise<number[]> {
     .toString()
     .split("\n")
     .filter((l) => l.trim() && l.trim() !== "N/A")
-    .map(Number);
+    .map((l) => parseFloat(l));
 }
 
 /**
@@ -169,13 +183,15 @@ describe("copies cut in-process from the container's index", () => {
       end: 14,
     },
     { title: "MP4 with the moov at the end", name: "moov-last.mp4", start: 100.5, end: 103 },
-    { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124 },
-    { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33 },
+    { title: "MP4 with an edit list that hides frames, and B-frames", name: "edited.mp4", start: 30.5, end: 33 },
+    { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124, via: FRAGMENTS_COPY },
+    { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33, via: "mediabunny" },
   ];
   for (const c of cases) {
     it(c.title, async () => {
       const { result, trace } = await cutUrl(c);
       expect(trace).toContain("copy (in-process)");
+      expect(trace.some((n) => n.startsWith(`in-process via ${c.via ?? BYTE_COPY}`))).toBe(true);
       expect(trace.some((n) => n.startsWith("stage"))).toBe(false);
       expect(result.strategy).toBe("copy");
       expect(result.startSeconds).toBeLessThanOrEqual(c.start);
@@ -192,6 +208,7 @@ describe("copies cut in-process from the container's index", () => {
       end: 140,
     });
     expect(trace).toContain("copy (in-process)");
+    expect(trace).toContain(`in-process via ${FRAGMENTS_COPY}`);
     // mediabunny alone walks every moof from the start (60+ dependent requests to reach 130 s).
     expect(requests).toBeLessThanOrEqual(20);
     await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));
@@ -200,6 +217,7 @@ describe("copies cut in-process from the container's index", () => {
   it("VP9 with alt-ref frames and Opus in WebM", async () => {
     const { result, trace } = await cutUrl({ name: "vp9-altref.webm", start: 4.5, end: 8, format: "webm" });
     expect(trace).toContain("copy (in-process)");
+    expect(trace.some((n) => n.startsWith("in-process via mediabunny (byte copy not taken: webm output"))).toBe(true);
     const src = join(dir, "vp9-altref.webm");
     await expectSameAsSource(result, src, src);
   });
@@ -217,6 +235,81 @@ describe("copies cut in-process from the container's index", () => {
     expect(trace).toContain("ffmpeg path: the mpegts container is read by ffmpeg");
     expect(trace).toContain("stage");
     expect(result.strategy).toBe("copy");
+  });
+});
+
+describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe", () => {
+  const sources = [
+    { name: "src360.mp4", via: BYTE_COPY },
+    { name: "moov-last.mp4", via: BYTE_COPY },
+    { name: "edited.mp4", via: BYTE_COPY },
+    { name: "frag-sidx.mp4", via: FRAGMENTS_COPY },
+    { name: "dash-video.mp4", audio: "dash-audio.m4a", via: FRAGMENTS_COPY },
+    { name: "hevc.mp4", via: BYTE_COPY, start: 5.5, end: 12 },
+  ];
+  for (const { name, audio, via, start, end } of sources) {
+    it(`${name}${audio ? ` with ${audio}` : ""}: the same frames, first picture and sound start`, async () => {
+      const { result, trace } = await cutUrl({ name, audio, start: start ?? 60.5, end: end ?? 70.5 });
+      expect(trace).toContain(`in-process via ${via}`);
+      const plain = join(tempDir(), "plain.mp4");
+      const at = ["-seek_timestamp", "1", "-ss", result.startSeconds.toFixed(6)];
+      await run("ffmpeg", [
+        ...["-v", "error", ...at, "-i", join(dir, name), ...(audio ? [...at, "-i", join(dir, audio)] : [])],
+        ...["-t", (result.endSeconds - result.startSeconds).toFixed(6), "-c", "copy", plain],
+      ]);
+      const ours = await pictures(result.output);
+      const theirs = await pictures(plain);
+      expect(ours.length).toBe(result.frames);
+      expect(ours[0]).toBe(theirs[0]);
+      // ffmpeg's -t keeps the packets decoded before the end, up to a B-frame group more than the plan's closed
+      // prefix nearest the end (the existing copy rule): the same pictures, then at most that many more.
+      expect(ours).toEqual(theirs.slice(0, ours.length));
+      expect(theirs.length - ours.length).toBeGreaterThanOrEqual(0);
+      expect(theirs.length - ours.length).toBeLessThanOrEqual(3);
+      // The sound: plain ffmpeg keeps the audio from its seek point before the picture (hidden by its edit list);
+      // the copy rule starts it at the first packet at or after the keyframe, where the source's demuxer has it.
+      await expectSameAsSource(result, join(dir, name), join(dir, audio ?? name));
+    });
+  }
+});
+
+describe("the MP4 byte copy starts where mediabunny's key check would", () => {
+  it("an x264 open-GOP keyframe (a recovery point SEI, not an IDR picture) is a start, as for mediabunny", async () => {
+    const name = "opengop-copy.mp4";
+    if (!existsSync(join(dir, name))) {
+      const tmp = join(dir, `${name}.tmp.mp4`);
+      await run("ffmpeg", [
+        ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-t", "12"],
+        ...["-c:v", "libx264", "-preset", "ultrafast", "-bf", "2"],
+        ...["-x264-params", "open-gop=1:keyint=60:min-keyint=60:scenecut=0", "-pix_fmt", "yuv420p", tmp],
+      ]);
+      await run("mv", [tmp, join(dir, name)]);
+    }
+    const { result, trace } = await cutUrl({ name, start: 4.5, end: 6 });
+    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+    expect(result.strategy).toBe("copy");
+    // The keyframe at 4 s is the I picture after the recovery point, as mediabunny's path chose it.
+    expect(result.startSeconds).toBe(4);
+  });
+});
+
+describe("the MP4 byte copy into MOV", () => {
+  it("writes a QuickTime file with the source's pictures and sound placement", async () => {
+    const { result, trace } = await cutUrl({ name: "src360.mp4", start: 50.5, end: 54, format: "mov" });
+    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+    expect(result.output.endsWith(".mov")).toBe(true);
+    const { stdout } = await run("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "format=format_name",
+      "-of",
+      "csv=p=0",
+      result.output,
+    ]);
+    expect(stdout.toString()).toContain("mov");
+    const src = join(dir, "src360.mp4");
+    await expectSameAsSource(result, src, src);
   });
 });
 
@@ -262,7 +355,7 @@ describe("the in-process reader keeps the guard", () => {
 describe("the in-process copy keeps what the source says about its streams", () => {
   it("rotation, the sound's language and the colour description", async () => {
     const { result, trace } = await cutUrl({ name: "tagged.mp4", start: 40.5, end: 43 });
-    expect(trace).toContain("copy (in-process)");
+    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
     const facts = async (file: string) => {
       const { stdout } = await run("ffprobe", [
         ...["-v", "error", "-show_entries", "stream=codec_type,color_primaries,color_transfer,color_space"],

@@ -1,0 +1,434 @@
+import { open } from "node:fs/promises";
+import type { DirectPlan } from "./direct-copy";
+import { checkClipStarts } from "./clip-mux";
+import { ClipError } from "./errors";
+import { planFrames, toSeconds, toTicks } from "./keyframes";
+import { FragmentSamples, fourcc, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
+import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
+import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
+import type { Packet } from "./probe";
+import { openRangeReader, type RangeReader } from "./range-reader";
+import type { CutRequest } from "./request";
+import { chooseStrategy } from "./strategy";
+import { checkCopiedOutput, type CopiedPackets } from "./verify";
+
+/**
+ * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (docs/decisions/002,
+ * 14): the sample tables (or the clip's fragments' moofs) are read by us (mp4-tables.ts) into typed arrays, the packets are chosen by the same rules as the mediabunny path (keyframe at or
+ * before the start, planFrames/chooseStrategy, listAudio's rule), and the clip is the chosen samples' byte span
+ * copied from the range reader's responses straight into the file behind a header built from the plan
+ * (mp4-write.ts). No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's
+ * whole copy. What this does not take is answered with `notTaken` and goes through direct-copy.ts's mediabunny path.
+ */
+
+/** Extra video listed past the end, in seconds (as direct-copy.ts): the closed-prefix search needs a few frames. */
+const MARGIN_SECONDS = 1;
+/** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */
+const MERGE_GAP = 1024 * 1024;
+/** Each read from the reader, and each write to the file. */
+const PIECE = 2 * 1024 * 1024;
+
+const VIDEO_ENTRIES = new Set(["avc1", "avc3", "hvc1", "hev1"]);
+
+/** Why this path does not take the request, known before anything is read; null when it may. */
+function refusal(req: CutRequest): string | null {
+  if (req.format !== "mp4" && req.format !== "mov") return `${req.format} output`;
+  if (!/mov|mp4/.test(req.info.formatName)) return `the ${req.info.formatName} container`;
+  const v = req.info.video?.codec;
+  if (v !== "h264" && v !== "hevc") return `${v ?? "no"} video`;
+  if (req.info.audio && req.info.audio.codec !== "aac") return `${req.info.audio.codec} audio`;
+  if (req.strategy !== "copy" && req.strategy !== "auto") return `${req.strategy} asked`;
+  return null;
+}
+
+export type Mp4CopyOutcome = { plan: DirectPlan } | { notTaken: string };
+
+export async function planMp4Copy(req: CutRequest, signal?: AbortSignal): Promise<Mp4CopyOutcome> {
+  const why = refusal(req);
+  if (why) return { notTaken: why };
+  const readers: RangeReader[] = [];
+  // A reader still opening (the DASH audio, opened beside the video) is closed once it is open.
+  const opening: Promise<unknown>[] = [];
+  const closeAll = async () => {
+    await Promise.allSettled(opening);
+    await Promise.all(readers.map((r) => r.close()));
+  };
+  const openReader = async (spec: CutRequest["input"]) => {
+    const started = openRangeReader(spec, signal);
+    opening.push(started);
+    const r = await started;
+    readers.push(r);
+    return r;
+  };
+  try {
+    const outcome = await plan(req, openReader, closeAll, () => {
+      const all = readers.map((r) => r.stats());
+      return { requests: all.reduce((a, x) => a + x.requests, 0), bytes: all.reduce((a, x) => a + x.bytes, 0) };
+    });
+    if ("notTaken" in outcome) await closeAll();
+    return outcome;
+  } catch (error) {
+    await closeAll();
+    if (signal?.aborted || error instanceof ClipError) throw error;
+    return { notTaken: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** One source file read for the clip: its movie header, and for a fragmented file its `sidx`. */
+interface Opened {
+  reader: RangeReader;
+  movie: Mp4Movie;
+  index: FragmentIndex | null;
+}
+
+async function openMovie(reader: RangeReader): Promise<Opened | string> {
+  const read = (a: number, b: number) => reader.read(a, b);
+  const index = await readFragmentIndex(read, reader.size);
+  const moov = await readMoov(reader);
+  if (typeof moov === "string") return moov;
+  const movie = readMovie(moov);
+  if (movie.fragmented && !index) return "a fragmented MP4 without a sidx";
+  return { reader, movie, index };
+}
+
+/**
+ * A fragmented file's samples of the clip: the subsegments the `sidx` gives for [start, end) (plus the margin), their
+ * `moof`s read (the whole span is fetched in large parts, read ahead; it is the clip's data anyway).
+ */
+async function loadFragments(o: Opened, tracks: Mp4Track[], start: number, end: number): Promise<string | null> {
+  const span = o.index && clipSubsegments(o.index, start, end, MARGIN_SECONDS);
+  if (!span) return "the clip's first fragment does not start with a keyframe";
+  const stop = span.offset + span.length;
+  o.reader.expectSpan(span.offset, stop);
+  const lists = new Map(tracks.map((t) => [t.id, new FragmentSamples()]));
+  for (let at = span.offset; at + 8 <= stop;) {
+    const head = await o.reader.read(at, Math.min(stop, at + 16));
+    const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    let length = v.getUint32(0);
+    if (length === 1 && head.length >= 16) length = Number(v.getBigUint64(8));
+    if (length < 8 || at + length > stop) return "a malformed fragment";
+    if (fourcc(head, 4) === "moof") readMoof(await o.reader.read(at, at + length), at, o.movie, lists);
+    at += length;
+  }
+  for (const t of tracks) t.samples = lists.get(t.id)!.table();
+  return null;
+}
+
+/** The media time the clip's first fragment begins at (the sidx's), or null when there is none. */
+function clipFrom(index: FragmentIndex, start: number): number | null {
+  const span = clipSubsegments(index, start, start, 0);
+  return span ? (index.subsegments.find((x) => x.offset === span.offset)?.time ?? null) : null;
+}
+
+/** The moov's bytes, found by walking the top-level box headers (first or after the mdat). */
+async function readMoov(reader: RangeReader): Promise<Uint8Array | string> {
+  let at = 0;
+  for (let n = 0; n < 64 && at + 8 <= reader.size; n++) {
+    const head = await reader.read(at, Math.min(reader.size, at + 16));
+    const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    let length = v.getUint32(0);
+    if (length === 1 && head.length >= 16) length = Number(v.getBigUint64(8));
+    if (length === 0) length = reader.size - at;
+    if (length < 8 || at + length > reader.size) return "a malformed top-level box";
+    const type = fourcc(head, 4);
+    if (type === "moof") return "a fragmented MP4";
+    if (type === "moov") {
+      if (length > 256 * 1024 * 1024) return "a moov over 256 MiB";
+      return await reader.read(at, at + length);
+    }
+    at += length;
+  }
+  return "no moov";
+}
+
+/** How a track's media times map to presentation: the one edit ffmpeg and mediabunny both apply. */
+function timeline(track: Mp4Track, movieTimescale: number): { mediaTime: number; shift: number } | string {
+  let shift = 0;
+  let i = 0;
+  for (; i < track.edits.length && track.edits[i]!.mediaTime === -1; i++) {
+    shift += track.edits[i]!.segmentDuration / movieTimescale;
+  }
+  const rest = track.edits.slice(i);
+  if (rest.length > 1) return "an edit list with several edits";
+  if (rest[0] && rest[0].rate !== 0x10000) return "an edit at another speed";
+  return { mediaTime: rest[0]?.mediaTime ?? 0, shift };
+}
+
+/**
+ * The first picture's sample starts a clean decode, as mediabunny's key check has it: an IDR picture (H.264), an IRAP
+ * picture (HEVC), or an H.264 picture after a recovery point SEI that recovers at once and exactly (x264's open-GOP
+ * keyframes).
+ */
+function startsClean(track: Mp4Track, bytes: Uint8Array): boolean {
+  const hevc = track.codec === "hvc1" || track.codec === "hev1";
+  const config = findBox(track.stsd, hevc ? "hvcC" : "avcC");
+  if (config < 0) return false;
+  const lengthSize = ((track.stsd[config + (hevc ? 21 : 4)] ?? 3) & 3) + 1;
+  for (let at = 0; at + lengthSize < bytes.length;) {
+    let length = 0;
+    for (let k = 0; k < lengthSize; k++) length = length * 256 + bytes[at + k]!;
+    const header = bytes[at + lengthSize]!;
+    if (hevc) {
+      const type = (header >> 1) & 0x3f;
+      if (type < 32) return type >= 16 && type <= 23;
+    } else {
+      const type = header & 0x1f;
+      if (type >= 1 && type <= 5) return type === 5;
+      const nal = bytes.subarray(at + lengthSize, at + lengthSize + length);
+      if (type === 6 && recoversAtOnce(nal)) return true;
+    }
+    at += lengthSize + length;
+  }
+  return false;
+}
+
+/** An H.264 SEI NAL unit holding a recovery point (payload 6) with recovery_frame_cnt 0 and exact_match_flag 1. */
+function recoversAtOnce(nal: Uint8Array): boolean {
+  // The payload without emulation prevention bytes (00 00 03 → 00 00).
+  const rbsp: number[] = [];
+  for (let i = 1; i < nal.length; i++) {
+    if (nal[i] === 3 && rbsp.length >= 2 && rbsp[rbsp.length - 1] === 0 && rbsp[rbsp.length - 2] === 0) continue;
+    rbsp.push(nal[i]!);
+  }
+  let pos = 0;
+  while (pos < rbsp.length - 1) {
+    let type = 0;
+    while (pos < rbsp.length && rbsp[pos] === 255) type += rbsp[pos++]!;
+    type += rbsp[pos++] ?? 0;
+    let size = 0;
+    while (pos < rbsp.length && rbsp[pos] === 255) size += rbsp[pos++]!;
+    size += rbsp[pos++] ?? 0;
+    if (type === 6) {
+      // recovery_frame_cnt is ue(v): 0 is the single bit 1; exact_match_flag follows it.
+      const first = rbsp[pos] ?? 0;
+      return (first & 0x80) !== 0 && (first & 0x40) !== 0;
+    }
+    pos += size;
+  }
+  return false;
+}
+
+/** Where a child box's payload starts inside a sample entry's bytes (a byte search of a small box), or -1. */
+function findBox(b: Uint8Array, type: string): number {
+  for (let i = 4; i + 4 <= b.length; i++) if (fourcc(b, i) === type) return i + 4;
+  return -1;
+}
+
+async function plan(
+  req: CutRequest,
+  openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
+  close: () => Promise<void>,
+  stats: () => { requests: number; bytes: number },
+): Promise<Mp4CopyOutcome> {
+  const main = await openMovie(await openReader(req.input));
+  if (typeof main === "string") return { notTaken: main };
+  const start = req.startSeconds;
+  const end = Math.min(req.endSeconds, req.info.durationSeconds);
+  const video = main.movie.tracks.find((t) => t.handler === "vide");
+  let audioFile: Opened | null = req.input.audio ? null : main;
+  let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
+  if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
+  // A separate audio file (DASH) is read from just before the picture's first fragment (its sound starts at the
+  // keyframe, which that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
+  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  const loadAudio = async (from: number) => {
+    const opened = await openMovie(await openReader(separate!));
+    if (typeof opened === "string") return `audio: ${opened}`;
+    const track = opened.movie.tracks.find((t) => t.handler === "soun");
+    const missing = track && opened.index ? await loadFragments(opened, [track], Math.max(0, from), end) : null;
+    return missing ? `audio: ${missing}` : { opened, track };
+  };
+  const firstFragment = main.index && clipFrom(main.index, start);
+  const early = separate && firstFragment !== null ? loadAudio(firstFragment - 0.5) : null;
+  early?.catch(() => undefined);
+  if (main.index) {
+    const missing = await loadFragments(main, audio ? [video, audio] : [video], start, end);
+    if (missing) return { notTaken: missing };
+  }
+  const vt = timeline(video, main.movie.timescale);
+  if (typeof vt === "string") return { notTaken: vt };
+
+  const vs = video.samples;
+  const vPts = (i: number) => (vs.dts[i]! + vs.cto[i]! - vt.mediaTime) / video.timescale + vt.shift;
+  const isKey = (i: number) => !vs.key || vs.key[i] === 1;
+  // The keyframe shown last at or before the start (a start before the first picture: the first keyframe).
+  let k = -1;
+  for (let i = 0; i < vs.count; i++) {
+    if (isKey(i) && vPts(i) <= start + 0.001 && (k < 0 || vPts(i) >= vPts(k))) k = i;
+  }
+  if (k < 0) for (let i = 0; i < vs.count && k < 0; i++) if (isKey(i)) k = i;
+  if (k < 0) return { notTaken: "no keyframe" };
+
+  // Metadata of the video from the keyframe in decode order through the margin past the end: the packet list the
+  // plan functions take (on the 90 kHz clock, as direct-copy.ts builds it).
+  const packets: Packet[] = [];
+  for (let i = k; i < vs.count; i++) {
+    const pts = toTicks(vPts(i));
+    packets.push({ pts, dts: pts, key: isKey(i) });
+    if (vPts(i) > end + MARGIN_SECONDS) break;
+  }
+  packets[0]!.key = true;
+  const frames = planFrames(packets, toTicks(start), toTicks(end));
+  if (frames.keyBefore !== packets[0]!.pts) return { notTaken: "the keyframe is not the first listed" };
+  const choice = chooseStrategy(req, frames, packets);
+  if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
+  const keyTicks = frames.keyBefore;
+  const keySeconds = vPts(k);
+
+  if (separate) {
+    const loaded = await (early ?? loadAudio(keySeconds - 0.1));
+    if (typeof loaded === "string") return { notTaken: loaded };
+    audioFile = loaded.opened;
+    audio = loaded.track;
+  }
+  if (req.info.audio && audio?.codec !== "mp4a") return { notTaken: `audio sample entry ${audio?.codec ?? "none"}` };
+  for (const t of [video, audio]) {
+    if (t && new DataView(t.stsd.buffer, t.stsd.byteOffset).getUint32(12) !== 1) {
+      return { notTaken: "several sample descriptions" };
+    }
+  }
+  const at = audio && audioFile ? timeline(audio, audioFile.movie.timescale) : null;
+  if (typeof at === "string") return { notTaken: at };
+
+  // Audio by listAudio's rule: each packet at or after the first frame whose middle is before the picture's end.
+  let aFrom = 0;
+  let aCount = 0;
+  let aStart = 0;
+  if (audio && at) {
+    const as = audio.samples;
+    const aPts = (i: number) => (as.dts[i]! + as.cto[i]! - at.mediaTime) / audio.timescale + at.shift;
+    let i = 0;
+    while (i < as.count && toTicks(aPts(i)) < keyTicks) i++;
+    aFrom = i;
+    for (; i < as.count; i++) {
+      const t = toTicks(aPts(i));
+      if (t >= choice.endPts || t + toTicks(as.duration[i]! / audio.timescale) / 2 >= choice.endPts) break;
+    }
+    aCount = i - aFrom;
+    if (aCount > 0) aStart = aPts(aFrom);
+  }
+
+  const known: CopiedPackets = {
+    seconds: toSeconds(choice.endPts - keyTicks),
+    width: req.info.video!.width,
+    height: req.info.video!.height,
+    videoSizes: Array.from(vs.size.subarray(k, k + choice.packets)),
+    sizesExact: true,
+    audioPackets: audio ? aCount : null,
+  };
+
+  // Edit lists as ffmpeg's copy writes them: the picture from the keyframe's composition time (B-frames decode
+  // earlier than they show), the sound after an empty edit to where its first packet sits on the clip's clock.
+  if (vs.cto[k]! < 0) return { notTaken: "a negative composition offset on the keyframe" };
+  const ms = (seconds: number) => Math.round(seconds * MOVIE_TIMESCALE);
+  const tracks: ClipTrack[] = [
+    {
+      track: video,
+      from: k,
+      count: choice.packets,
+      edits: [{ segmentDuration: ms(known.seconds), mediaTime: vs.cto[k]!, rate: 0x10000 }],
+    },
+  ];
+  if (audio && aCount > 0) {
+    const t: ClipTrack = { track: audio, from: aFrom, count: aCount, edits: [] };
+    const lead = ms(aStart - keySeconds);
+    const edits: Edit[] = lead > 0 ? [{ segmentDuration: lead, mediaTime: -1, rate: 0x10000 }] : [];
+    edits.push({
+      segmentDuration: ms(mediaDuration(t) / audio.timescale),
+      mediaTime: audio.samples.cto[aFrom]!,
+      rate: 0x10000,
+    });
+    t.edits = edits;
+    tracks.push(t);
+  }
+
+  // The mdat: the video file's ranges, then (DASH) the audio file's; each track's samples are placed in its file's.
+  const files = [{ file: main, tracks: tracks.filter((t) => t.track === video || audioFile === main) }];
+  if (audioFile && audioFile !== main && tracks[1]) files.push({ file: audioFile, tracks: [tracks[1]] });
+  let payload = 0;
+  const parts = files.map(({ file, tracks: own }) => {
+    const ranges = byteRanges(own, payload);
+    payload = ranges.reduce((end, r) => Math.max(end, r.out + r.end - r.start), payload);
+    return { reader: file.reader, tracks: own, ranges };
+  });
+  // Reads start with large parts over the span (a progressive file's index gives it before any media byte).
+  for (const p of parts) p.reader.expectSpan(p.ranges[0]!.start, p.ranges[p.ranges.length - 1]!.end);
+  // The keyframe must be a clean start in the bitstream too (stss can mark recovery points).
+  if (!startsClean(video, await main.reader.read(vs.offset[k]!, vs.offset[k]! + vs.size[k]!))) {
+    return { notTaken: "the keyframe is not an IDR picture" };
+  }
+  const place = (t: ClipTrack, o: number) => {
+    const ranges = parts.find((p) => p.tracks.includes(t))!.ranges;
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[mid]!.start <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return ranges[lo]!.out + (o - ranges[lo]!.start);
+  };
+  const header = clipHeader(req.format, tracks, place, payload);
+
+  const result: DirectPlan = {
+    strategy: "copy",
+    via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
+    startSeconds: toSeconds(keyTicks),
+    endSeconds: toSeconds(choice.endPts),
+    snapped: keyTicks !== frames.startPts,
+    reason: choice.reason,
+    frames,
+    known,
+    stats,
+    close,
+    async write(out, o) {
+      const file = await open(out, "w");
+      try {
+        await file.write(header);
+        let done = 0;
+        for (const part of parts) {
+          for (const r of part.ranges) {
+            for (let p = r.start; p < r.end; p += PIECE) {
+              o.signal?.throwIfAborted();
+              const bytes = await part.reader.read(p, Math.min(r.end, p + PIECE));
+              await file.write(bytes);
+              done += bytes.length;
+              o.onProgress?.(done / payload);
+            }
+          }
+        }
+      } finally {
+        await file.close();
+      }
+      const verified = await checkCopiedOutput(out, req.format, known, { ffmpeg: o.ffmpeg, signal: o.signal });
+      await checkClipStarts(out, { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null });
+      return verified;
+    },
+  };
+  return { plan: result };
+}
+
+/** The chosen samples' bytes as few ranges of the source, in file order, and where each lands in the mdat. */
+function byteRanges(tracks: ClipTrack[], base: number): { start: number; end: number; out: number }[] {
+  const spans: [number, number][] = [];
+  for (const t of tracks) {
+    const s = t.track.samples;
+    for (let i = t.from; i < t.from + t.count; i++) spans.push([s.offset[i]!, s.offset[i]! + s.size[i]!]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const ranges: { start: number; end: number; out: number }[] = [];
+  let out = base;
+  for (const [a, b] of spans) {
+    const last = ranges[ranges.length - 1];
+    if (last && a <= last.end + MERGE_GAP) {
+      if (b > last.end) {
+        out += b - last.end;
+        last.end = b;
+      }
+    } else {
+      ranges.push({ start: a, end: b, out });
+      out += b - a;
+    }
+  }
+  return ranges;
+}

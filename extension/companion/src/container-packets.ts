@@ -1,4 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
+import { boxes, boxHeader, child } from "./mp4-boxes";
 
 /**
  * What a written MP4/MOV or Matroska/WebM file holds, per track, read from the container's own index (MP4's
@@ -35,41 +36,13 @@ export async function readContainerPackets(
 
 // ---------- MP4 / MOV: moov > trak > mdia > (hdlr, minf > stbl > stsz)
 
-interface Box {
-  type: string;
-  start: number;
-  end: number;
-}
-
-function* boxes(buf: Buffer, from: number, to: number): Generator<Box> {
-  let at = from;
-  while (at + 8 <= to) {
-    const small = buf.readUInt32BE(at);
-    let header = 8;
-    let length = small;
-    if (small === 1) {
-      if (at + 16 > to) return;
-      length = Number(buf.readBigUInt64BE(at + 8));
-      header = 16;
-    } else if (small === 0) length = to - at;
-    if (length < header || at + length > to) return;
-    yield { type: buf.toString("latin1", at + 4, at + 8), start: at + header, end: at + length };
-    at += length;
-  }
-}
-
-const child = (buf: Buffer, parent: Box, type: string) =>
-  [...boxes(buf, parent.start, parent.end)].find((b) => b.type === type);
-
 async function mp4Packets(read: Reader, size: number): Promise<TrackPackets[] | null> {
   let at = 0;
   let moov: Buffer | null = null;
   while (at + 8 <= size) {
-    const head = await read(at, 16);
-    const small = head.readUInt32BE(0);
-    const length = small === 1 ? Number(head.readBigUInt64BE(8)) : small === 0 ? size - at : small;
-    if (length < 8) return null;
-    const type = head.toString("latin1", 4, 8);
+    const box = boxHeader(await read(at, 16), at, size);
+    if (!box) return null;
+    const { type, length } = box;
     if (type === "moof") return null; // fragmented: the samples are listed outside moov
     if (type === "moov") {
       if (length > 256 * 1024 * 1024) return null;
@@ -79,23 +52,24 @@ async function mp4Packets(read: Reader, size: number): Promise<TrackPackets[] | 
   }
   if (!moov) return null;
   const tracks: TrackPackets[] = [];
-  const [root] = [...boxes(moov, 0, moov.length)];
+  // A malformed box throws: the caller (verify.ts) then decodes instead.
+  const root = boxes(moov).next().value;
   if (!root) return null;
-  for (const trak of boxes(moov, root.start, root.end)) {
+  for (const trak of boxes(moov, root.body, root.end)) {
     if (trak.type !== "trak") continue;
     const mdia = child(moov, trak, "mdia");
     const hdlr = mdia && child(moov, mdia, "hdlr");
     const stbl = mdia && child(moov, mdia, "minf");
     const table = stbl && child(moov, stbl, "stbl");
     const stsz = table && child(moov, table, "stsz");
-    if (!hdlr || !stsz || stsz.end - stsz.start < 12) return null;
-    const handler = moov.toString("latin1", hdlr.start + 8, hdlr.start + 12);
-    const fixed = moov.readUInt32BE(stsz.start + 4);
-    const count = moov.readUInt32BE(stsz.start + 8);
+    if (!hdlr || !stsz || stsz.end - stsz.body < 12) return null;
+    const handler = moov.toString("latin1", hdlr.body + 8, hdlr.body + 12);
+    const fixed = moov.readUInt32BE(stsz.body + 4);
+    const count = moov.readUInt32BE(stsz.body + 8);
     let sizes: number[] | null = null;
     if (fixed === 0) {
-      if (stsz.start + 12 + 4 * count > stsz.end) return null;
-      sizes = Array.from({ length: count }, (_, i) => moov.readUInt32BE(stsz.start + 12 + 4 * i));
+      if (stsz.body + 12 + 4 * count > stsz.end) return null;
+      sizes = Array.from({ length: count }, (_, i) => moov.readUInt32BE(stsz.body + 12 + 4 * i));
     }
     tracks.push({ kind: handler === "vide" ? "video" : handler === "soun" ? "audio" : "other", sizes, count });
   }

@@ -3,7 +3,8 @@ import type { DirectPlan } from "./direct-copy";
 import { checkClipStarts } from "./clip-mux";
 import { ClipError } from "./errors";
 import { planFrames, toSeconds, toTicks } from "./keyframes";
-import { FragmentSamples, fourcc, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
+import { boxHeader, fourcc } from "./mp4-boxes";
+import { FragmentSamples, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
 import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
 import type { Packet } from "./probe";
@@ -102,13 +103,10 @@ async function loadFragments(o: Opened, tracks: Mp4Track[], start: number, end: 
   o.reader.expectSpan(span.offset, stop);
   const lists = new Map(tracks.map((t) => [t.id, new FragmentSamples()]));
   for (let at = span.offset; at + 8 <= stop;) {
-    const head = await o.reader.read(at, Math.min(stop, at + 16));
-    const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
-    let length = v.getUint32(0);
-    if (length === 1 && head.length >= 16) length = Number(v.getBigUint64(8));
-    if (length < 8 || at + length > stop) return "a malformed fragment";
-    if (fourcc(head, 4) === "moof") readMoof(await o.reader.read(at, at + length), at, o.movie, lists);
-    at += length;
+    const box = boxHeader(await o.reader.read(at, Math.min(stop, at + 16)), at, stop);
+    if (!box) return "a malformed fragment";
+    if (box.type === "moof") readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
+    at += box.length;
   }
   for (const t of tracks) t.samples = lists.get(t.id)!.table();
   return null;
@@ -124,13 +122,9 @@ function clipFrom(index: FragmentIndex, start: number): number | null {
 async function readMoov(reader: RangeReader): Promise<Uint8Array | string> {
   let at = 0;
   for (let n = 0; n < 64 && at + 8 <= reader.size; n++) {
-    const head = await reader.read(at, Math.min(reader.size, at + 16));
-    const v = new DataView(head.buffer, head.byteOffset, head.byteLength);
-    let length = v.getUint32(0);
-    if (length === 1 && head.length >= 16) length = Number(v.getBigUint64(8));
-    if (length === 0) length = reader.size - at;
-    if (length < 8 || at + length > reader.size) return "a malformed top-level box";
-    const type = fourcc(head, 4);
+    const box = boxHeader(await reader.read(at, Math.min(reader.size, at + 16)), at, reader.size);
+    if (!box) return "a malformed top-level box";
+    const { type, length } = box;
     if (type === "moof") return "a fragmented MP4";
     if (type === "moov") {
       if (length > 256 * 1024 * 1024) return "a moov over 256 MiB";

@@ -6,13 +6,7 @@
  * edit list). No per-sample objects: a 4-minute 1080p track has ~7000 video and ~11000 audio samples.
  */
 
-export interface Box {
-  type: string;
-  /** Start of the box (its header) and of its payload, and its end, in the buffer. */
-  start: number;
-  body: number;
-  end: number;
-}
+import { boxes, child, fourcc, malformed, type Box } from "./mp4-boxes";
 
 export interface Edit {
   /** In the movie's timescale. */
@@ -67,40 +61,13 @@ export interface SampleDefaults {
   flags: number;
 }
 
-export const fourcc = (b: Uint8Array, at: number) => String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
-
 const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
-
-/** The boxes in [from, to) of `b`; throws on a malformed header (the caller falls back). */
-export function* boxes(b: Uint8Array, from = 0, to = b.length): Generator<Box> {
-  const v = view(b);
-  let at = from;
-  while (at + 8 <= to) {
-    let length = v.getUint32(at);
-    let body = at + 8;
-    if (length === 1) {
-      if (at + 16 > to) throw malformed("box");
-      length = Number(v.getBigUint64(at + 8));
-      body = at + 16;
-    } else if (length === 0) length = to - at;
-    if (length < body - at || at + length > to) throw malformed(fourcc(b, at + 4));
-    yield { type: fourcc(b, at + 4), start: at, body, end: at + length };
-    at += length;
-  }
-}
-
-export const child = (b: Uint8Array, parent: Box, type: string) => {
-  for (const c of boxes(b, parent.body, parent.end)) if (c.type === type) return c;
-  return undefined;
-};
 
 const need = (b: Uint8Array, parent: Box, type: string) => {
   const c = child(b, parent, type);
   if (!c) throw malformed(`no ${type}`);
   return c;
 };
-
-const malformed = (what: string) => new Error(`unreadable sample tables (${what})`);
 
 /** Reads a whole `moov` box (its bytes, header included). */
 export function readMovie(moov: Uint8Array): Mp4Movie {

@@ -4,6 +4,8 @@
  * 150 s), so the in-process copy reads this index itself and opens only the clip's fragments
  * (docs/decisions/002, 11).
  */
+
+import { boxes, boxHeader, child } from "./mp4-boxes";
 export interface Subsegment {
   /** Byte offset in the file and length. */
   offset: number;
@@ -23,8 +25,6 @@ export interface FragmentIndex {
 
 type Read = (start: number, end: number) => Promise<Uint8Array>;
 
-const fourcc = (b: Uint8Array, at: number) => String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
-
 /** The top-level boxes from the start of the file, up to the first `moof` or `mdat` (excluded); null: malformed. */
 async function* initBoxes(
   read: Read,
@@ -32,13 +32,9 @@ async function* initBoxes(
 ): AsyncGenerator<{ type: string; at: number; length: number } | null> {
   let at = 0;
   for (let boxes = 0; at + 8 <= size && boxes < 64; boxes++) {
-    const head = await read(at, Math.min(size, at + 16));
-    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-    let length = view.getUint32(0);
-    if (length === 1 && head.length >= 16) length = Number(view.getBigUint64(8));
-    if (length === 0) length = size - at;
-    if (length < 8 || at + length > size) return yield null;
-    const type = fourcc(head, 4);
+    const box = boxHeader(await read(at, Math.min(size, at + 16)), at, size);
+    if (!box) return yield null;
+    const { type, length } = box;
     if (type === "moof" || type === "mdat") return;
     yield { type, at, length };
     at += length;
@@ -89,17 +85,12 @@ export async function fragmentedDuration(read: Read, size: number): Promise<numb
  * tens of milliseconds of CPU.
  */
 function hasChild(box: Uint8Array, type: string): boolean {
-  const view = new DataView(box.buffer, box.byteOffset, box.byteLength);
-  let at = box.length >= 16 && view.getUint32(0) === 1 ? 16 : 8;
-  while (at + 8 <= box.length) {
-    let length = view.getUint32(at);
-    if (length === 1 && at + 16 <= box.length) length = Number(view.getBigUint64(at + 8));
-    if (length === 0) length = box.length - at;
-    if (fourcc(box, at + 4) === type) return true;
-    if (length < 8) return false;
-    at += length;
+  try {
+    const root = boxes(box).next().value;
+    return root ? child(box, root, type) !== undefined : false;
+  } catch {
+    return false;
   }
-  return false;
 }
 
 /** ISO/IEC 14496-12 8.16.3: version, timescale, earliest time, first offset, then one entry per reference. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Format } from "../../../app/domain/media";
 import { ClipError } from "./errors";
 import { readContainerPackets, type TrackPackets } from "./container-packets";
+import { boxHeader } from "./mp4-boxes";
 import { runProcess } from "./ffmpeg";
 
 export interface Verified {
@@ -135,12 +136,10 @@ export async function checkCopiedOutput(
       while (at < size && boxes.length < 1000) {
         const head = await read(at, 16);
         if (head.length < 8) throw broken("a truncated box");
-        const small = head.readUInt32BE(0);
-        const length =
-          small === 1 && head.length >= 16 ? Number(head.readBigUInt64BE(8)) : small === 0 ? size - at : small;
-        if (length < 8) throw broken("a malformed box");
-        boxes.push(head.toString("latin1", 4, 8));
-        at += length;
+        const box = boxHeader(head, at, size);
+        if (!box) throw broken("a malformed box");
+        boxes.push(box.type);
+        at += box.length;
       }
       if (at !== size || boxes[0] !== "ftyp" || !boxes.includes("moov") || !boxes.includes("mdat")) {
         throw broken(`boxes ${boxes.join(",")}`);

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { boxes, readMovie } from "../src/mp4-tables";
+import { boxes } from "../src/mp4-boxes";
+import { readMovie } from "../src/mp4-tables";
 import { clipHeader, type ClipTrack } from "../src/mp4-write";
 
 /**

@@ -16,7 +16,7 @@ import type { Format } from "../../../app/domain/media";
 import { checkClipStarts, FORMATS, muxClip, readPackets, shifted } from "./clip-mux";
 import { canCopyAudio } from "./encode";
 import { ClipError } from "./errors";
-import { planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
+import { copiesAudioPacket, planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
 import type { MediaInfo, Packet } from "./probe";
 import { openRangeReader, type RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
@@ -308,7 +308,7 @@ async function listAudio(
   p ??= await aSink.getFirstPacket({ metadataOnly: true });
   for (; p; p = await aSink.getNextPacket(p, { metadataOnly: true })) {
     if (at(p) >= endPts) break;
-    if (at(p) >= fromTicks && at(p) + ticks(p.duration) / 2 < endPts) audio.push(p);
+    if (copiesAudioPacket(at(p), ticks(p.duration), fromTicks, endPts)) audio.push(p);
   }
   return audio.sort((a, b) => a.sequenceNumber - b.sequenceNumber);
 }

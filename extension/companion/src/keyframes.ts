@@ -8,6 +8,13 @@ const EPSILON = 90;
 export const toTicks = (seconds: number) => Math.round(seconds * TICKS_PER_SECOND);
 export const toSeconds = (ticks: number) => ticks / TICKS_PER_SECOND;
 
+/**
+ * The audio a copy keeps (every copy path: staged, mediabunny, byte copy): each packet that starts at or after the
+ * first frame and whose middle is before the picture's end. Times in ticks.
+ */
+export const copiesAudioPacket = (pts: number, duration: number, fromTicks: number, endPts: number) =>
+  pts >= fromTicks && pts + duration / 2 < endPts;
+
 /** The typical frame duration: the median gap between presentation times. */
 export function frameDuration(packets: readonly Packet[]): number {
   const pts = packets.map((p) => p.pts).sort((a, b) => a - b);

@@ -2,7 +2,7 @@ import { open } from "node:fs/promises";
 import type { DirectPlan } from "./direct-copy";
 import { checkClipStarts } from "./clip-mux";
 import { ClipError } from "./errors";
-import { planFrames, toSeconds, toTicks } from "./keyframes";
+import { copiesAudioPacket, planFrames, toSeconds, toTicks } from "./keyframes";
 import { boxHeader, fourcc } from "./mp4-boxes";
 import { FragmentSamples, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
@@ -284,7 +284,7 @@ async function plan(
   const at = audio && audioFile ? timeline(audio, audioFile.movie.timescale) : null;
   if (typeof at === "string") return { notTaken: at };
 
-  // Audio by listAudio's rule: each packet at or after the first frame whose middle is before the picture's end.
+  // Audio by the copy's rule (copiesAudioPacket), as a contiguous run of samples in decode order.
   let aFrom = 0;
   let aCount = 0;
   let aStart = 0;
@@ -294,10 +294,11 @@ async function plan(
     let i = 0;
     while (i < as.count && toTicks(aPts(i)) < keyTicks) i++;
     aFrom = i;
-    for (; i < as.count; i++) {
-      const t = toTicks(aPts(i));
-      if (t >= choice.endPts || t + toTicks(as.duration[i]! / audio.timescale) / 2 >= choice.endPts) break;
-    }
+    while (
+      i < as.count &&
+      copiesAudioPacket(toTicks(aPts(i)), toTicks(as.duration[i]! / audio.timescale), keyTicks, choice.endPts)
+    )
+      i++;
     aCount = i - aFrom;
     if (aCount > 0) aStart = aPts(aFrom);
   }

@@ -1,6 +1,6 @@
 import { audioCodecArgs, canCopyAudio, containerArgs } from "../encode";
 import { ClipError } from "../errors";
-import { toSeconds, type CutFrames } from "../keyframes";
+import { copiesAudioPacket, toSeconds, type CutFrames } from "../keyframes";
 import type { StagedPackets } from "../listing";
 import { audioTrim, sec, STAGE_OFFSET, type Plan } from "../plan";
 import type { CutRequest } from "../request";
@@ -35,7 +35,7 @@ export function copyPlan(
   if (audio && canCopyAudio(req.format, audio.codec)) {
     const kept = staged.audio
       .map((p, i) => ({ ...p, i }))
-      .filter((p) => p.pts >= start && p.pts + p.duration / 2 < endPts);
+      .filter((p) => copiesAudioPacket(p.pts, p.duration, start, endPts));
     const a0 = kept[0]?.i ?? 0;
     const a1 = kept[kept.length - 1]?.i ?? -1;
     audioPackets = Math.max(0, a1 - a0 + 1);

@@ -162,19 +162,26 @@ test.describe("admin back-office", () => {
     expect(rows.slice(1).every((r) => r[4] === "Free")).toBe(true);
   });
 
-  test("bans and unbans a user", async ({ page }) => {
-    await page.goto("/admin/users?q=creator%40clipcut.local");
-    const row = page.getByRole("row", { name: /Casey Creator/ });
+  test("bans and unbans a user", async ({ page, browser }) => {
+    // A user of its own: a ban ends every session of the account, and the demo creator's session is shared by the
+    // other tests of each worker (one of them, run after this ban, once found itself signed out).
+    // Without the admin's cookies (the test's `use` options reach new contexts too): a sign-in replaces the session
+    // it is sent with.
+    const elsewhere = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const { email } = await newUser(await elsewhere.newPage(), { name: "Bea Banned" });
+    await elsewhere.close();
+    await page.goto(`/admin/users?q=${encodeURIComponent(email)}`);
+    const row = page.getByRole("row", { name: /Bea Banned/ });
     page.once("dialog", (dialog) => {
       expect(dialog.message()).toBe(
-        "Are you sure you want to ban Casey Creator? This will mark their account as 'Banned'.",
+        "Are you sure you want to ban Bea Banned? This will mark their account as 'Banned'.",
       );
       void dialog.accept();
     });
-    await row.getByRole("button", { name: "Ban Casey Creator" }).click();
+    await row.getByRole("button", { name: "Ban Bea Banned" }).click();
     await expect(page.getByRole("status").filter({ hasText: "User banned." })).toBeVisible();
     await expect(row).toContainText("Banned");
-    await row.getByRole("button", { name: "Unban Casey Creator" }).click();
+    await row.getByRole("button", { name: "Unban Bea Banned" }).click();
     await expect(page.getByRole("status").filter({ hasText: "User unbanned." })).toBeVisible();
     await expect(row).toContainText("offline");
     await page.goto("/admin/audit?action=admin.user_");

@@ -7,11 +7,12 @@ import { join } from "node:path";
 const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", FORCE_COLOR: "0" };
 const has = (bin) => spawnSync("sh", ["-c", `command -v ${bin}`], { stdio: "ignore" }).status === 0;
 
-/** chromium (e2e), firefox-esr (the Firefox build) and ffmpeg/ffprobe (companion) come from Debian: install them
- *  when we can, else say how. */
+/** chromium (the extension in e2e), chromium-headless-shell (the e2e's other pages), firefox-esr (the Firefox build)
+ *  and ffmpeg/ffprobe (companion) come from Debian: install them when we can, else say how. */
 function ensureSystemPackages() {
   const missing = [
     ["chromium", "chromium"],
+    ["chromium-headless-shell", "chromium-headless-shell"],
     ["firefox-esr", "firefox-esr"],
     ["ffmpeg", "ffmpeg"],
     ["ffprobe", "ffmpeg"],

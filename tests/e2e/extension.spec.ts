@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type BrowserContext, type Page, type Worker } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page, type Worker } from "@playwright/test";
 import { decodeGray, bestMatch } from "../../extension/companion/test/frames";
 import { run } from "../../extension/companion/test/media";
 import { processesWith, waitUntilGone } from "../../extension/companion/test/process-table";
@@ -18,6 +18,7 @@ import {
   SOURCE_FILE,
   type NativeCompanion,
 } from "./extension/harness";
+import { apiRequest } from "./api-request";
 import { newUserOnDashboard } from "./helpers";
 import { NATIVE_HOST_NAME } from "../../app/domain/native-messaging";
 
@@ -26,6 +27,8 @@ import { NATIVE_HOST_NAME } from "../../app/domain/native-messaging";
  * messaging (installed with `clipcut-companion install --user-data-dir` into the test profile), cutting with FFmpeg
  * through a stand-in yt-dlp, and the site under wrangler dev: no mocks between the parts, and no pairing.
  */
+const test = base.extend(apiRequest);
+
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 let media: RangeServer;

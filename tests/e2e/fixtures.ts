@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Browser, type Page } from "@playwright/test";
+import { apiRequest } from "./api-request";
 import { DEMO_ADMIN, DEMO_CREATOR, DEMO_PASSWORD, dismissNotice, signIn } from "./helpers";
 
 /** Fails on any serious or critical accessibility violation of the page as it is now. */
@@ -78,6 +79,7 @@ export const test = base.extend<
   },
   { roleState: (role: Role) => Promise<string> }
 >({
+  ...apiRequest,
   roleState: [
     async ({ browser }, use, workerInfo) => {
       const baseURL = String(workerInfo.project.use.baseURL);

@@ -102,3 +102,23 @@ describe("the job feed (pushed progress, no polling)", () => {
     expect(lonely.sent).toEqual([{ type: "closed" }]);
   });
 });
+
+describe("a job list follows the newest state it has heard", () => {
+  const later = (at: string, changes: Partial<Job>): Job => ({ ...job, ...changes, updatedAt: at });
+  const done = later("2026-11-24T00:00:05.000Z", { status: "done" });
+
+  it("takes a state read after the feed connected when it is newer: a refused clip shows failed", () => {
+    const failed = later("2026-11-24T00:00:01.000Z", { status: "failed" });
+    expect(applyJobEvent([job], { type: "job", job: failed })[0]!.status).toBe("failed");
+  });
+
+  it("keeps a finished job finished when a read sent before the last event answers after it", () => {
+    const staleRead = later("2026-11-24T00:00:04.000Z", { status: "running" });
+    const list = applyJobEvent([job], { type: "job", job: done });
+    expect(applyJobEvent(list, { type: "job", job: staleRead })[0]!.status).toBe("done");
+  });
+
+  it("leaves out a job the list does not hold", () => {
+    expect(applyJobEvent([job], { type: "job", job: { ...done, id: "another" } })).toEqual([job]);
+  });
+});

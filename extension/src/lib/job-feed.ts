@@ -83,8 +83,12 @@ export function createJobFeed(options: {
   };
 }
 
-/** A job list with one event applied: a job's new state, or its progress. Jobs the list does not hold stay out. */
+/**
+ * A job list with one event applied: a job's new state, or its progress. Jobs the list does not hold stay out, and a
+ * state older than the one held is dropped (a read sent before an event can answer after it).
+ */
 export function applyJobEvent(jobs: Job[], event: CompanionEvent): Job[] {
-  if (event.type === "job") return jobs.map((job) => (job.id === event.job.id ? event.job : job));
+  if (event.type === "job")
+    return jobs.map((job) => (job.id === event.job.id && event.job.updatedAt >= job.updatedAt ? event.job : job));
   return jobs.map((job) => (job.id === event.jobId ? { ...job, progress: event.progress } : job));
 }

@@ -6,12 +6,15 @@ import { JOBS_PORT, type FeedMessage } from "./job-feed";
 const RECONNECT_MS = 1000;
 
 /**
- * Follows the companion's job events, pushed by the background on a "jobs" port, while `enabled`. When the feed
- * stops (companion stopped, extension reloaded), `onClosed` runs (to read the jobs once) and the port reconnects.
+ * Follows the companion's job events, pushed by the background on a "jobs" port, while `enabled`. `resync` reads the
+ * jobs once: when the port has connected, because events sent before it are not replayed (a clip the API refuses
+ * fails within milliseconds of its submission, before the panel's port was open, and the panel then showed
+ * "Reserving credits" for good), and when the feed stops (companion stopped, extension reloaded), before the port
+ * reconnects.
  */
-export function useJobFeed(enabled: boolean, onEvent: (event: CompanionEvent) => void, onClosed: () => void) {
-  const handlers = useRef({ onEvent, onClosed });
-  handlers.current = { onEvent, onClosed };
+export function useJobFeed(enabled: boolean, onEvent: (event: CompanionEvent) => void, resync: () => void) {
+  const handlers = useRef({ onEvent, resync });
+  handlers.current = { onEvent, resync };
 
   useEffect(() => {
     if (!enabled) return;
@@ -21,7 +24,7 @@ export function useJobFeed(enabled: boolean, onEvent: (event: CompanionEvent) =>
     const reconnectLater = () => {
       port?.disconnect();
       port = null;
-      handlers.current.onClosed();
+      handlers.current.resync();
       if (!stopped) retry = setTimeout(connect, RECONNECT_MS);
     };
     function connect() {
@@ -37,6 +40,7 @@ export function useJobFeed(enabled: boolean, onEvent: (event: CompanionEvent) =>
       port.onDisconnect.addListener(() => {
         if (!stopped && port) reconnectLater();
       });
+      handlers.current.resync();
     }
     connect();
     return () => {

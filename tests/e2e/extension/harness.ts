@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, expect, type BrowserContext, type Page, type Worker } from "@playwright/test";
-import { CHROMIUM_LAUNCH } from "../../chromium";
+import { CHROMIUM_WITH_EXTENSIONS } from "../../chromium";
 import { BUILD_DIRS, SITE_PORT, SOURCE_SECONDS, standInWatchPage } from "./parts";
 
 /** The Playwright side of the Chromium extension journey; the browser-neutral parts are in parts.ts. */
@@ -28,12 +28,12 @@ export async function launchWithExtension(
   const profile = mkdtempSync(join(tmpdir(), "clipcut-ext-profile-"));
   prepare?.(profile);
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_LAUNCH.executablePath,
+    executablePath: CHROMIUM_WITH_EXTENSIONS.executablePath,
     headless: false,
     baseURL: `http://localhost:${SITE_PORT}`,
     viewport: { width: 1280, height: 900 },
     args: [
-      ...CHROMIUM_LAUNCH.args.filter((a) => a !== "--headless"),
+      ...CHROMIUM_WITH_EXTENSIONS.args,
       "--headless=new",
       `--disable-extensions-except=${BUILD_DIRS.chrome}`,
       `--load-extension=${BUILD_DIRS.chrome}`,

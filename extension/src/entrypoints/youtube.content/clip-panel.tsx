@@ -146,8 +146,9 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
     if (fps) setRawRange((r) => (r.end > r.start ? snapRange(r, fps) : r));
   }, [fps]);
 
-  // Follow the submitted jobs until they finish: the companion pushes each change (no polling). When that feed
-  // stops, read each running job once: a stopped companion then shows as a failure, not as a frozen bar.
+  // Follow the submitted jobs until they finish: the companion pushes each change (no polling). When the feed starts
+  // or stops, read each running job once: a job that ended before the feed listened, or a stopped companion, then
+  // shows as what it is, not as a frozen bar.
   const running = jobs.some(isActive) && !signal.aborted;
   const jobsRef = useRef(jobs);
   jobsRef.current = jobs;
@@ -163,7 +164,11 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
           if (fresh.failure.kind === "stopped") setFailure(fresh.failure);
           return job;
         }),
-      ).then((next) => !signal.aborted && setJobs(next)),
+      ).then(
+        (read) =>
+          !signal.aborted &&
+          setJobs((list) => read.reduce((merged, job) => applyJobEvent(merged, { type: "job", job }), list)),
+      ),
   );
 
   const account: Account | null = status?.account ?? null;

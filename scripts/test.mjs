@@ -36,6 +36,22 @@ function ensureSystemPackages() {
 const results = [];
 const LOGS = "test-results/logs";
 
+/** The machine's CPU time so far (Linux /proc/stat, in seconds of all cores), busy and total; null elsewhere. */
+function cpuTimes() {
+  try {
+    const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number); // guest time is inside user
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { busy: (total - ticks[3] - (ticks[4] ?? 0)) / 100, total: total / 100 };
+  } catch {
+    return null;
+  }
+}
+/** How busy the whole machine was between two readings: the wall time is bound by the CPU only near 100%. */
+function busyShare(from, to) {
+  if (!from || !to || to.total === from.total) return "";
+  return `, machine ${Math.round(((to.busy - from.busy) / (to.total - from.total)) * 100)}% busy`;
+}
+
 /** Suites by short name, for --only (the checks, build and extension builds run when a chosen suite needs them). */
 const SUITES = ["check", "domain", "worker", "e2e", "firefox", "companion", "extension", "deploy"];
 const onlyArg = process.argv.find((a) => a.startsWith("--only"));
@@ -57,6 +73,7 @@ const skip = () => Promise.resolve(true);
 /** Runs one step with its output in a log file (two lanes run at once), printed whole when the step ends. */
 function step(label, cmd, args, count, stepEnv = {}) {
   const started = Date.now();
+  const cpuAtStart = cpuTimes();
   const log = join(LOGS, `${label.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.log`);
   console.log(`▶ ${label} (started; log: ${log})`);
   return new Promise((resolve) => {
@@ -67,7 +84,7 @@ function step(label, cmd, args, count, stepEnv = {}) {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const counted = count?.() ?? { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
       if (code !== 0 && counted.failed === 0) counted.failed = 1; // a crash with no report still fails
-      results.push({ label, seconds, ...counted });
+      results.push({ label, seconds, busy: busyShare(cpuAtStart, cpuTimes()), ...counted });
       console.log(`\n━━━ ${label}: exit ${code}, ${seconds} s ━━━\n${readFileSync(log, "utf8")}`);
       resolve(code === 0);
     });
@@ -116,6 +133,7 @@ ensureSystemPackages();
 rmSync("test-results", { recursive: true, force: true }); // no report of an earlier run is counted
 mkdirSync(LOGS, { recursive: true });
 const started = Date.now();
+const cpuAtStart = cpuTimes();
 // Two lanes, because this 2-core machine idles in either alone: the workerd suite mostly uses one core, the
 // browsers mostly wait. Measured on it: the worker suite takes ~1.8 min alone (3.7 before its one runtime) and ~12 min
 // beside the Playwright suite (before);
@@ -231,10 +249,12 @@ const wall = ((Date.now() - started) / 1000).toFixed(1);
 
 console.log("\nSummary");
 for (const r of results)
-  console.log(`  ${r.failed ? "✗" : "✓"} ${r.label}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s)`);
+  console.log(`  ${r.failed ? "✗" : "✓"} ${r.label}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s${r.busy})`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
-console.log(`  wall time, both lanes: ${wall} s`);
+const cpuAtEnd = cpuTimes();
+const cpuUsed = cpuAtStart && cpuAtEnd ? `; ${Math.round(cpuAtEnd.busy - cpuAtStart.busy)} CPU-s used` : "";
+console.log(`  wall time, both lanes: ${wall} s${cpuUsed}${busyShare(cpuAtStart, cpuAtEnd)}`);
 const line = `${passed} passed, ${failed} failed`;
 writeFileSync("test-results/summary.txt", `${line}\n`);
 console.log(line);

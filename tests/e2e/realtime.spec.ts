@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { applyMigrations, openLocalD1 } from "../../scripts/local-d1";
 import { expect, test } from "./fixtures";
 import { DEMO_PASSWORD, dismissNotice, newUser, newUserOnDashboard } from "./helpers";
 
@@ -82,12 +83,11 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
   const base = `http://localhost:${port}`;
   const persist = ".wrangler/e2e-restart";
   spawnSync("rm", ["-rf", persist]);
-  const migrate = spawnSync(
-    "npx",
-    ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--config", LOCAL_CONFIG, "--persist-to", persist],
-    { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
-  expect(migrate.status).toBe(0);
+  // The local D1 opened in this process (wrangler's platform proxy), while no server holds it: one workerd start
+  // instead of a `wrangler d1` command each (about 30 s of CLI start-ups on a loaded run).
+  const { db, close } = await openLocalD1(persist);
+  expect((await applyMigrations(db)).length).toBeGreaterThan(0);
+  await close();
   let server = startServer(port, persist);
   try {
     await waitUp(`${base}/`);
@@ -104,27 +104,18 @@ test("the page reconnects after wrangler dev restarts and resyncs what changed m
     stop(server);
     await expect(page.locator('[data-connection="reconnecting"]').first()).toBeAttached({ timeout: 15_000 });
     // While the server is down, the ledger changes (a grant written as one transaction, keeping the invariant).
-    const sqlText = `UPDATE users SET credits = credits + 7 WHERE email = '${email}';
-      INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash)
-      SELECT lower(hex(randomblob(16))), id, 7, credits, 'adjust', 'Offline grant', 'e2e-offline', 'x' FROM users WHERE email = '${email}';`;
-    const write = spawnSync(
-      "npx",
-      [
-        "wrangler",
-        "d1",
-        "execute",
-        "DB",
-        "--local",
-        "--config",
-        LOCAL_CONFIG,
-        "--persist-to",
-        persist,
-        "--command",
-        sqlText,
-      ],
-      { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-    );
-    expect(write.status).toBe(0);
+    const offline = await openLocalD1(persist);
+    await offline.db.batch([
+      offline.db.prepare("UPDATE users SET credits = credits + 7 WHERE email = ?").bind(email),
+      offline.db
+        .prepare(
+          `INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash)
+           SELECT lower(hex(randomblob(16))), id, 7, credits, 'adjust', 'Offline grant', 'e2e-offline', 'x'
+           FROM users WHERE email = ?`,
+        )
+        .bind(email),
+    ]);
+    await offline.close();
 
     server = startServer(port, persist);
     await waitUp(`${base}/`);

@@ -21,6 +21,8 @@ import type { MediaInfo, Packet } from "./probe";
 import { openRangeReader, type RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "./sidx";
+import { MARGIN_SECONDS } from "./copy-readers";
+import { planMkvCopy } from "./mkv-copy";
 import { planMp4Copy } from "./mp4-copy";
 import { planSmartDirect, smartRefusal } from "./direct-smart";
 import { chooseStrategy, reencodeReasons } from "./strategy";
@@ -37,8 +39,6 @@ import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
 
 export { checkClipStarts } from "./clip-mux";
 
-/** Extra video read past the end, in seconds: B-frames and the closed-prefix search need a few frames past it. */
-const MARGIN_SECONDS = 1;
 
 /** Codecs each output container takes from mediabunny's writer (a subset of what ffmpeg's muxers take). */
 const WRITABLE_VIDEO: Partial<Record<Format, readonly string[]>> = {
@@ -154,9 +154,11 @@ export async function planDirectCopy(
 ): Promise<DirectOutcome> {
   const refusal = directRefusal(req);
   if (refusal) return { refused: refusal };
-  // A progressive MP4's copy is made from our own reading of its sample tables, its bytes copied in ranges
-  // (mp4-copy.ts, decision 002, 14); what that does not take goes through mediabunny below, unchanged.
-  const fast = await planMp4Copy(req, signal);
+  // The copy is made from our own reading of the container's index, its bytes copied in ranges: MP4's sample
+  // tables (mp4-copy.ts, decision 002, 14), Matroska's Cues and clusters (mkv-copy.ts, 15); what that does not
+  // take goes through mediabunny below, unchanged.
+  const matroska = /matroska|webm/.test(req.info.formatName);
+  const fast = matroska ? await planMkvCopy(req, signal) : await planMp4Copy(req, signal);
   if ("plan" in fast) return fast;
   const via = `mediabunny (byte copy not taken: ${fast.notTaken})`;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);

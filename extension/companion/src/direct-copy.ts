@@ -23,6 +23,7 @@ import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "./sidx";
 import { MARGIN_SECONDS } from "./copy-readers";
 import { planMkvCopy } from "./mkv-copy";
+import { demuxShiftSeconds, readMkvHead } from "./mkv-index";
 import { planMp4Copy } from "./mp4-copy";
 import { planSmartDirect, smartRefusal } from "./direct-smart";
 import { chooseStrategy, reencodeReasons } from "./strategy";
@@ -209,9 +210,7 @@ export async function planDirectCopy(
     const frames = planFrames(packets, ticks(start), ticks(end));
     if (frames.keyBefore !== packets[0]!.pts) return await refuse(closeAll, "the keyframe is not the first listed");
     const choice = chooseStrategy(req, frames, packets);
-    const audioShift = audioTrack
-      ? await opusDelay(audioTrack, (await audioSource.input.getFormat()) instanceof MatroskaInputFormat)
-      : 0;
+    const audioShift = audioTrack ? await audioShiftOf(audioSource) : 0;
     const stats = () => {
       const all = opened.map((o) => o.reader.stats());
       return { requests: all.reduce((s, x) => s + x.requests, 0), bytes: all.reduce((s, x) => s + x.bytes, 0) };
@@ -320,19 +319,12 @@ async function refuse(close: () => Promise<void>, why: string): Promise<DirectOu
   return { refused: why };
 }
 
-/**
- * ffmpeg's Matroska demuxer places Opus packets `CodecDelay` earlier than the block times (mediabunny does not);
- * the codec delay is the OpusHead pre-skip (48 kHz samples) that the muxers write there.
- */
-async function opusDelay(track: InputAudioTrack, matroska: boolean): Promise<number> {
-  if ((await track.getCodec()) !== "opus" || !matroska) return 0;
-  const config = await track.getDecoderConfig();
-  const head = config?.description;
-  if (!head) return 0;
-  const bytes = ArrayBuffer.isView(head)
-    ? new Uint8Array(head.buffer, head.byteOffset, head.byteLength)
-    : new Uint8Array(head);
-  return bytes.length >= 12 ? (bytes[10]! | (bytes[11]! << 8)) / 48000 : 0;
+/** Where ffmpeg's demuxer puts the sound (demuxShiftSeconds: a Matroska track's CodecDelay, from our head read). */
+async function audioShiftOf(opened: Opened): Promise<number> {
+  if (!((await opened.input.getFormat()) instanceof MatroskaInputFormat)) return 0;
+  const head = await readMkvHead(opened.reader, { withCues: false });
+  const track = typeof head === "string" ? undefined : head.tracks.find((t) => t.type === 2);
+  return track ? demuxShiftSeconds(track) : 0;
 }
 
 /**

@@ -4,7 +4,7 @@ import { checkClipStarts } from "./clip-mux";
 import { MARGIN_SECONDS, withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
 import { el, elHeader, floatEl, idEl, MKV, textEl, uintEl } from "./ebml";
 import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
-import { readBlocks, readMkvHead, type CuePoint, type MkvBlock, type MkvFile, type MkvTrack } from "./mkv-index";
+import { demuxShiftSeconds, readBlocks, readMkvHead, type CuePoint, type MkvBlock, type MkvFile, type MkvTrack } from "./mkv-index";
 import type { Packet } from "./probe";
 import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
@@ -46,12 +46,6 @@ export async function planMkvCopy(req: CutRequest, signal?: AbortSignal): Promis
   if (why) return { notTaken: why };
   return withCopyReaders(signal, (readers) => plan(req, readers));
 }
-
-/**
- * ffmpeg's Matroska demuxer places a track's packets its CodecDelay earlier than their block times (Opus's pre-skip,
- * written there by the muxers); the copy rule and the sound's start are on that clock.
- */
-export const demuxShiftSeconds = (track: Pick<MkvTrack, "codecDelay">) => track.codecDelay / 1e9;
 
 /** The first frame of a block starts a clean decode: a VP9 key frame (not a shown existing one), a VP8 key frame. */
 function startsClean(codecId: string, first: number): boolean {

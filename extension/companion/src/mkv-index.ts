@@ -58,8 +58,12 @@ export interface MkvBlock {
 
 const MAX_HEAD_ELEMENT = 16 * 1024 * 1024;
 
-/** The head and Cues of a Matroska/WebM file, or why the byte copy does not take it. */
-export async function readMkvHead(reader: RangeReader): Promise<MkvFile | string> {
+/**
+ * The head and Cues of a Matroska/WebM file, or why the byte copy does not take it. `withCues: false` skips the
+ * Cues (those after the clusters cost a request) and answers with none.
+ */
+export async function readMkvHead(reader: RangeReader, o: { withCues?: boolean } = {}): Promise<MkvFile | string> {
+  const withCues = o.withCues ?? true;
   const size = reader.size;
   const small = async (at: number) => reader.read(at, Math.min(size, at + 16));
   const ebml = headerAt(await small(0), 0);
@@ -107,12 +111,12 @@ export async function readMkvHead(reader: RangeReader): Promise<MkvFile | string
     else if (e.id === MKV.cues) cues = await readWhole(at, e);
     at += e.end;
   }
-  if (!cues && cuesAt !== null && cuesAt < size) {
+  if (withCues && !cues && cuesAt !== null && cuesAt < size) {
     const e = headerAt(await small(cuesAt), 0);
     if (e?.id === MKV.cues) cues = await readWhole(cuesAt, e);
   }
   if (!info || !tracks) return "no Info or Tracks before the first cluster";
-  if (!cues) return "no Cues";
+  if (withCues && !cues) return "no Cues";
 
   let timecodeScale = 1_000_000;
   const infoTop = headerAt(info, 0)!;
@@ -122,19 +126,20 @@ export async function readMkvHead(reader: RangeReader): Promise<MkvFile | string
   const parsedTracks = readTracks(tracks);
   if (typeof parsedTracks === "string") return parsedTracks;
   const points: CuePoint[] = [];
-  const cuesTop = headerAt(cues, 0)!;
-  for (const p of elements(cues, cuesTop.start, cuesTop.end)) {
+  const cueBytes = withCues && cues ? cues : new Uint8Array(0);
+  const cuesTop = cueBytes.length > 0 ? headerAt(cueBytes, 0)! : { start: 0, end: 0 };
+  for (const p of elements(cueBytes, cuesTop.start, cuesTop.end)) {
     if (!p) return "malformed Cues";
     if (p.id !== MKV.cuePoint) continue;
     let time = -1;
-    for (const f of elements(cues, p.start, p.end)) {
-      if (f?.id === MKV.cueTime) time = uint(cues, f);
+    for (const f of elements(cueBytes, p.start, p.end)) {
+      if (f?.id === MKV.cueTime) time = uint(cueBytes, f);
       if (f?.id !== MKV.cueTrackPositions) continue;
       let track = 0;
       let cluster = -1;
-      for (const g of elements(cues, f.start, f.end)) {
-        if (g?.id === MKV.cueTrack) track = uint(cues, g);
-        if (g?.id === MKV.cueClusterPosition) cluster = uint(cues, g);
+      for (const g of elements(cueBytes, f.start, f.end)) {
+        if (g?.id === MKV.cueTrack) track = uint(cueBytes, g);
+        if (g?.id === MKV.cueClusterPosition) cluster = uint(cueBytes, g);
       }
       if (time >= 0 && cluster >= 0) points.push({ time, track, cluster: segmentStart + cluster });
     }
@@ -263,3 +268,9 @@ async function readBlock(
     duration,
   };
 }
+
+/**
+ * ffmpeg's Matroska demuxer places a track's packets its CodecDelay earlier than their block times (Opus's pre-skip,
+ * written there by the muxers): every copy of a Matroska source chooses and places its sound on that clock.
+ */
+export const demuxShiftSeconds = (track: Pick<MkvTrack, "codecDelay">) => track.codecDelay / 1e9;

@@ -26,7 +26,7 @@ import { planMkvCopy } from "./mkv-copy";
 import { demuxShiftSeconds, readMkvHead } from "./mkv-index";
 import { planMp4Copy } from "./mp4-copy";
 import { planSmartDirect, smartRefusal } from "./direct-smart";
-import { chooseStrategy, reencodeReasons } from "./strategy";
+import { chooseStrategy, copySpan, reencodeReasons } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
 
 /**
@@ -253,13 +253,8 @@ export async function planDirectCopy(
     if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
     const keySeconds = key.timestamp;
     const plan: DirectPlan = {
-      strategy: "copy",
+      ...copySpan(frames, choice),
       via,
-      startSeconds: toSeconds(keyTicks),
-      endSeconds: toSeconds(choice.endPts),
-      snapped: keyTicks !== frames.startPts,
-      reason: choice.reason,
-      frames,
       known,
       stats,
       close: closeAll,

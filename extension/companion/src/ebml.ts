@@ -1,3 +1,5 @@
+import { concat } from "./bytes";
+
 /**
  * EBML, the element syntax of Matroska and WebM (RFC 8794): reading element headers (the copy check's packet table,
  * the WebM byte copy's index) and writing elements (the WebM byte copy's header, clusters and cues).
@@ -140,16 +142,6 @@ function sizeBytes(n: number): number[] {
     }
   }
   return size8(n);
-}
-
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** An element holding `parts`. */

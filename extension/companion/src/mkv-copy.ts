@@ -8,7 +8,7 @@ import { demuxShiftSeconds, readBlocks, readMkvHead, type CuePoint, type MkvBloc
 import type { Packet } from "./probe";
 import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
-import { chooseStrategy } from "./strategy";
+import { chooseStrategy, copySpan } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets } from "./verify";
 
 /**
@@ -203,13 +203,8 @@ async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutc
   const audioStart = firstAudio ? (firstAudio.out * main.timecodeScale) / 1e9 : null;
 
   const result: DirectPlan = {
-    strategy: "copy",
+    ...copySpan(frames, choice),
     via: "byte copy of the Matroska clusters",
-    startSeconds: toSeconds(keyTicks),
-    endSeconds: toSeconds(choice.endPts),
-    snapped: keyTicks !== frames.startPts,
-    reason: choice.reason,
-    frames,
     known,
     stats: readers.stats,
     close: readers.close,

@@ -10,7 +10,7 @@ import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp
 import type { Packet } from "./probe";
 import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
-import { chooseStrategy } from "./strategy";
+import { chooseStrategy, copySpan } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets } from "./verify";
 
 /**
@@ -339,13 +339,8 @@ async function plan(
   const header = clipHeader(req.format, tracks, place, payload);
 
   const result: DirectPlan = {
-    strategy: "copy",
+    ...copySpan(frames, choice),
     via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
-    startSeconds: toSeconds(keyTicks),
-    endSeconds: toSeconds(choice.endPts),
-    snapped: keyTicks !== frames.startPts,
-    reason: choice.reason,
-    frames,
     known,
     stats,
     close,

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { CutStrategy } from "../../../app/domain/companion";
 import type { Format } from "../../../app/domain/media";
 import { cutClip } from "../src/cut";
 import { probeMedia } from "../src/probe";
@@ -25,6 +26,7 @@ export async function cutUrl(
   format?: Format;
   audio?: string;
   allowSnap?: boolean;
+    strategy?: CutStrategy;
   },
 ) {
   let input: InputSpec = await resolveSource(tools, server.url(o.name), { allowPrivate: true });
@@ -40,7 +42,7 @@ export async function cutUrl(
       endSeconds: o.end,
       format: o.format ?? "mp4",
       quality: null,
-      strategy: "copy",
+      strategy: o.strategy ?? "copy",
       allowSnap: o.allowSnap ?? true,
       watermark: false,
       outputDir: tempDir(),

@@ -3,11 +3,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CutStrategy } from "../../../app/domain/companion";
 import type { Format } from "../../../app/domain/media";
-import { cutClip } from "../src/cut";
 import { planDirectCopy } from "../src/direct-copy";
 import { probeMedia } from "../src/probe";
 import { resolveSource } from "../src/source";
-import type { Trace } from "../src/trace";
+import { cutUrl as cutServed } from "./copy-helpers";
 import { bestMatch, decodeGray } from "./frames";
 import { tempDir, tools } from "./helpers";
 import { run } from "./media";
@@ -54,34 +53,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A trace that records its span names: which path the cut took and why. */
-function recordingTrace(): Trace & { names: string[] } {
-  const names: string[] = [];
-  return { names, span: (name, fn) => (names.push(name), fn()), end: () => undefined };
-}
-
-async function cutUrl(o: { name: string; start: number; end: number; format?: Format; strategy?: CutStrategy }) {
-  const input = await resolveSource(tools, server.url(o.name), { allowPrivate: true });
-  const info = await probeMedia(tools.ffprobe, input);
-  const trace = recordingTrace();
-  const result = await cutClip(
-    {
-      input,
-      info,
-      startSeconds: o.start,
-      endSeconds: o.end,
-      format: o.format ?? "mp4",
-      quality: null,
-      strategy: o.strategy ?? "auto",
-      allowSnap: false,
-      watermark: false,
-      outputDir: tempDir(),
-      baseName: "clip",
-    },
-    { tools, trace },
-  );
-  return { result, trace: trace.names };
-}
+/** A cut of a served source, by `auto` unless asked, never snapped: which path it took and why. */
+const cutUrl = (o: { name: string; start: number; end: number; format?: Format; strategy?: CutStrategy }) =>
+  cutServed(server, { ...o, strategy: o.strategy ?? "auto", allowSnap: false });
 
 /** md5 of every decoded picture (from `from` seconds for `seconds`: ffmpeg's accurate seek, exactly the range). */
 async function pictures(file: string, from?: number, seconds?: number): Promise<string[]> {

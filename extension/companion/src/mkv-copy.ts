@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import type { DirectPlan } from "./direct-copy";
 import { checkClipStarts } from "./clip-mux";
-import { MARGIN_SECONDS, withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
+import { withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
 import { el, elHeader, floatEl, idEl, MKV, textEl, uintEl } from "./ebml";
 import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
 import { demuxShiftSeconds, readBlocks, readMkvHead, type CuePoint, type MkvBlock, type MkvFile, type MkvTrack } from "./mkv-index";
@@ -28,6 +28,13 @@ const AUDIO_CODECS = new Set(["A_OPUS", "A_VORBIS"]);
 const CLUSTER_SPAN = 30_000;
 /** Bytes gathered before each write to the file. */
 const FLUSH = 4 * 1024 * 1024;
+/**
+ * Blocks listed past the end, in seconds: VP9/VP8 blocks are in presentation order, so the frame plan needs only a
+ * few past it, and the sound interleaved up to there (the MP4 copies' second covers B-frame reordering).
+ */
+const MARGIN_SECONDS = 0.25;
+/** The span read in large parts runs this share of the last cluster past the end's estimated place. */
+const SPAN_SLACK = 0.15;
 
 /** Why this path does not take the request, known before anything is read; null when it may. */
 function refusal(req: CutRequest): string | null {
@@ -56,13 +63,29 @@ function startsClean(codecId: string, first: number): boolean {
   return ((first >> bit) & 1) === 0 && ((first >> (bit - 1)) & 1) === 0;
 }
 
-/** The cue at or before `seconds` (the first one when none is), and where the clusters past `until` begin. */
-function cueSpan(file: MkvFile, cues: CuePoint[], seconds: number, until: number): { from: CuePoint; to: number } {
+/**
+ * The clip's span from the Cues: the cue at or before `seconds` (the first one when none is), where the walk may
+ * stop (the cluster past `until`, or the Segment's end), and where its bytes likely end (`until`'s place in its
+ * cluster, by time, plus a slack): the reader fetches up to there in large parts, and in small ones past it.
+ */
+function cueSpan(
+  file: MkvFile,
+  cues: CuePoint[],
+  seconds: number,
+  until: number,
+  duration: number,
+): { from: CuePoint; to: number; likelyEnd: number } {
   const at = (c: CuePoint) => (c.time * file.timecodeScale) / 1e9;
   let from = cues[0]!;
   for (const c of cues) if (at(c) <= seconds + 0.001) from = c;
-  const past = cues.find((c) => at(c) > until && c.cluster > from.cluster);
-  return { from, to: past?.cluster ?? file.segmentEnd };
+  const next = cues.findIndex((c) => at(c) > until && c.cluster > from.cluster);
+  const to = next >= 0 ? cues[next]!.cluster : file.segmentEnd;
+  // The cluster holding `until` runs from its cue to the next cue (or, the last one, to the end at `duration`).
+  const last = [...cues].reverse().find((c) => at(c) <= until) ?? from;
+  const lastEnd = next >= 0 ? at(cues[next]!) : Math.max(duration, until);
+  const share = Math.min(1, Math.max(0, (until - at(last)) / Math.max(0.001, lastEnd - at(last))));
+  const likelyEnd = Math.min(to, last.cluster + Math.ceil((to - last.cluster) * Math.min(1, share + SPAN_SLACK)));
+  return { from, to, likelyEnd: Math.max(likelyEnd, from.cluster + 1) };
 }
 
 /** A track's cue points (an audio-only file's cues may name no track: all of them). */
@@ -80,9 +103,10 @@ async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutc
   if (!video || !VIDEO_CODECS.has(video.codecId)) return { notTaken: `video codec ${video?.codecId ?? "none"}` };
   const vCues = cuesOf(main, video);
   if (vCues.length === 0) return { notTaken: "no cue points" };
-  const span = cueSpan(main, vCues, start, end + MARGIN_SECONDS);
-  main.reader.expectSpan(span.from.cluster, span.to);
-  const keyCueSeconds = (span.from.time * main.timecodeScale) / 1e9;
+  const span = cueSpan(main, vCues, start, end + MARGIN_SECONDS, req.info.durationSeconds);
+  main.reader.expectSpan(span.from.cluster, span.likelyEnd);
+  const seconds = (file: MkvFile, time: number) => (time * file.timecodeScale) / 1e9;
+  const keyCueSeconds = seconds(main, span.from.time);
 
   // A separate audio file (YouTube's WebM pair) is read beside the video's clusters, from its cue before the keyframe.
   const separate = req.input.audio && req.info.audio ? req.input.audio : null;
@@ -93,18 +117,24 @@ async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutc
     if (!track) return "audio: no audio track";
     const cues = cuesOf(file, track);
     if (cues.length === 0) return "audio: no cue points";
-    const s = cueSpan(file, cues, keyCueSeconds - 0.1, end + MARGIN_SECONDS);
-    file.reader.expectSpan(s.from.cluster, s.to);
-    const blocks = await readBlocks(file, s.from.cluster, s.to);
+    const s = cueSpan(file, cues, keyCueSeconds - 0.1, end + MARGIN_SECONDS, req.info.durationSeconds);
+    file.reader.expectSpan(s.from.cluster, s.likelyEnd);
+    const blocks = await readBlocks(file, s.from.cluster, s.to, (b) => seconds(file, b.time) > end + MARGIN_SECONDS);
     return typeof blocks === "string" ? `audio: ${blocks}` : { file, blocks };
   };
   const audioLoad = separate ? loadAudio() : null;
   audioLoad?.catch(() => undefined);
-  const blocks = await readBlocks(main, span.from.cluster, span.to);
+  // The walk ends once the picture and (in this file) the sound are both past the end and the margin.
+  const ownAudio = separate ? null : (main.tracks.find((t) => t.type === 2)?.number ?? null);
+  const beyond = new Set<number>();
+  const past = (b: MkvBlock) => {
+    if (seconds(main, b.time) > end + MARGIN_SECONDS) beyond.add(b.track);
+    return beyond.has(video.number) && (ownAudio === null || beyond.has(ownAudio));
+  };
+  const blocks = await readBlocks(main, span.from.cluster, span.to, past);
   if (typeof blocks === "string") return { notTaken: blocks };
 
   // Video blocks from the cue's keyframe, in presentation (= decode) order, through the margin past the end.
-  const seconds = (file: MkvFile, time: number) => (time * file.timecodeScale) / 1e9;
   const vBlocks = blocks.filter((b) => b.track === video.number);
   let first = vBlocks.findIndex((b) => b.key && b.time >= span.from.time);
   if (first < 0) return { notTaken: "no keyframe in the cue's cluster" };

@@ -183,10 +183,15 @@ function readTracks(b: Uint8Array): MkvTrack[] | string {
 
 /**
  * The blocks of the clusters from `from` (a cluster's position) to `to` (exclusive; the next cluster past the clip,
- * or the Segment's end), in file order, read as the reader fetches the span. Laced blocks and clusters of unknown
+ * or the Segment's end), in file order, read as the reader fetches the span, through the first one that is `last`. Laced blocks and clusters of unknown
  * size are refused (a string), not guessed.
  */
-export async function readBlocks(file: MkvFile, from: number, to: number): Promise<MkvBlock[] | string> {
+export async function readBlocks(
+  file: MkvFile,
+  from: number,
+  to: number,
+  last: (block: MkvBlock) => boolean = () => false,
+): Promise<MkvBlock[] | string> {
   const reader = file.reader;
   const head = async (at: number) => reader.read(at, Math.min(reader.size, at + 16));
   const blocks: MkvBlock[] = [];
@@ -213,6 +218,7 @@ export async function readBlocks(file: MkvFile, from: number, to: number): Promi
         const block = await readBlock(reader, p, p + e.end, e, clusterTime);
         if (typeof block === "string") return block;
         blocks.push(block);
+        if (last(block)) return blocks;
       }
       p += e.end;
     }

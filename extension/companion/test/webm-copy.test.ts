@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cutUrl, expectSameAsSource, pictures } from "./copy-helpers";
@@ -95,6 +96,20 @@ describe("the WebM byte copy against plain ffmpeg -c copy from the same keyframe
       await expectSameAsSource(result, join(dir, c.name), join(dir, audio ?? c.name));
     });
   }
+});
+
+describe("the WebM byte copy reads the clip's clusters, not the file", () => {
+  it("from the keyframe's cluster to just past the end, in a few requests", async () => {
+    const name = "vp9-opus-60.webm";
+    const { result, trace, requests } = await cutUrl(server, { name, start: 30.5, end: 32.3, format: "webm" });
+    expect(trace).toContain(VIA);
+    const read = server.bytesFor(name);
+    const clip = statSync(result.output).size;
+    // The clip's blocks, the head (64 KiB) and Cues, and a few frames of the last cluster past the end; reading on
+    // to the next cue past the end (38 s here) would be 0.35 MB more.
+    expect(read).toBeLessThan(clip * 1.1 + 96 * 1024);
+    expect(requests).toBeLessThanOrEqual(8);
+  });
 });
 
 describe("the WebM byte copy keeps what the source says about its streams", () => {

@@ -95,6 +95,10 @@ const cuesOf = (file: MkvFile, track: MkvTrack) => {
 };
 
 async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutcome<DirectPlan>> {
+  // A separate audio file's (YouTube's WebM pair) head and Cues are read beside the video file's.
+  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  const audioHead = separate ? readers.open(separate).then((r) => readMkvHead(r)) : null;
+  audioHead?.catch(() => undefined);
   const main = await readMkvHead(await readers.open(req.input));
   if (typeof main === "string") return { notTaken: main };
   const start = req.startSeconds;
@@ -108,10 +112,9 @@ async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutc
   const seconds = (file: MkvFile, time: number) => (time * file.timecodeScale) / 1e9;
   const keyCueSeconds = seconds(main, span.from.time);
 
-  // A separate audio file (YouTube's WebM pair) is read beside the video's clusters, from its cue before the keyframe.
-  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  // Its clusters are read beside the video's, from its cue before the keyframe.
   const loadAudio = async (): Promise<{ file: MkvFile; blocks: MkvBlock[] } | string> => {
-    const file = await readMkvHead(await readers.open(separate!));
+    const file = await audioHead!;
     if (typeof file === "string") return `audio: ${file}`;
     const track = file.tracks.find((t) => t.type === 2);
     if (!track) return "audio: no audio track";

@@ -187,6 +187,10 @@ async function plan(
   close: () => Promise<void>,
   stats: () => { requests: number; bytes: number },
 ): Promise<Mp4CopyOutcome> {
+  // A separate audio file's (DASH) head and sidx are read beside the video file's: both are on the critical path.
+  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  const audioHead = separate ? openReader(separate).then(openMovie) : null;
+  audioHead?.catch(() => undefined);
   const main = await openMovie(await openReader(req.input));
   if (typeof main === "string") return { notTaken: main };
   const start = req.startSeconds;
@@ -195,11 +199,10 @@ async function plan(
   let audioFile: Opened | null = req.input.audio ? null : main;
   let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
   if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
-  // A separate audio file (DASH) is read from just before the picture's first fragment (its sound starts at the
-  // keyframe, which that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
-  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  // Its fragments are read from just before the picture's first fragment (its sound starts at the keyframe, which
+  // that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
   const loadAudio = async (from: number) => {
-    const opened = await openMovie(await openReader(separate!));
+    const opened = await audioHead!;
     if (typeof opened === "string") return `audio: ${opened}`;
     const track = opened.movie.tracks.find((t) => t.handler === "soun");
     const missing = track && opened.index ? await loadFragments(opened, [track], Math.max(0, from), end) : null;

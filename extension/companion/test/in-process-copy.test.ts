@@ -123,6 +123,8 @@ describe("copies cut in-process from the container's index", () => {
     expect(trace).toContain(`in-process via ${FRAGMENTS_COPY}`);
     // mediabunny alone walks every moof from the start (60+ dependent requests to reach 130 s).
     expect(requests).toBeLessThanOrEqual(20);
+    // The audio file's head is asked for beside the video file's, not after it.
+    expect(server.seen().findIndex((r) => r.name === "dash-audio.m4a")).toBeLessThanOrEqual(1);
     await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));
   });
 

@@ -40,7 +40,6 @@ import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
 
 export { checkClipStarts } from "./clip-mux";
 
-
 /** Codecs each output container takes from mediabunny's writer (a subset of what ffmpeg's muxers take). */
 const WRITABLE_VIDEO: Partial<Record<Format, readonly string[]>> = {
   mp4: ["h264", "hevc", "vp9", "av1"],

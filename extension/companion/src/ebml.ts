@@ -113,7 +113,8 @@ export const float = (b: Uint8Array, e: Element) => {
   return e.end - e.start === 4 ? v.getFloat32(0) : e.end - e.start === 8 ? v.getFloat64(0) : 0;
 };
 
-export const text = (b: Uint8Array, e: Element) => String.fromCharCode(...b.subarray(e.start, e.end)).replace(/\0+$/, "");
+export const text = (b: Uint8Array, e: Element) =>
+  String.fromCharCode(...b.subarray(e.start, e.end)).replace(/\0+$/, "");
 
 // ---------- writing
 
@@ -166,6 +167,10 @@ export const floatEl = (id: number, x: number) => {
   return el(id, b);
 };
 
-export const textEl = (id: number, s: string) => el(id, Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff));
+export const textEl = (id: number, s: string) =>
+  el(
+    id,
+    Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff),
+  );
 
 export const idEl = (id: number, value: number) => el(id, Uint8Array.from(idBytes(value)));

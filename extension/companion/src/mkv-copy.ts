@@ -4,7 +4,15 @@ import { checkClipStarts } from "./clip-mux";
 import { withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
 import { el, elHeader, floatEl, idEl, MKV, textEl, uintEl } from "./ebml";
 import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
-import { demuxShiftSeconds, readBlocks, readMkvHead, type CuePoint, type MkvBlock, type MkvFile, type MkvTrack } from "./mkv-index";
+import {
+  demuxShiftSeconds,
+  readBlocks,
+  readMkvHead,
+  type CuePoint,
+  type MkvBlock,
+  type MkvFile,
+  type MkvTrack,
+} from "./mkv-index";
 import type { Packet } from "./probe";
 import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
@@ -304,7 +312,7 @@ function clipLayout(
       }))
     : [];
   const blocks: PlacedBlock[] = [];
-  for (let i = 0, j = 0; i < v.length || j < a.length; ) {
+  for (let i = 0, j = 0; i < v.length || j < a.length;) {
     if (j >= a.length || (i < v.length && v[i]!.out <= a[j]!.out)) blocks.push(v[i++]!);
     else blocks.push(a[j++]!);
   }

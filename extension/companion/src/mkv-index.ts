@@ -164,7 +164,7 @@ function readTracks(b: Uint8Array): MkvTrack[] | string {
     if (!t) return "malformed Tracks";
     if (t.id !== MKV.trackEntry) continue;
     const track: MkvTrack = { number: 0, type: 0, codecId: "", rest: [], codecDelay: 0, defaultDuration: 0 };
-    for (let at = t.start; at < t.end; ) {
+    for (let at = t.start; at < t.end;) {
       const f = headerAt(b, at);
       if (!f || f.end > t.end) return "a malformed TrackEntry";
       if (f.id === MKV.trackNumber) track.number = uint(b, f);
@@ -195,7 +195,7 @@ export async function readBlocks(
   const reader = file.reader;
   const head = async (at: number) => reader.read(at, Math.min(reader.size, at + 16));
   const blocks: MkvBlock[] = [];
-  for (let at = from; at < to; ) {
+  for (let at = from; at < to;) {
     const c = headerAt(await head(at), 0);
     if (!c) return "a malformed or unknown-size cluster";
     const end = at + c.end;
@@ -207,7 +207,7 @@ export async function readBlocks(
       break;
     }
     let clusterTime: number | null = null;
-    for (let p = at + c.start; p < end; ) {
+    for (let p = at + c.start; p < end;) {
       const h = await head(p);
       const e = headerAt(h, 0);
       if (!e || p + e.end > end) return "a malformed cluster";
@@ -242,7 +242,7 @@ async function readBlock(
     // A group's block is a keyframe when nothing is referenced.
     key = true;
     let found = false;
-    for (let p = at + e.start; p < end; ) {
+    for (let p = at + e.start; p < end;) {
       const h = await reader.read(p, Math.min(end, p + 16));
       const f = headerAt(h, 0);
       if (!f || p + f.end > end) return "a malformed BlockGroup";

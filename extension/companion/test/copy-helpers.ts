@@ -20,12 +20,12 @@ export function recordingTrace(): Trace & { names: string[] } {
 export async function cutUrl(
   server: RangeServer,
   o: {
-  name: string;
-  start: number;
-  end: number;
-  format?: Format;
-  audio?: string;
-  allowSnap?: boolean;
+    name: string;
+    start: number;
+    end: number;
+    format?: Format;
+    audio?: string;
+    allowSnap?: boolean;
     strategy?: CutStrategy;
   },
 ) {
@@ -101,4 +101,3 @@ export async function expectSameAsSource(
   // Within a millisecond of ffmpeg's placement (one AAC frame is 21 ms).
   expect(Math.abs(clipAudio - clipVideo - (firstAfter - clip.startSeconds))).toBeLessThan(0.0015);
 }
-

@@ -53,13 +53,19 @@ export async function cutUrl(
   return { result, trace: trace.names, requests: server.requests() };
 }
 
-/** md5 of every decoded picture, from `from` seconds for `seconds` (accurate seek: exactly the frames shown). */
+/**
+ * md5 of every decoded picture, from `from` seconds for `seconds` (accurate seek: exactly the frames shown); every
+ * picture must decode without a complaint from the decoder (a part decoded with the wrong parameter sets would say so).
+ */
 export async function pictures(file: string, from?: number, seconds?: number): Promise<string[]> {
   // -seek_timestamp: -ss is the stream's own time, not an offset from the file's start (0.067 s in a video-only
   // fragmented MP4 with B-frames).
   const seek =
     from === undefined ? [] : ["-seek_timestamp", "1", "-ss", from.toFixed(6), "-t", (seconds ?? 0).toFixed(6)];
-  const { stdout } = await run("ffmpeg", ["-v", "error", ...seek, "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"]);
+  const { stdout, stderr } = await run("ffmpeg", [
+    ...["-v", "error", ...seek, "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"],
+  ]);
+  expect(stderr).toBe("");
   return stdout
     .toString()
     .split("\n")

@@ -6,7 +6,7 @@ import type { Format } from "../../../app/domain/media";
 import { planDirectCopy } from "../src/direct-copy";
 import { probeMedia } from "../src/probe";
 import { resolveSource } from "../src/source";
-import { cutUrl as cutServed } from "./copy-helpers";
+import { cutUrl as cutServed, pictures } from "./copy-helpers";
 import { bestMatch, decodeGray } from "./frames";
 import { tempDir, tools } from "./helpers";
 import { run } from "./media";
@@ -56,21 +56,6 @@ afterAll(() => server.close());
 /** A cut of a served source, by `auto` unless asked, never snapped: which path it took and why. */
 const cutUrl = (o: { name: string; start: number; end: number; format?: Format; strategy?: CutStrategy }) =>
   cutServed(server, { ...o, strategy: o.strategy ?? "auto", allowSnap: false });
-
-/** md5 of every decoded picture (from `from` seconds for `seconds`: ffmpeg's accurate seek, exactly the range). */
-async function pictures(file: string, from?: number, seconds?: number): Promise<string[]> {
-  const seek = from === undefined ? [] : ["-ss", from.toFixed(6), "-t", (seconds ?? 0).toFixed(6)];
-  const { stdout, stderr } = await run("ffmpeg", [
-    ...["-v", "error", ...seek, "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"],
-  ]);
-  // Every picture decodes: no decoder complaint (a part decoded with the wrong parameter sets would say so).
-  expect(stderr).toBe("");
-  return stdout
-    .toString()
-    .split("\n")
-    .filter((l) => /^\d/.test(l))
-    .map((l) => l.split(",").pop()!.trim());
-}
 
 async function packetTimes(file: string, kind: "v" | "a"): Promise<number[]> {
   const { stdout } = await run("ffprobe", [

@@ -6,7 +6,7 @@ import type { Format } from "../../../app/domain/media";
 import { planDirectCopy } from "../src/direct-copy";
 import { probeMedia } from "../src/probe";
 import { resolveSource } from "../src/source";
-import { cutUrl as cutServed, pictures } from "./copy-helpers";
+import { cutUrl as cutServed, packetTimes, pictures } from "./copy-helpers";
 import { bestMatch, decodeGray } from "./frames";
 import { tempDir, tools } from "./helpers";
 import { run } from "./media";
@@ -57,17 +57,8 @@ afterAll(() => server.close());
 const cutUrl = (o: { name: string; start: number; end: number; format?: Format; strategy?: CutStrategy }) =>
   cutServed(server, { ...o, strategy: o.strategy ?? "auto", allowSnap: false });
 
-async function packetTimes(file: string, kind: "v" | "a"): Promise<number[]> {
-  const { stdout } = await run("ffprobe", [
-    ...["-v", "error", "-select_streams", `${kind}:0`, "-show_entries", "packet=pts_time", "-of", "csv=p=0", file],
-  ]);
-  return stdout
-    .toString()
-    .split("\n")
-    .filter((l) => l.trim() && l.trim() !== "N/A")
-    .map(Number)
-    .sort((a, b) => a - b);
-}
+/** Packet start times of a file's first stream of `kind`, earliest first. */
+const sortedTimes = async (file: string, kind: "v" | "a") => (await packetTimes(file, kind)).sort((x, y) => x - y);
 
 /**
  * The clip against ffmpeg's own decoding of the range: the same number of pictures; the copied ones (`copied`:
@@ -94,10 +85,10 @@ async function expectTheRange(
   expect(first).toMatchObject({ index: 0 });
   expect(last).toMatchObject({ index: wantGray.length - 1 });
   expect(Math.max(first.diff, last.diff)).toBeLessThan(3);
-  const sourceAudio = await packetTimes(source, "a");
+  const sourceAudio = await sortedTimes(source, "a");
   const firstAfter = sourceAudio.find((t) => t >= clip.startSeconds - 0.0005)!;
-  const clipVideo = (await packetTimes(clip.output, "v"))[0]!;
-  const clipAudio = (await packetTimes(clip.output, "a"))[0]!;
+  const clipVideo = (await sortedTimes(clip.output, "v"))[0]!;
+  const clipAudio = (await sortedTimes(clip.output, "a"))[0]!;
   expect(Math.abs(clipAudio - clipVideo - (firstAfter - clip.startSeconds))).toBeLessThan(0.0015);
 }
 

@@ -6,7 +6,8 @@
  *     (`requested_formats`), as YouTube serves 1080p;
  *   - DASH with sidx: the same pair as fragmented MP4 with a sidx after the moov, as YouTube really serves it (the
  *     in-process copy reads that index itself: mediabunny alone walks every moof);
- *   - VP9 1440p: a video-only VP9 WebM (5 s GOPs, as YouTube's) + an Opus WebM, also through yt-dlp.
+ *   - VP9 1440p: a video-only VP9 WebM (5 s GOPs, as YouTube's) + an Opus WebM, also through yt-dlp; its copies into
+ *     WebM are the byte copy of the Matroska clusters (decision 002, 15; the trace names the path).
  * The range server runs in a process of its own (the origin is never in the companion's process).
  * Copies are cut in the companion's process from the container's index (decision 002, 11), and so are H.264 smart
  * cuts into MP4 (their middle copied from the index, only the head and tail encoded: decision 002, 12; the VP9

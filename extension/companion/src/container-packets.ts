@@ -1,4 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
+import { elementAt, elements, MKV, uint, UNKNOWN_SIZE, vint, type Element } from "./ebml";
 import { boxes, boxHeader, child } from "./mp4-boxes";
 
 /**
@@ -78,66 +79,8 @@ async function mp4Packets(read: Reader, size: number): Promise<TrackPackets[] | 
 
 // ---------- Matroska / WebM: Segment > Tracks > TrackEntry (number, type); Segment > Cluster > (Simple)Block
 
-const ID = {
-  segment: 0x18538067,
-  tracks: 0x1654ae6b,
-  trackEntry: 0xae,
-  trackNumber: 0xd7,
-  trackType: 0x83,
-  cluster: 0x1f43b675,
-  simpleBlock: 0xa3,
-  blockGroup: 0xa0,
-  block: 0xa1,
-};
-const UNKNOWN = -1;
-
-/** An EBML variable-length integer at `at`: its value (marker kept for IDs) and length; null when malformed. */
-function vint(buf: Buffer, at: number, keepMarker: boolean): { value: number; length: number } | null {
-  const first = buf[at];
-  if (first === undefined || first === 0) return null;
-  const length = Math.clz32(first) - 23;
-  if (length > 8 || at + length > buf.length) return null;
-  let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === 0xff >> length;
-  for (let i = 1; i < length; i++) {
-    const byte = buf[at + i] ?? 0;
-    value = value * 256 + byte;
-    allOnes &&= byte === 0xff;
-  }
-  return { value: !keepMarker && allOnes ? UNKNOWN : value, length };
-}
-
-interface Element {
-  id: number;
-  /** Start of the payload and its end (exclusive). */
-  start: number;
-  end: number;
-}
-
-function elementAt(buf: Buffer, at: number, limit: number): Element | null {
-  const id = vint(buf, at, true);
-  const size = id && vint(buf, at + id.length, false);
-  if (!id || !size || size.value === UNKNOWN) return null;
-  const start = at + id.length + size.length;
-  if (start + size.value > limit) return null;
-  return { id: id.value, start, end: start + size.value };
-}
-
-function* elements(buf: Buffer, from: number, to: number): Generator<Element | null> {
-  let at = from;
-  while (at < to) {
-    const element = elementAt(buf, at, to);
-    yield element;
-    if (!element) return;
-    at = element.end;
-  }
-}
-
-const uint = (buf: Buffer, e: Element) => {
-  let value = 0;
-  for (let i = e.start; i < e.end; i++) value = value * 256 + (buf[i] ?? 0);
-  return value;
-};
+const ID = MKV;
+const UNKNOWN = UNKNOWN_SIZE;
 
 async function matroskaPackets(read: Reader, size: number): Promise<TrackPackets[] | null> {
   // Top level: the EBML header, then the Segment, whose size is known in a finished file.

@@ -21,9 +21,12 @@ import type { MediaInfo, Packet } from "./probe";
 import { openRangeReader, type RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "./sidx";
+import { MARGIN_SECONDS } from "./copy-readers";
+import { planMkvCopy } from "./mkv-copy";
+import { demuxShiftSeconds, readMkvHead } from "./mkv-index";
 import { planMp4Copy } from "./mp4-copy";
 import { planSmartDirect, smartRefusal } from "./direct-smart";
-import { chooseStrategy, reencodeReasons } from "./strategy";
+import { chooseStrategy, copySpan, reencodeReasons } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
 
 /**
@@ -36,9 +39,6 @@ import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
  */
 
 export { checkClipStarts } from "./clip-mux";
-
-/** Extra video read past the end, in seconds: B-frames and the closed-prefix search need a few frames past it. */
-const MARGIN_SECONDS = 1;
 
 /** Codecs each output container takes from mediabunny's writer (a subset of what ffmpeg's muxers take). */
 const WRITABLE_VIDEO: Partial<Record<Format, readonly string[]>> = {
@@ -154,9 +154,11 @@ export async function planDirectCopy(
 ): Promise<DirectOutcome> {
   const refusal = directRefusal(req);
   if (refusal) return { refused: refusal };
-  // A progressive MP4's copy is made from our own reading of its sample tables, its bytes copied in ranges
-  // (mp4-copy.ts, decision 002, 14); what that does not take goes through mediabunny below, unchanged.
-  const fast = await planMp4Copy(req, signal);
+  // The copy is made from our own reading of the container's index, its bytes copied in ranges: MP4's sample
+  // tables (mp4-copy.ts, decision 002, 14), Matroska's Cues and clusters (mkv-copy.ts, 15); what that does not
+  // take goes through mediabunny below, unchanged.
+  const matroska = /matroska|webm/.test(req.info.formatName);
+  const fast = matroska ? await planMkvCopy(req, signal) : await planMp4Copy(req, signal);
   if ("plan" in fast) return fast;
   const via = `mediabunny (byte copy not taken: ${fast.notTaken})`;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
@@ -207,9 +209,7 @@ export async function planDirectCopy(
     const frames = planFrames(packets, ticks(start), ticks(end));
     if (frames.keyBefore !== packets[0]!.pts) return await refuse(closeAll, "the keyframe is not the first listed");
     const choice = chooseStrategy(req, frames, packets);
-    const audioShift = audioTrack
-      ? await opusDelay(audioTrack, (await audioSource.input.getFormat()) instanceof MatroskaInputFormat)
-      : 0;
+    const audioShift = audioTrack ? await audioShiftOf(audioSource) : 0;
     const stats = () => {
       const all = opened.map((o) => o.reader.stats());
       return { requests: all.reduce((s, x) => s + x.requests, 0), bytes: all.reduce((s, x) => s + x.bytes, 0) };
@@ -252,13 +252,8 @@ export async function planDirectCopy(
     if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
     const keySeconds = key.timestamp;
     const plan: DirectPlan = {
-      strategy: "copy",
+      ...copySpan(frames, choice),
       via,
-      startSeconds: toSeconds(keyTicks),
-      endSeconds: toSeconds(choice.endPts),
-      snapped: keyTicks !== frames.startPts,
-      reason: choice.reason,
-      frames,
       known,
       stats,
       close: closeAll,
@@ -318,19 +313,12 @@ async function refuse(close: () => Promise<void>, why: string): Promise<DirectOu
   return { refused: why };
 }
 
-/**
- * ffmpeg's Matroska demuxer places Opus packets `CodecDelay` earlier than the block times (mediabunny does not);
- * the codec delay is the OpusHead pre-skip (48 kHz samples) that the muxers write there.
- */
-async function opusDelay(track: InputAudioTrack, matroska: boolean): Promise<number> {
-  if ((await track.getCodec()) !== "opus" || !matroska) return 0;
-  const config = await track.getDecoderConfig();
-  const head = config?.description;
-  if (!head) return 0;
-  const bytes = ArrayBuffer.isView(head)
-    ? new Uint8Array(head.buffer, head.byteOffset, head.byteLength)
-    : new Uint8Array(head);
-  return bytes.length >= 12 ? (bytes[10]! | (bytes[11]! << 8)) / 48000 : 0;
+/** Where ffmpeg's demuxer puts the sound (demuxShiftSeconds: a Matroska track's CodecDelay, from our head read). */
+async function audioShiftOf(opened: Opened): Promise<number> {
+  if (!((await opened.input.getFormat()) instanceof MatroskaInputFormat)) return 0;
+  const head = await readMkvHead(opened.reader, { withCues: false });
+  const track = typeof head === "string" ? undefined : head.tracks.find((t) => t.type === 2);
+  return track ? demuxShiftSeconds(track) : 0;
 }
 
 /**

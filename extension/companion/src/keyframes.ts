@@ -15,6 +15,24 @@ export const toSeconds = (ticks: number) => ticks / TICKS_PER_SECOND;
 export const copiesAudioPacket = (pts: number, duration: number, fromTicks: number, endPts: number) =>
   pts >= fromTicks && pts + duration / 2 < endPts;
 
+/**
+ * The run of audio packets a copy keeps from a track in decode order (the byte copies' tables): from the first
+ * packet at or after the first frame, while copiesAudioPacket holds. `pts` and `duration` in ticks.
+ */
+export function copiedAudioRun(
+  count: number,
+  pts: (i: number) => number,
+  duration: (i: number) => number,
+  fromTicks: number,
+  endPts: number,
+): { from: number; count: number } {
+  let i = 0;
+  while (i < count && pts(i) < fromTicks) i++;
+  const from = i;
+  while (i < count && copiesAudioPacket(pts(i), duration(i), fromTicks, endPts)) i++;
+  return { from, count: i - from };
+}
+
 /** The typical frame duration: the median gap between presentation times. */
 export function frameDuration(packets: readonly Packet[]): number {
   const pts = packets.map((p) => p.pts).sort((a, b) => a - b);

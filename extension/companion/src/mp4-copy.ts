@@ -1,16 +1,16 @@
 import { open } from "node:fs/promises";
 import type { DirectPlan } from "./direct-copy";
 import { checkClipStarts } from "./clip-mux";
-import { ClipError } from "./errors";
-import { copiesAudioPacket, planFrames, toSeconds, toTicks } from "./keyframes";
+import { MARGIN_SECONDS, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
+import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
 import { boxHeader, fourcc } from "./mp4-boxes";
 import { FragmentSamples, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
 import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
 import type { Packet } from "./probe";
-import { openRangeReader, type RangeReader } from "./range-reader";
+import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
-import { chooseStrategy } from "./strategy";
+import { chooseStrategy, copySpan } from "./strategy";
 import { checkCopiedOutput, type CopiedPackets } from "./verify";
 
 /**
@@ -22,8 +22,6 @@ import { checkCopiedOutput, type CopiedPackets } from "./verify";
  * whole copy. What this does not take is answered with `notTaken` and goes through direct-copy.ts's mediabunny path.
  */
 
-/** Extra video listed past the end, in seconds (as direct-copy.ts): the closed-prefix search needs a few frames. */
-const MARGIN_SECONDS = 1;
 /** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */
 const MERGE_GAP = 1024 * 1024;
 /** Each read from the reader, and each write to the file. */
@@ -42,37 +40,12 @@ function refusal(req: CutRequest): string | null {
   return null;
 }
 
-export type Mp4CopyOutcome = { plan: DirectPlan } | { notTaken: string };
+export type Mp4CopyOutcome = ByteCopyOutcome<DirectPlan>;
 
 export async function planMp4Copy(req: CutRequest, signal?: AbortSignal): Promise<Mp4CopyOutcome> {
   const why = refusal(req);
   if (why) return { notTaken: why };
-  const readers: RangeReader[] = [];
-  // A reader still opening (the DASH audio, opened beside the video) is closed once it is open.
-  const opening: Promise<unknown>[] = [];
-  const closeAll = async () => {
-    await Promise.allSettled(opening);
-    await Promise.all(readers.map((r) => r.close()));
-  };
-  const openReader = async (spec: CutRequest["input"]) => {
-    const started = openRangeReader(spec, signal);
-    opening.push(started);
-    const r = await started;
-    readers.push(r);
-    return r;
-  };
-  try {
-    const outcome = await plan(req, openReader, closeAll, () => {
-      const all = readers.map((r) => r.stats());
-      return { requests: all.reduce((a, x) => a + x.requests, 0), bytes: all.reduce((a, x) => a + x.bytes, 0) };
-    });
-    if ("notTaken" in outcome) await closeAll();
-    return outcome;
-  } catch (error) {
-    await closeAll();
-    if (signal?.aborted || error instanceof ClipError) throw error;
-    return { notTaken: error instanceof Error ? error.message : String(error) };
-  }
+  return withCopyReaders(signal, (readers) => plan(req, (spec) => readers.open(spec), readers.close, readers.stats));
 }
 
 /** One source file read for the clip: its movie header, and for a fragmented file its `sidx`. */
@@ -214,6 +187,10 @@ async function plan(
   close: () => Promise<void>,
   stats: () => { requests: number; bytes: number },
 ): Promise<Mp4CopyOutcome> {
+  // A separate audio file's (DASH) head and sidx are read beside the video file's: both are on the critical path.
+  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  const audioHead = separate ? openReader(separate).then(openMovie) : null;
+  audioHead?.catch(() => undefined);
   const main = await openMovie(await openReader(req.input));
   if (typeof main === "string") return { notTaken: main };
   const start = req.startSeconds;
@@ -222,11 +199,10 @@ async function plan(
   let audioFile: Opened | null = req.input.audio ? null : main;
   let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
   if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
-  // A separate audio file (DASH) is read from just before the picture's first fragment (its sound starts at the
-  // keyframe, which that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
-  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  // Its fragments are read from just before the picture's first fragment (its sound starts at the keyframe, which
+  // that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
   const loadAudio = async (from: number) => {
-    const opened = await openMovie(await openReader(separate!));
+    const opened = await audioHead!;
     if (typeof opened === "string") return `audio: ${opened}`;
     const track = opened.movie.tracks.find((t) => t.handler === "soun");
     const missing = track && opened.index ? await loadFragments(opened, [track], Math.max(0, from), end) : null;
@@ -291,15 +267,15 @@ async function plan(
   if (audio && at) {
     const as = audio.samples;
     const aPts = (i: number) => (as.dts[i]! + as.cto[i]! - at.mediaTime) / audio.timescale + at.shift;
-    let i = 0;
-    while (i < as.count && toTicks(aPts(i)) < keyTicks) i++;
-    aFrom = i;
-    while (
-      i < as.count &&
-      copiesAudioPacket(toTicks(aPts(i)), toTicks(as.duration[i]! / audio.timescale), keyTicks, choice.endPts)
-    )
-      i++;
-    aCount = i - aFrom;
+    const run = copiedAudioRun(
+      as.count,
+      (i) => toTicks(aPts(i)),
+      (i) => toTicks(as.duration[i]! / audio.timescale),
+      keyTicks,
+      choice.endPts,
+    );
+    aFrom = run.from;
+    aCount = run.count;
     if (aCount > 0) aStart = aPts(aFrom);
   }
 
@@ -366,13 +342,8 @@ async function plan(
   const header = clipHeader(req.format, tracks, place, payload);
 
   const result: DirectPlan = {
-    strategy: "copy",
+    ...copySpan(frames, choice),
     via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
-    startSeconds: toSeconds(keyTicks),
-    endSeconds: toSeconds(choice.endPts),
-    snapped: keyTicks !== frames.startPts,
-    reason: choice.reason,
-    frames,
     known,
     stats,
     close,

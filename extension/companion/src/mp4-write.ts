@@ -1,4 +1,5 @@
 import type { Format } from "../../../app/domain/media";
+import { concat } from "./bytes";
 import type { Edit, Mp4Track } from "./mp4-tables";
 
 /**
@@ -42,16 +43,6 @@ const i64 = (n: number) => {
   return b;
 };
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 const box = (type: string, ...parts: Uint8Array[]) => {
   const body = concat(parts);

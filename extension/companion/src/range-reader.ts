@@ -15,8 +15,10 @@ import type { InputSpec } from "./source";
 const HEAD = 64 * 1024;
 const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 1024 * 1024;
-/** Within the clip's known span: larger requests, and the next one fetched while the last one is written. */
+/** Within the clip's known span: larger requests, and the next ones fetched while the last one is written. */
 const SPAN_CHUNK = 2 * 1024 * 1024;
+/** Parts of the span in flight at once (their round trips overlap; a slow link pays one, not one per part). */
+const AHEAD_PARTS = 3;
 const CACHE_BYTES = 48 * 1024 * 1024;
 
 export interface RangeReader {
@@ -121,18 +123,20 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
   let chunk = MIN_CHUNK * 2;
   let span: [number, number] | null = null;
 
-  /** The next part of the span, in flight while the part before it is parsed and written (one at a time). */
-  let ahead: { start: number; end: number; done: Promise<void> } | null = null;
-  /** Where the last part read ahead begins: a read reaching it asks for the next part. */
-  let aheadFrom = Infinity;
+  /**
+   * The next parts of the span, in flight while the part before them is parsed and written: up to AHEAD_PARTS at once
+   * (a round trip each, overlapped), never more than AHEAD_PARTS parts past the last byte read (bounded memory).
+   */
+  const aheads: { start: number; end: number; done: Promise<void> }[] = [];
+  /** Where the last read began: read-ahead stays within AHEAD_PARTS parts of it. */
+  let readAt = 0;
   let closed = false;
 
   const fetchFrom = async (at: number, needEnd: number): Promise<void> => {
-    const pending = ahead;
-    if (pending && at >= pending.start && at < pending.end) {
+    const pending = aheads.find((p) => at >= p.start && at < p.end);
+    if (pending) {
       // Already asked for: wait for it (its failure is this read's).
       await pending.done;
-      if (ahead === pending) ahead = null;
       if (find(at)) return readAhead();
     }
     const continues = at === nextByte;
@@ -144,50 +148,55 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     end = Math.min(end, size);
     // Do not fetch again what a later chunk already holds, or what is being read ahead.
     end = Math.max(needEnd, nextHeld(at, end));
-    if (ahead && ahead.start > at) end = Math.max(needEnd, Math.min(end, ahead.start));
+    for (const p of aheads) if (p.start > at) end = Math.max(needEnd, Math.min(end, p.start));
     const got = await fetchRange(at, end - 1);
     requests++;
     received += got.length;
     if (got.length !== end - at) throw readFailed();
     keep(at, got.pieces);
-    nextByte = end;
+    if (!aheads.some((p) => p.end > end)) nextByte = end;
     readAhead();
   };
 
-  /** Inside the span, the next part is asked for as soon as the last one arrived (bounded: one part ahead). */
+  /** Inside the span, the next parts are asked for as soon as there is room (bounded: AHEAD_PARTS in flight). */
   const readAhead = () => {
-    if (!span || ahead || closed) return;
-    const at = nextByte;
-    if (at < span[0] || at >= span[1] || find(at)) return;
-    const end = nextHeld(at, Math.min(span[1], at + SPAN_CHUNK));
-    if (end <= at) return;
-    const part = { start: at, end, done: Promise.resolve() };
-    part.done = (async () => {
-      const got = await fetchRange(at, end - 1);
-      requests++;
-      received += got.length;
-      if (got.length !== end - at) throw readFailed();
-      keep(at, got.pieces);
-      if (ahead === part) ahead = null;
-    })();
-    // Awaited by the read that needs these bytes; unread (the cut stopped), its failure does not matter.
-    part.done.catch(() => undefined);
-    ahead = part;
-    aheadFrom = at;
-    nextByte = end;
+    while (span && !closed && aheads.length < AHEAD_PARTS) {
+      const at = nextByte;
+      if (at < span[0] || at >= span[1] || at > readAt + AHEAD_PARTS * SPAN_CHUNK || find(at)) return;
+      if (aheads.some((p) => at >= p.start && at < p.end)) return;
+      const end = nextHeld(at, Math.min(span[1], at + SPAN_CHUNK));
+      if (end <= at) return;
+      const part = { start: at, end, done: Promise.resolve() };
+      part.done = (async () => {
+        try {
+          const got = await fetchRange(at, end - 1);
+          requests++;
+          received += got.length;
+          if (got.length !== end - at) throw readFailed();
+          keep(at, got.pieces);
+        } finally {
+          aheads.splice(aheads.indexOf(part), 1);
+        }
+      })();
+      // Awaited by the read that needs these bytes; unread (the cut stopped), its failure does not matter.
+      part.done.catch(() => undefined);
+      aheads.push(part);
+      nextByte = end;
+    }
   };
 
   return {
     size,
     async read(start, end) {
       if (start < 0 || end > size || start >= end) throw readFailed();
+      readAt = start;
       // Inside one held piece (most packets): a view of it, no copy.
       let whole = find(start);
       if (!whole) {
         await fetchFrom(start, nextHeld(start, end));
         whole = find(start);
       }
-      if (start >= aheadFrom) readAhead();
+      readAhead();
       if (whole && end <= whole.start + whole.bytes.length) {
         return whole.bytes.subarray(start - whole.start, end - whole.start);
       }

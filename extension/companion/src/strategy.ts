@@ -1,7 +1,7 @@
 import { isAudioFormat, qualityHeight } from "../../../app/domain/media";
 import { canCopyVideo } from "./encode";
 import { ClipError } from "./errors";
-import { copyEnd, type CutFrames } from "./keyframes";
+import { copyEnd, toSeconds, type CutFrames } from "./keyframes";
 import type { CutRequest } from "./request";
 
 /** Which strategy a cut gets, and what it needs (known before any media is read). */
@@ -56,6 +56,18 @@ export type Choice =
   | { kind: "copy"; packets: number; endPts: number; reason: string }
   | { kind: "smart"; reason: string }
   | { kind: "reencode"; reason: string };
+
+/** What a copy plan says about its span (every in-process copy: mediabunny's, the MP4 and the Matroska byte copy). */
+export function copySpan(frames: CutFrames, choice: Extract<Choice, { kind: "copy" }>) {
+  return {
+    strategy: "copy" as const,
+    startSeconds: toSeconds(frames.keyBefore),
+    endSeconds: toSeconds(choice.endPts),
+    snapped: frames.keyBefore !== frames.startPts,
+    reason: choice.reason,
+    frames,
+  };
+}
 
 /** Codecs whose partial GOPs can be re-encoded and joined to copied GOPs without a visible or decodable seam. */
 export const SMART_CODECS = new Set(["h264", "vp9"]);

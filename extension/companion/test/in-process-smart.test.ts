@@ -3,11 +3,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CutStrategy } from "../../../app/domain/companion";
 import type { Format } from "../../../app/domain/media";
-import { cutClip } from "../src/cut";
 import { planDirectCopy } from "../src/direct-copy";
 import { probeMedia } from "../src/probe";
 import { resolveSource } from "../src/source";
-import type { Trace } from "../src/trace";
+import { cutUrl as cutServed, packetTimes, pictures } from "./copy-helpers";
 import { bestMatch, decodeGray } from "./frames";
 import { tempDir, tools } from "./helpers";
 import { run } from "./media";
@@ -54,61 +53,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A trace that records its span names: which path the cut took and why. */
-function recordingTrace(): Trace & { names: string[] } {
-  const names: string[] = [];
-  return { names, span: (name, fn) => (names.push(name), fn()), end: () => undefined };
-}
+/** A cut of a served source, by `auto` unless asked, never snapped: which path it took and why. */
+const cutUrl = (o: { name: string; start: number; end: number; format?: Format; strategy?: CutStrategy }) =>
+  cutServed(server, { ...o, strategy: o.strategy ?? "auto", allowSnap: false });
 
-async function cutUrl(o: { name: string; start: number; end: number; format?: Format; strategy?: CutStrategy }) {
-  const input = await resolveSource(tools, server.url(o.name), { allowPrivate: true });
-  const info = await probeMedia(tools.ffprobe, input);
-  const trace = recordingTrace();
-  const result = await cutClip(
-    {
-      input,
-      info,
-      startSeconds: o.start,
-      endSeconds: o.end,
-      format: o.format ?? "mp4",
-      quality: null,
-      strategy: o.strategy ?? "auto",
-      allowSnap: false,
-      watermark: false,
-      outputDir: tempDir(),
-      baseName: "clip",
-    },
-    { tools, trace },
-  );
-  return { result, trace: trace.names };
-}
-
-/** md5 of every decoded picture (from `from` seconds for `seconds`: ffmpeg's accurate seek, exactly the range). */
-async function pictures(file: string, from?: number, seconds?: number): Promise<string[]> {
-  const seek = from === undefined ? [] : ["-ss", from.toFixed(6), "-t", (seconds ?? 0).toFixed(6)];
-  const { stdout, stderr } = await run("ffmpeg", [
-    ...["-v", "error", ...seek, "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"],
-  ]);
-  // Every picture decodes: no decoder complaint (a part decoded with the wrong parameter sets would say so).
-  expect(stderr).toBe("");
-  return stdout
-    .toString()
-    .split("\n")
-    .filter((l) => /^\d/.test(l))
-    .map((l) => l.split(",").pop()!.trim());
-}
-
-async function packetTimes(file: string, kind: "v" | "a"): Promise<number[]> {
-  const { stdout } = await run("ffprobe", [
-    ...["-v", "error", "-select_streams", `${kind}:0`, "-show_entries", "packet=pts_time", "-of", "csv=p=0", file],
-  ]);
-  return stdout
-    .toString()
-    .split("\n")
-    .filter((l) => l.trim() && l.trim() !== "N/A")
-    .map(Number)
-    .sort((a, b) => a - b);
-}
+/** Packet start times of a file's first stream of `kind`, earliest first. */
+const sortedTimes = async (file: string, kind: "v" | "a") => (await packetTimes(file, kind)).sort((x, y) => x - y);
 
 /**
  * The clip against ffmpeg's own decoding of the range: the same number of pictures; the copied ones (`copied`:
@@ -135,10 +85,10 @@ async function expectTheRange(
   expect(first).toMatchObject({ index: 0 });
   expect(last).toMatchObject({ index: wantGray.length - 1 });
   expect(Math.max(first.diff, last.diff)).toBeLessThan(3);
-  const sourceAudio = await packetTimes(source, "a");
+  const sourceAudio = await sortedTimes(source, "a");
   const firstAfter = sourceAudio.find((t) => t >= clip.startSeconds - 0.0005)!;
-  const clipVideo = (await packetTimes(clip.output, "v"))[0]!;
-  const clipAudio = (await packetTimes(clip.output, "a"))[0]!;
+  const clipVideo = (await sortedTimes(clip.output, "v"))[0]!;
+  const clipAudio = (await sortedTimes(clip.output, "a"))[0]!;
   expect(Math.abs(clipAudio - clipVideo - (firstAfter - clip.startSeconds))).toBeLessThan(0.0015);
 }
 

@@ -11,6 +11,8 @@ export interface RangeServer {
   reset: () => void;
   /** Per request: the file asked for and the headers that came with it (yt-dlp's per-stream http_headers). */
   seen: () => { name: string; headers: Record<string, string | string[] | undefined> }[];
+  /** The most requests answered at once since the last reset (from arrival to the end of the answer). */
+  mostAtOnce: () => number;
   /** Bytes sent per file name since the last reset. */
   bytesFor: (name: string) => number;
   close: () => Promise<void>;
@@ -22,7 +24,12 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
   let requests = 0;
   let seen: { name: string; headers: Record<string, string | string[] | undefined> }[] = [];
   let perFile = new Map<string, number>();
+  let atOnce = 0;
+  let mostAtOnce = 0;
   const server: Server = createServer((req, res) => {
+    atOnce++;
+    mostAtOnce = Math.max(mostAtOnce, atOnce);
+    res.on("close", () => atOnce--);
     if (o.delayMs) return void setTimeout(() => answer(req, res), o.delayMs);
     answer(req, res);
   });
@@ -75,7 +82,9 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
       requests = 0;
       seen = [];
       perFile = new Map();
+      mostAtOnce = atOnce;
     },
+    mostAtOnce: () => mostAtOnce,
     seen: () => seen,
     bytesFor: (name) => perFile.get(name) ?? 0,
     close: () =>

@@ -15,6 +15,8 @@ export const SIGNIN_ERRORS = {
   google_unverified: "Your Google account's email address is not verified.",
   google_other_account:
     "This e-mail address belongs to an account linked to a different Google account. Sign in with that Google account or with your password.",
+  // The account could not be written (anything but a race with another sign-up for the same identity).
+  profile_create_failed: "Failed to create your profile. Please contact support.",
   banned: `Your account has been banned. If you think this is a mistake, contact ${SITE.supportEmail}.`,
   rate_limited: "Too many attempts. Please wait a few minutes and try again.",
 } as const;

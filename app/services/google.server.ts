@@ -109,6 +109,8 @@ export async function findOrCreateGoogleUser(db: Db, claims: GoogleClaims): Prom
   } catch (error) {
     // Two callbacks racing for the same new identity: the other one created it.
     if (isUniqueViolation(error)) return findOrCreateGoogleUser(db, claims);
-    throw error;
+    // Anything else: the creator reads the spec's sentence on /signin, not an error page; the cause goes to the log.
+    console.error(JSON.stringify({ level: "error", msg: "google account creation failed", error: String(error) }));
+    throw new GoogleSignInError("profile_create_failed");
   }
 }

@@ -127,6 +127,29 @@ describe("Google linking", () => {
     });
     expect(same.user.id).toBe(userId);
   });
+
+  it("an account that cannot be written sends the creator to /signin with “Failed to create your profile…”", async () => {
+    // A real D1 failure on the insert (not a unique-key race, which finds the other callback's account instead).
+    await env.DB.prepare(
+      "CREATE TRIGGER refuse_users BEFORE INSERT ON users BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    ).run();
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const failed = await findOrCreateGoogleUser(db, {
+        sub: "google-new",
+        email: "new-google@example.com",
+        email_verified: true,
+      }).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(GoogleSignInError);
+      expect((failed as GoogleSignInError).code).toBe("profile_create_failed");
+    } finally {
+      quiet.mockRestore();
+      await env.DB.prepare("DROP TRIGGER refuse_users").run();
+    }
+    expect(await countRows("SELECT COUNT(*) n FROM users WHERE email = ?", "new-google@example.com")).toBe(0);
+    const page = await (await get("/signin?error=profile_create_failed")).text();
+    expect(page).toContain("Failed to create your profile. Please contact support.");
+  });
 });
 
 describe("forgot password", () => {

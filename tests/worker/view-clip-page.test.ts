@@ -16,7 +16,7 @@ async function clipPage(email: string, videoUrl: string) {
     .run();
   const res = await get(`/view-clip/${clipId}`, { cookie: await signIn(email, PASSWORD) });
   expect(res.status).toBe(200);
-  return { html: await res.text(), csp: res.headers.get("Content-Security-Policy") ?? "" };
+  return { clipId, html: await res.text(), csp: res.headers.get("Content-Security-Policy") ?? "" };
 }
 
 describe("/view-clip/{id}", () => {
@@ -31,6 +31,25 @@ describe("/view-clip/{id}", () => {
     const { html } = await clipPage("youtube-clip@example.com", "https://www.youtube.com/watch?v=dQw4w9WgXcQ");
     expect(html).toMatch(/<iframe[^>]*src="https:\/\/www\.youtube(-nocookie)?\.com\/embed\/dQw4w9WgXcQ/);
     expect(html).not.toContain("<video");
+  });
+
+  it("says the spec's words when the link has no clip id, or names a clip that is not the creator's", async () => {
+    // Another creator's clip: its owner sees it, this creator is told it is not there.
+    const { clipId: othersClip, html: ownersView } = await clipPage(
+      "owner-clip@example.com",
+      "https://media.example.com/a.mp4",
+    );
+    expect(ownersView).toContain("media.example.com/a.mp4");
+    await insertUser({ email: "other-viewer@example.com", password: PASSWORD });
+    const cookie = await signIn("other-viewer@example.com", PASSWORD);
+    expect(await (await get("/view-clip", { cookie })).text()).toContain("No clip ID provided.");
+    for (const id of [crypto.randomUUID(), othersClip]) {
+      const res = await get(`/view-clip/${id}`, { cookie });
+      expect(res.status).toBe(404);
+      const html = await res.text();
+      expect(html).toContain("Could not find the requested clip. It may have been deleted.");
+      expect(html).not.toContain("media.example.com/a.mp4");
+    }
   });
 
   it("says the video URL is invalid for a link that is not http(s)", async () => {

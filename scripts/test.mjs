@@ -107,9 +107,22 @@ function vitestCounts(file) {
 function playwrightCounts(file) {
   return () => {
     if (!existsSync(file)) return { passed: 0, failed: 1 };
-    const { stats } = JSON.parse(readFileSync(file, "utf8"));
-    return { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0 };
+    const report = JSON.parse(readFileSync(file, "utf8"));
+    const { stats } = report;
+    return {
+      passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
+      failed: stats.unexpected ?? 0,
+      flaky: flakyTitles(report.suites ?? []),
+    };
   };
+}
+
+/** Titles of the tests that failed once and passed on their retry (Playwright's "flaky"), to name in the summary. */
+function flakyTitles(suites) {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).filter((spec) => spec.tests?.some((t) => t.status === "flaky")).map((spec) => spec.title),
+    ...flakyTitles(suite.suites ?? []),
+  ]);
 }
 
 const vitest = (config, report) => [
@@ -173,7 +186,12 @@ const e2e = (async () => {
     "npx",
     ["playwright", "test", "--reporter=list,json"],
     playwrightCounts("test-results/playwright.json"),
-    { PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json", E2E_SKIP_BUILD: "1", E2E_EXTENSION_BUILT: "1" },
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: "test-results/playwright.json",
+      E2E_SKIP_BUILD: "1",
+      E2E_EXTENSION_BUILT: "1",
+      E2E_RETRIES: "1",
+    },
   );
 })();
 const lanes = await Promise.all([
@@ -248,8 +266,10 @@ const ok = lanes.every(Boolean);
 const wall = ((Date.now() - started) / 1000).toFixed(1);
 
 console.log("\nSummary");
-for (const r of results)
+for (const r of results) {
   console.log(`  ${r.failed ? "✗" : "✓"} ${r.label}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s${r.busy})`);
+  for (const title of r.flaky ?? []) console.log(`      flaky (failed once, passed on its retry): ${title}`);
+}
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const cpuAtEnd = cpuTimes();

@@ -238,6 +238,8 @@ test.describe("accounts", () => {
     await expect(toggle).toHaveAttribute("aria-checked", "true");
     await toggle.click();
     await expect(toggle).toHaveAttribute("aria-checked", "false");
+    // The switch turns at once (optimistic); reload only once the server has answered, or the reload cancels the save.
+    await expect(page.getByText("Notification preference saved.")).toBeVisible();
     await page.reload();
     await expect(page.getByRole("switch", { name: "Low-credit notifications" })).toHaveAttribute(
       "aria-checked",

@@ -14,8 +14,10 @@
  * smart cut is still staged by ffmpeg); besides wall time each
  * row reports the requests the range server answered, the bench process's own CPU (the companion's event loop, plus
  * the stand-in API, which runs in it too) and the longest event-loop stall during the row.
- * Extra rows: the first copy after the companion starts (cold JIT), and a slow link (BENCH_SLOW_MS per request,
- * 30 ms by default) for the floor and the first copy of each position.
+ * Extra rows: the first copy after the companion starts (cold JIT), a slow link (BENCH_SLOW_MS per request,
+ * 30 ms by default) for the floor and the first copy of each position, and the first copy after the panel's report
+ * (the extension asks POST /dry-run while the handles rest, which resolves the page and probes it; the clip then
+ * reuses that source: decision 002, 16; only the clip is timed).
  * Each beside plain ffmpeg (`-ss -i URL -t 20 -c copy`, the physical floor) and a plain ffmpeg full re-encode at the
  * quality the smart cut re-encodes with. Prints wall time, bytes read from the server and start accuracy.
  *
@@ -161,6 +163,11 @@ function ratioRows(): string[] {
     out.push(
       `| ${source} | ${at} | serve copy | – | ${ratio(copy?.seconds, floor?.seconds)} | – | ${ratio(copy?.bytes, floor?.bytes)} | ${copy?.requests ?? "–"} |`,
     );
+    const reported = get("ClipCut copy (serve, after the panel's report)");
+    if (reported)
+      out.push(
+        `| ${source} | ${at} | serve copy after the panel's report | – | ${ratio(reported.seconds, floor?.seconds)} | – | ${ratio(reported.bytes, floor?.bytes)} | ${reported.requests} |`,
+      );
     const slowFloor = get("ffmpeg -ss -i -t -c copy (floor), slow link");
     const slowCopy = get("ClipCut copy (serve), slow link");
     if (slowCopy)
@@ -342,9 +349,12 @@ async function main() {
     fn: (run: number) => Promise<{ output: string; ok: boolean; note?: string }>,
     runs = REPEAT,
     origin = server,
+    /** Untimed work before each run (the panel's report before its clip), not counted in its bytes or requests. */
+    before?: (run: number) => Promise<void>,
   ) => {
     const samples = [];
     for (let r = 1; r <= runs; r++) {
+      await before?.(r);
       await origin.reset();
       const cpuBefore = childCpuSeconds();
       const selfBefore = process.cpuUsage();
@@ -568,6 +578,31 @@ async function main() {
           slowServer,
         );
       }
+      // The extension's own order: the panel asks for the true-cut report (POST /dry-run: yt-dlp and ffprobe) while
+      // the handles rest, then the creator asks for the clip, which reuses that resolved source. Only the clip is
+      // timed; each run has its own URL variant, so nothing earlier resolved it.
+      await measure(
+        c.name,
+        "ClipCut copy (serve, after the panel's report)",
+        at,
+        c.reference,
+        (r) => viaServe(copyJob(variant(c.source, 4 * REPEAT + p * REPEAT + r))),
+        REPEAT,
+        server,
+        async (r) => {
+          const report = await call(port, token, "POST", "/dry-run", {
+            body: {
+              source: variant(c.source, 4 * REPEAT + p * REPEAT + r),
+              startSeconds: at,
+              endSeconds: at + CLIP,
+              format: c.format,
+              quality: q,
+              thumbnails: true,
+            },
+          });
+          if (report.status !== 200) throw new Error(`dry run failed: ${report.text}`);
+        },
+      );
       const runs = [
         { strategy: "copy", label: "ClipCut copy (serve)" },
         { strategy: "copy", label: "ClipCut copy (serve, source cached)" },

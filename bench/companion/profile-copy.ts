@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { cutClip } from "../../extension/companion/src/cut";
+import { probeFromIndex } from "../../extension/companion/src/index-probe";
 import { probeMedia } from "../../extension/companion/src/probe";
 import { resolveSource, type InputSpec } from "../../extension/companion/src/source";
 import { startTrace } from "../../extension/companion/src/trace";
@@ -46,7 +47,10 @@ try {
       input = { ...input, audio: { ...input, url: url("opus-60s.webm"), audio: undefined } };
     } else input = await resolveSource(tools, url("long1080-240s.mp4"), { allowPrivate: true });
     if (cachedProbe && !probed) probed = await probeMedia(tools.ffprobe, input);
-    const info = probed ?? (await trace.span("probe", () => probeMedia(tools.ffprobe, input)));
+    // As the job queue probes a copy's source: from the container's index, ffprobe only when that cannot.
+    const info =
+      probed ??
+      (await trace.span("probe", async () => (await probeFromIndex(input)) ?? probeMedia(tools.ffprobe, input)));
     const result = await cutClip(
       {
         input,

@@ -5,10 +5,11 @@ import type { DryRunReport } from "../../../app/domain/true-cut";
 import { ClipError } from "./errors";
 import { runProcess } from "./ffmpeg";
 import { planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
-import { probeMedia, type MediaInfo, type Packet } from "./probe";
+import type { MediaInfo, Packet } from "./probe";
 import { withRangeProxy } from "./range-proxy";
 import type { CutRequest } from "./request";
-import { inputArgs, resolveSource, type InputSpec } from "./source";
+import { inputArgs, type InputSpec } from "./source";
+import { SourceCache } from "./source-cache";
 import { chooseStrategy } from "./strategy";
 import { frameThumbnails } from "./thumbnails";
 import type { Tools } from "./tools";
@@ -25,8 +26,6 @@ export const HEAD_WINDOW_SECONDS = 10;
 /** Read past the end: B-frame reordering and the closed prefix of the last GOP. */
 const TAIL_MARGIN_SECONDS = 1;
 const DRY_RUN_TIMEOUT_MS = 60_000;
-/** How long a resolved and probed source is reused between reports (yt-dlp's URLs live for hours). */
-const SOURCE_CACHE_MS = 10 * 60_000;
 
 /**
  * Estimates are ranges: the read speed and the encoder's speed are this machine's and this network's.
@@ -63,6 +62,8 @@ export interface DryRunOptions {
   allowPrivateSources: boolean;
   ytDlpWarning?: string | null;
   signal?: AbortSignal;
+  /** The companion's resolved sources, shared with its job queue (source-cache.ts). */
+  sources?: SourceCache;
 }
 
 const packetList = z.object({
@@ -222,29 +223,25 @@ export function reportFromPackets(
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Resolved and probed sources, per source and height (a report is asked again at every handle move). */
-const sources = new Map<string, { at: number; value: Promise<{ input: InputSpec; info: MediaInfo }> }>();
+/** Each tools set's own cache, for callers that do not share theirs with a job queue (tests, the CLI). */
+const ownCaches = new WeakMap<Tools, SourceCache>();
 
-function probed(req: DryRunInput, options: DryRunOptions) {
-  const now = Date.now();
-  for (const [k, v] of sources) if (now - v.at > SOURCE_CACHE_MS) sources.delete(k);
-  const height = qualityHeight(req.quality);
-  const key = `${height} ${req.source}`;
-  let entry = sources.get(key);
-  if (!entry) {
-    const signal = AbortSignal.timeout(3 * DRY_RUN_TIMEOUT_MS);
-    const value = resolveSource(options.tools, req.source, {
-      height,
-      signal,
-      allowPrivate: options.allowPrivateSources,
-      allowLocalFiles: options.allowPrivateSources,
-      ytDlpWarning: options.ytDlpWarning ?? null,
-    }).then(async (input) => ({ input, info: await probeMedia(options.tools.ffprobe, input, { signal }) }));
-    entry = { at: now, value };
-    sources.set(key, entry);
-    value.catch(() => sources.delete(key));
-  }
-  return entry.value;
+/**
+ * The resolved source and ffprobe's description of it (the report's frame rate and bit rates are ffprobe's), from
+ * the companion's shared cache: the job that follows the report reuses both (a report is asked again at every
+ * handle move, and the clip right after).
+ */
+async function probed(req: DryRunInput, options: DryRunOptions) {
+  let sources = options.sources ?? ownCaches.get(options.tools);
+  if (!sources) ownCaches.set(options.tools, (sources = new SourceCache(options.tools)));
+  const ask = {
+    source: req.source,
+    height: qualityHeight(req.quality),
+    allowPrivate: options.allowPrivateSources,
+    ytDlpWarning: options.ytDlpWarning ?? null,
+  };
+  const [input, info] = await Promise.all([sources.resolve(ask), sources.fullProbe(ask)]);
+  return { input, info };
 }
 
 /** The dry run: the plan the cut would follow for this range, with thumbnails of its first and last frames. */

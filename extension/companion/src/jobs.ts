@@ -8,11 +8,9 @@ import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
 import { CancelledError, ClipError, isAbortError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
-import { probeFromIndex } from "./index-probe";
-import { probeMedia, type MediaInfo } from "./probe";
-import { resolveSource, type InputSpec } from "./source";
+import { SourceCache, type SourceAsk } from "./source-cache";
 import type { Tools } from "./tools";
-import { startTrace } from "./trace";
+import { startTrace, type Trace } from "./trace";
 
 export interface Session {
   apiToken: string;
@@ -29,12 +27,9 @@ export interface JobQueueOptions {
   allowPrivateSources?: boolean;
   /** yt-dlp's age warning, added to its failures. */
   ytDlpWarning?: string | null;
+  /** The companion's resolved sources, shared with the panel's reports (dry-run.ts); the queue's own by default. */
+  sources?: SourceCache;
 }
-
-/** How long a resolved and probed source is reused (yt-dlp's media URLs stay valid for hours). */
-const SOURCE_CACHE_MS = 10 * 60_000;
-/** Resolving and probing together: yt-dlp's minute plus two header probes. */
-const SOURCE_TIMEOUT_MS = 3 * 60_000;
 
 /**
  * Finished jobs (done, failed, cancelled) stay listed for the extension for a while, then are forgotten: the newest
@@ -60,67 +55,43 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private readonly entries = new Map<string, Entry>();
   private readonly waiting: string[] = [];
   private running = 0;
-  private readonly sources = new Map<string, { at: number; value: Promise<{ input: InputSpec; info: MediaInfo }> }>();
-  /** ffprobe's probe of a source first probed from its index, once per source (a smart cut or the ffmpeg path). */
-  private readonly fullProbes = new Map<string, { at: number; value: Promise<MediaInfo> }>();
+  /** Resolved and probed sources: the companion's shared cache (the panel's reports use it too), or the queue's own. */
+  private readonly sources: SourceCache;
 
-  private fullProbe(source: string, input: InputSpec): Promise<MediaInfo> {
-    const key = `${input.url} ${input.audio?.url ?? ""} ${source}`;
-    let entry = this.fullProbes.get(key);
-    if (!entry) {
-      const value = probeMedia(this.options.tools.ffprobe, input, { signal: AbortSignal.timeout(SOURCE_TIMEOUT_MS) });
-      entry = { at: Date.now(), value };
-      this.fullProbes.set(key, entry);
-      value.catch(() => this.fullProbes.delete(key));
-    }
-    return entry.value;
+  private ask(source: string, height: number | null): SourceAsk {
+    return {
+      source,
+      height,
+      allowPrivate: this.options.allowPrivateSources ?? false,
+      ytDlpWarning: this.options.ytDlpWarning ?? null,
+    };
   }
 
   /**
    * Resolve + probe once per source and wanted height, shared by every job of a batch (5 ranges of one video
-   * run yt-dlp and ffprobe once). The shared work has its own time limit, not one job's cancel signal; each job
-   * still stops waiting the moment it is cancelled.
+   * run yt-dlp and ffprobe once) and by the panel's report of the same source. The shared work has its own time
+   * limit, not one job's cancel signal; each job still stops waiting the moment it is cancelled.
    */
-  private source(source: string, height: number | null, signal: AbortSignal, fromIndex: boolean) {
-    const now = Date.now();
-    for (const [k, v] of this.sources) if (now - v.at > SOURCE_CACHE_MS) this.sources.delete(k);
-    for (const [k, v] of this.fullProbes) if (now - v.at > SOURCE_CACHE_MS) this.fullProbes.delete(k);
-    // One entry per source whichever way it was probed: a smart cut of a source probed from its index gets
-    // ffprobe's description from fullProbe (cut.ts), once.
-    const key = `${height ?? "best"} ${source}`;
-    let entry = this.sources.get(key);
-    if (!entry) {
-      const { tools } = this.options;
-      const shared = AbortSignal.timeout(SOURCE_TIMEOUT_MS);
-      const resolved = resolveSource(tools, source, {
-        height,
-        signal: shared,
-        allowPrivate: this.options.allowPrivateSources ?? false,
-        allowLocalFiles: this.options.allowPrivateSources ?? false,
-        ytDlpWarning: this.options.ytDlpWarning ?? null,
-      });
-      // A copy (or an auto cut, usually a copy) of a source the in-process path reads is probed from the container's
-      // header in this process; ffprobe runs when that cannot describe it, or later when the cut needs it (fullProbe).
-      const value = resolved.then(async (input) => ({
-        input,
-        info:
-          (fromIndex ? await probeFromIndex(input, shared) : null) ??
-          (await probeMedia(tools.ffprobe, input, { signal: shared })),
-      }));
-      entry = { at: now, value };
-      this.sources.set(key, entry);
-      value.catch(() => this.sources.delete(key));
-    }
+  private source(source: string, height: number | null, signal: AbortSignal, fromIndex: boolean, trace: Trace) {
+    const ask = this.ask(source, height);
+    // A copy (or an auto cut, usually a copy) of a source the in-process path reads is probed from the container's
+    // header in this process; ffprobe runs when that cannot describe it, or later when the cut needs it (fullProbe).
+    const value = (async () => {
+      const input = await trace.span("resolve", () => this.sources.resolve(ask));
+      return { input, info: await trace.span("probe", () => this.sources.describe(ask, fromIndex)) };
+    })();
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(new CancelledError());
       signal.addEventListener("abort", () => reject(new CancelledError()), { once: true });
     });
     aborted.catch(() => undefined);
-    return Promise.race([entry.value, aborted]);
+    value.catch(() => undefined);
+    return Promise.race([value, aborted]);
   }
 
   constructor(private readonly options: JobQueueOptions) {
     super();
+    this.sources = options.sources ?? new SourceCache(options.tools);
   }
 
   /** Finished job ids, oldest first, with when they finished. */
@@ -251,6 +222,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
           fetchAt && qualityHeight(fetchAt),
           signal,
           !["smart", "reencode"].includes(r.strategy ?? "auto") && !isAudioFormat(format) && format !== "gif",
+          trace,
         ),
       );
       const end = Math.min(r.endSeconds, info.durationSeconds);
@@ -288,7 +260,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const cut = { ...base, quality: terms.scaleTo, requestedQuality: terms.requested, watermark: terms.watermark };
       validateCut(cut);
       const result = await cutClip(cut, {
-        fullProbe: () => this.fullProbe(r.source, input),
+        fullProbe: () => this.sources.fullProbe(this.ask(r.source, fetchAt && qualityHeight(fetchAt))),
         tools,
         signal,
         trace,

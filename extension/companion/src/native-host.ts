@@ -15,6 +15,7 @@ import { dryRun } from "./dry-run";
 import { ClipError } from "./errors";
 import { killAllChildren } from "./ffmpeg";
 import { JobQueue, type JobQueueOptions, type Session } from "./jobs";
+import { SourceCache } from "./source-cache";
 import { encodeFrame, FrameReader, frameTooLarge } from "./native-frame";
 import { checkApiBase, envAllowsPrivateSources } from "./net-guard";
 import { installHint, toolPaths, toolVersion, type Tools } from "./tools";
@@ -83,7 +84,10 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
     .then(() => cleanStaleParts(outputDir, { olderThanMs: STALE_PART_MS }))
     .catch(() => 0);
 
+  // One cache of resolved sources for the panel's reports and the jobs: the clip reuses its report's yt-dlp answer.
+  const sources = new SourceCache(tools);
   const queueOptions: JobQueueOptions = {
+    sources,
     tools,
     outputDir,
     concurrency: options.concurrency && options.concurrency > 0 ? options.concurrency : 2,
@@ -180,7 +184,9 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
         const t = await toolsReady;
         if (!t.ffmpeg || !t.ffprobe)
           throw new ClipError("missing_tool", `FFmpeg is not installed.\n${installHint("ffmpeg")}`, 503);
-        return { report: await dryRun(request.request, { tools, allowPrivateSources, ytDlpWarning: t.ytDlpWarning }) };
+        return {
+          report: await dryRun(request.request, { sources, tools, allowPrivateSources, ytDlpWarning: t.ytDlpWarning }),
+        };
       }
     }
   }

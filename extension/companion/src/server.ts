@@ -16,6 +16,7 @@ import { dryRun } from "./dry-run";
 import { ClipError } from "./errors";
 import { checkApiBase } from "./net-guard";
 import { JobQueue, type Session } from "./jobs";
+import { SourceCache } from "./source-cache";
 import {
   checkRequest,
   memoryFirefoxBinding,
@@ -87,7 +88,10 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
   let port = 0;
   let session: Session | null = null;
   const apiBase = checkApiBase(options.apiBaseUrl ?? DEFAULT_API_BASE);
+  // One cache of resolved sources for the panel's reports and the jobs: the clip reuses its report's yt-dlp answer.
+  const sources = new SourceCache(options.tools);
   const queue = new JobQueue({
+    sources,
     tools: options.tools,
     outputDir: options.outputDir,
     concurrency: options.concurrency ?? 2,
@@ -183,6 +187,7 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
       // The true-cut report (dry-run.ts): reads the source's packets around the range, spends and writes nothing.
       const body = parse(dryRunRequestSchema, await readJson(req));
       const report = await dryRun(body, {
+        sources,
         tools: options.tools,
         allowPrivateSources: options.allowPrivateSources ?? false,
         ytDlpWarning: options.ytDlpWarning ?? null,

@@ -43,6 +43,7 @@ beforeAll(async () => {
   yt = fakeYtDlp({
     byUrl: {
       [PAGE]: { id: "dQw4w9WgXcQ", title: "Dash demo", duration: 40, formats: youtubeFormats(media.url) },
+      [`${PAGE}-report`]: { id: "report", title: "Report demo", duration: 40, formats: youtubeFormats(media.url) },
       [`${PAGE}-vp9`]: { id: "vp9", title: "VP9 demo", duration: 12, formats: [...youtubeFormats(media.url), vp9] },
       [`${PAGE}-av1`]: {
         id: "av1",
@@ -99,6 +100,26 @@ it("a batch of 5 ranges from one video resolves and probes once", async () => {
     expect(job.result?.strategy).toBe("copy");
   }
   expect(yt.calls().filter((c) => c.includes("-J")).length - before).toBe(1);
+});
+
+it("the clip asked after the panel's report of its range reuses the report's yt-dlp answer and probe", async () => {
+  const source = `${PAGE}-report`;
+  const asked = () => yt.calls().filter((c) => c.includes("-J") && c.includes(source)).length;
+  const range = { source, startSeconds: 10, endSeconds: 14, format: "mp4", quality: "1080p" };
+  const reply = await call(port, token, "POST", "/dry-run", { body: range });
+  expect(reply.status, reply.text).toBe(200);
+  const report = (reply.body as { report: { strategy: string; frameCount: number; height: number } }).report;
+  expect(asked()).toBe(1);
+  const job = await waitForJob(port, token, await submit(range));
+  expect(job.status, JSON.stringify(job.error)).toBe("done");
+  // The page was resolved once, for the report: the job took the same media URLs and ffprobe's description.
+  expect(asked()).toBe(1);
+  expect(job.result?.strategy).toBe(report.strategy);
+  expect(job.result?.frames).toBe(report.frameCount);
+  expect(job.result?.height).toBe(report.height);
+  const facts = await outputFacts(job.result!.output);
+  expect(facts.decodeErrors).toBe("");
+  expect(facts.framesIgnoringEditList).toBe(report.frameCount);
 });
 
 it("VP9 1440p: auto smart-cuts it, frame-exact, with the VP9 picked by the selector", async () => {

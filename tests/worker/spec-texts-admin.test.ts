@@ -1,4 +1,6 @@
 import { env } from "cloudflare:workers";
+import { ADMIN_MESSAGES } from "~/domain/admin";
+import { MESSAGES } from "~/domain/messages";
 import { describe, expect, it } from "vitest";
 import { get, insertUser, post, signIn } from "./helpers";
 import { attributeValues, breadcrumb, textsOf, visibleText } from "./spec-texts";
@@ -175,6 +177,38 @@ describe("the admin screens say the spec's words", () => {
       expect.arrayContaining(["Clip Name", "User", "Credits Used", "Date", "Status"]),
     );
     expect(text).toContain("No transactions found.");
+  });
+});
+
+describe("Users and Clip Management say the spec's words", () => {
+  it("the header's “Super Admin”, “No users found.” and the pager's line for a search that finds nobody", async () => {
+    const { html, text } = await page("/admin/users?q=nobody-has-this-name", await adminCookie());
+    expect(textsOf(html, "span")).toContain("Super Admin");
+    expect(text).toContain("No users found.");
+    expect(text).toContain("Showing 0 to 0 of 0 results");
+  });
+
+  it("a delete that cannot be done says “Failed to delete clip.”", async () => {
+    const res = await post("/admin/clips", { intent: "delete", clipId: "" }, { cookie: await adminCookie() });
+    expect(res.status).toBe(400);
+    expect(textsOf(await res.text(), "p", 'role="alert"')).toEqual(["Failed to delete clip."]);
+  });
+});
+
+// Shown only by the browser (a confirm() dialog) or only on failures a request cannot cause: the texts themselves.
+describe("the catalogue's texts that only the browser or a rare failure shows", () => {
+  it("are the spec's words", () => {
+    expect(ADMIN_MESSAGES.deleteClipConfirm).toBe(
+      "Are you sure you want to delete this clip? This action cannot be undone.",
+    );
+    expect(ADMIN_MESSAGES.banConfirm("Ada Lovelace")).toBe(
+      "Are you sure you want to ban Ada Lovelace? This will mark their account as 'Banned'.",
+    );
+    expect(ADMIN_MESSAGES.clipError).toBe("An error occurred while processing your clip. Please try again.");
+    expect(ADMIN_MESSAGES.usersLoadFailed).toBe(
+      "Failed to load user data. Please ensure the database functions are set up correctly.",
+    );
+    expect(MESSAGES.signupFailed).toBe("An unexpected error occurred during sign up. Please try again.");
   });
 });
 

@@ -79,6 +79,19 @@ describe("/plugin-connect says the spec's words", () => {
   });
 });
 
+describe("/dashboard says the spec's words", () => {
+  it("the cards' links, “Recent Activity” and the empty state", async () => {
+    const { cookie } = await signedIn();
+    const { status, html } = await page("/dashboard", cookie);
+    expect(status).toBe(200);
+    expect(html).toMatch(/<a[^>]*href="\/pricing"[^>]*>Buy More Credits<\/a>/);
+    expect(html).toMatch(/<a[^>]*href="\/billing\/plan"[^>]*>Manage Plan<\/a>/);
+    expect(textsOf(html, "h2")).toContain("Recent Activity");
+    expect(textsOf(html, "p")).toContain("No clips created yet");
+    expect(html).toMatch(/<a[^>]*href="\/"[^>]*>Create New Clip<\/a>/);
+  });
+});
+
 describe("/billing and /billing/plan say the spec's words", () => {
   it("/billing: no payment method, “Add payment method”, the history's columns and “No invoices yet.”", async () => {
     const { cookie } = await signedIn();

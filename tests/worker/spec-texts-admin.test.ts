@@ -28,7 +28,7 @@ async function page(path: string, cookie: string) {
 function statCards(html: string): [string, string][] {
   const re =
     /<p class="text-sm font-medium text-slate-600">([\s\S]*?)<\/p><p class="mt-2 text-xl[^"]*"[^>]*>([\s\S]*?)<\/p>/g;
-  return [...html.matchAll(re)].map((m) => [visibleText(m[1]), visibleText(m[2])]);
+  return [...html.matchAll(re)].map((m) => [visibleText(m[1] ?? ""), visibleText(m[2] ?? "")]);
 }
 
 describe("the admin screens say the spec's words", () => {

@@ -61,6 +61,7 @@ describe("/plugin-connect says the spec's words", () => {
     });
     const waits: Promise<unknown>[] = [];
     const context = {
+      nonce: "spec-texts",
       cloudflare: {
         env: env as never,
         ctx: { waitUntil: (p: Promise<unknown>) => waits.push(p), passThroughOnException() {}, props: {} } as never,

@@ -10,18 +10,18 @@ export function visibleText(html: string): string {
 /** The text of each element matching `open` (an opening-tag pattern) up to its closing tag, e.g. headings. */
 export function textsOf(html: string, tag: string, attrs = ""): string[] {
   const re = new RegExp(`<${tag}\\b[^>]*${attrs}[^>]*>([\\s\\S]*?)</${tag}>`, "gi");
-  return [...html.matchAll(re)].map((m) => visibleText(m[1]));
+  return [...html.matchAll(re)].map((m) => visibleText(m[1] ?? ""));
 }
 
 /** Decoded values of one attribute (placeholder, aria-label…) wherever it appears. */
 export function attributeValues(html: string, name: string): string[] {
-  return [...html.matchAll(new RegExp(`\\s${name}="([^"]*)"`, "g"))].map((m) => decode(m[1]));
+  return [...html.matchAll(new RegExp(`\\s${name}="([^"]*)"`, "g"))].map((m) => decode(m[1] ?? ""));
 }
 
 /** The breadcrumb as read aloud: "Home / Overviews". */
 export function breadcrumb(html: string): string {
   const nav = html.match(/<nav aria-label="Breadcrumb"[^>]*>([\s\S]*?)<\/nav>/);
-  return nav ? visibleText(nav[1]) : "";
+  return visibleText(nav?.[1] ?? "");
 }
 
 function decode(text: string): string {

@@ -80,6 +80,28 @@ describe("/plugin-connect says the spec's words", () => {
   });
 });
 
+describe("/plugin-connect when the ledger cannot save", () => {
+  it("says “Connection failed: …” with what happened and changes nothing", async () => {
+    const { id, cookie } = await signedIn();
+    await env.DB.exec(
+      "CREATE TRIGGER spec_texts_refuse_ledger BEFORE INSERT ON credit_ledger BEGIN SELECT RAISE(ABORT, 'refused by test'); END",
+    );
+    try {
+      const res = await post("/plugin-connect", {}, { cookie });
+      expect(res.status).toBe(500);
+      expect(textsOf(await res.text(), "p", 'role="alert"')).toEqual([
+        "Connection failed: your account could not be updated, so nothing was changed. Please try again.",
+      ]);
+    } finally {
+      await env.DB.exec("DROP TRIGGER spec_texts_refuse_ledger");
+    }
+    expect(await env.DB.prepare("SELECT plan, credits FROM users WHERE id = ?").bind(id).first()).toEqual({
+      plan: "Free",
+      credits: 100,
+    });
+  });
+});
+
 describe("/dashboard says the spec's words", () => {
   it("the cards' links, “Recent Activity” and the empty state", async () => {
     const { cookie } = await signedIn();

@@ -137,6 +137,16 @@ describe("/billing and /billing/plan say the spec's words", () => {
   });
 });
 
+describe("/billing/plan's refusal", () => {
+  it("says “Failed to update plan: {message}” and keeps the plan", async () => {
+    const { id, cookie } = await signedIn();
+    const res = await post("/billing/plan", { plan: "Platinum", billing: "monthly" }, { cookie });
+    expect(res.status).toBe(400);
+    expect(textsOf(await res.text(), "p", 'role="alert"')).toEqual(["Failed to update plan: Unknown plan."]);
+    expect(await env.DB.prepare("SELECT plan FROM users WHERE id = ?").bind(id).first()).toEqual({ plan: "Free" });
+  });
+});
+
 describe("the Video Cutter (/clip) says the spec's words", () => {
   it("a link that is not a YouTube video: “Invalid YouTube URL. Please enter a valid link.”", async () => {
     for (const url of ["https://example.com/watch?v=abc", "https://youtu.be/short", "not a link"]) {

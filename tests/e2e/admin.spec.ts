@@ -106,7 +106,18 @@ test.describe("admin back-office", () => {
     await expect(dialog.getByTestId("credit-cost")).toHaveText("8");
     await dialog.getByLabel("Quality").selectOption("1080p");
     await expect(dialog.getByTestId("credit-cost")).toHaveText("15");
+    // The save is held (a slow network) so the button's in-between text can be read.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/admin\/clips\.data/, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await submit.click();
+    const processing = dialog.getByRole("button", { name: "Processing..." });
+    await expect(processing).toHaveText("Processing...");
+    await expect(processing).toBeDisabled();
+    release();
     await expect(dialog.getByRole("status")).toHaveText(
       'Clip "E2E modal clip" created successfully! 15 credits were deducted.',
     );

@@ -5,6 +5,8 @@ import { requireUser } from "~/services/auth.server";
 import { busyHeaders } from "~/services/ledger.server";
 import { connectPlugin } from "~/services/plugin-connect.server";
 
+const CONNECT_SAVE_FAILED = "your account could not be updated, so nothing was changed. Please try again.";
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
   return null;
@@ -14,7 +16,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   const result = await connectPlugin(context.cloudflare.env, user.id);
   if (!result.ok) {
-    const message = result.code === "not_found" ? "User profile not found." : `Connection failed: ${result.message}`;
+    // The ledger's own save-failure text speaks of clips; here what failed is the connection.
+    const reason = result.code === "internal" ? CONNECT_SAVE_FAILED : result.message;
+    const message = result.code === "not_found" ? "User profile not found." : `Connection failed: ${reason}`;
     return data({ ok: false as const, message }, { status: result.status, headers: busyHeaders(result) });
   }
   return {

@@ -51,6 +51,37 @@ test.describe("admin back-office", () => {
     await expect(donut.getByRole("status")).toContainText(/\d+ users \([\d.]+%\)/);
   });
 
+  test("Calendars says “Loading clips...” and Usage Reports “Loading...” while their data is on its way", async ({
+    page,
+  }) => {
+    // The data requests are held (a slow network), so the in-between texts stay long enough to read.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/admin\/calendars\.data/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/admin/calendars");
+    await page.locator('[role="gridcell"][aria-selected="false"] a[data-day]').first().click();
+    await expect(page.getByRole("status").filter({ hasText: "Loading" })).toHaveText("Loading clips...");
+    release();
+    await expect(page.getByText("Loading clips...")).toHaveCount(0);
+
+    // Usage Reports shows its own text when it reloads itself (another page shows the app's splash instead).
+    await page.unroute(/\/admin\/calendars\.data/);
+    await page.goto("/admin/reports");
+    let releaseReports = () => {};
+    const heldReports = new Promise<void>((resolve) => (releaseReports = resolve));
+    await page.route(/\/admin\/reports\.data/, async (route) => {
+      await heldReports;
+      await route.continue();
+    });
+    await page.getByRole("link", { name: "Reports", exact: true }).first().click();
+    await expect(page.getByRole("status").filter({ hasText: "Loading" })).toHaveText("Loading...");
+    releaseReports();
+    await expect(page.getByText("Loading...")).toHaveCount(0);
+  });
+
   test("the ledger reconciles; the sidebar collapse survives a reload", async ({ page }) => {
     await page.goto("/admin/ledger");
     await expect(page.getByText("All balances reconcile")).toBeVisible();
@@ -75,7 +106,18 @@ test.describe("admin back-office", () => {
     await expect(dialog.getByTestId("credit-cost")).toHaveText("8");
     await dialog.getByLabel("Quality").selectOption("1080p");
     await expect(dialog.getByTestId("credit-cost")).toHaveText("15");
+    // The save is held (a slow network) so the button's in-between text can be read.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/admin\/clips\.data/, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await submit.click();
+    const processing = dialog.getByRole("button", { name: "Processing..." });
+    await expect(processing).toHaveText("Processing...");
+    await expect(processing).toBeDisabled();
+    release();
     await expect(dialog.getByRole("status")).toHaveText(
       'Clip "E2E modal clip" created successfully! 15 credits were deducted.',
     );

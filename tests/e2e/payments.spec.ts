@@ -22,7 +22,16 @@ test.describe("payments (local Stripe stand-in)", () => {
     await dashboard.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
 
     await page.goto("/billing/plan");
+    // The plan change is held (a slow network) so the button's in-between text can be read.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/billing\/plan\.data/, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await page.getByRole("button", { name: "Upgrade to Basic" }).click();
+    await expect(page.getByRole("button", { name: "Updating..." })).toHaveText("Updating...");
+    release();
     await expect(page).toHaveURL(/\/dev\/stripe\/checkout\/cs_test_/);
     await expectAccessible(page);
     await expect(page.getByTestId("checkout-amount")).toHaveText("$15.00");

@@ -44,6 +44,19 @@ test.describe("public routes", () => {
     });
   }
 
+  test("the Video Cutter says the spec's words for a bad link and while the video loads", async ({ page }) => {
+    // The player's page never answers, so the cutter stays on its spinner (the browser shows it only after hydration).
+    await page.route(/youtube(-nocookie)?\.com\/embed\//, () => {});
+    await page.goto("/clip");
+    const link = page.getByLabel("YouTube video link");
+    await link.fill("https://youtu.be/short");
+    await page.getByRole("button", { name: "Load Video" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Invalid YouTube URL. Please enter a valid link.");
+    await link.fill("https://youtu.be/dQw4w9WgXcQ");
+    await page.getByRole("button", { name: "Load Video" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Loading" })).toHaveText("Loading video...");
+  });
+
   test("titles are unique per page", async ({ page }) => {
     const titles = new Set<string>();
     for (const route of ROUTES) {

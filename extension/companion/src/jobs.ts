@@ -72,8 +72,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
    * run yt-dlp and ffprobe once) and by the panel's report of the same source. The shared work has its own time
    * limit, not one job's cancel signal; each job still stops waiting the moment it is cancelled.
    */
-  private source(source: string, height: number | null, signal: AbortSignal, fromIndex: boolean, trace: Trace) {
-    const ask = this.ask(source, height);
+  private source(ask: SourceAsk, signal: AbortSignal, fromIndex: boolean, trace: Trace) {
     // A copy (or an auto cut, usually a copy) of a source the in-process path reads is probed from the container's
     // header in this process; ffprobe runs when that cannot describe it, or later when the cut needs it (fullProbe).
     const value = (async () => {
@@ -216,10 +215,10 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       // Page URLs: ask yt-dlp for the height the clip will have when the job says it (GIF and audio defaults
       // included); otherwise the best the source has, and the terms below cap it at the plan's maximum.
       const fetchAt = fetchQualityBeforeAccount(format, r.quality);
+      const ask = this.ask(r.source, fetchAt && qualityHeight(fetchAt));
       const { input, info } = await trace.span("source", () =>
         this.source(
-          r.source,
-          fetchAt && qualityHeight(fetchAt),
+          ask,
           signal,
           !["smart", "reencode"].includes(r.strategy ?? "auto") && !isAudioFormat(format) && format !== "gif",
           trace,
@@ -260,7 +259,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const cut = { ...base, quality: terms.scaleTo, requestedQuality: terms.requested, watermark: terms.watermark };
       validateCut(cut);
       const result = await cutClip(cut, {
-        fullProbe: () => this.sources.fullProbe(this.ask(r.source, fetchAt && qualityHeight(fetchAt))),
+        fullProbe: () => this.sources.fullProbe(ask),
         tools,
         signal,
         trace,

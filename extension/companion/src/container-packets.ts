@@ -25,14 +25,41 @@ const readerOf =
     return buffer.subarray(0, bytesRead);
   };
 
+/**
+ * Buffers kept between checks for the Matroska walk, which reads every cluster of the clip: memory the process has
+ * already touched is cheap to fill again, fresh memory costs a page fault per 4 KiB (a clip of 18 MB read back into
+ * new buffers cost more than its whole write). One per check at a time; at most SPARE_BYTES each is kept.
+ */
+const spares: Buffer[] = [];
+const SPARE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A reader whose answer is a view into one buffer, valid until its next read (the Matroska walk uses each read
+ * before it reads again). Reads past SPARE_BYTES get a buffer of their own.
+ */
+function scratchReaderOf(handle: FileHandle, scratch: { buffer: Buffer }): Reader {
+  return async (at, length) => {
+    if (length > scratch.buffer.length) {
+      scratch.buffer = Buffer.allocUnsafe(length <= SPARE_BYTES ? Math.max(length, 1024 * 1024) : length);
+    }
+    const { bytesRead } = await handle.read(scratch.buffer, 0, length, at);
+    return scratch.buffer.subarray(0, bytesRead);
+  };
+}
+
 /** Reads the packet table of a whole MP4/MOV (its top-level boxes already checked) or Matroska/WebM file. */
 export async function readContainerPackets(
   handle: FileHandle,
   size: number,
   container: "mp4" | "matroska",
 ): Promise<TrackPackets[] | null> {
-  const read = readerOf(handle);
-  return container === "mp4" ? mp4Packets(read, size) : matroskaPackets(read, size);
+  if (container === "mp4") return mp4Packets(readerOf(handle), size);
+  const scratch = { buffer: spares.pop() ?? Buffer.allocUnsafe(0) };
+  try {
+    return await matroskaPackets(scratchReaderOf(handle, scratch), size);
+  } finally {
+    if (scratch.buffer.length <= SPARE_BYTES) spares.push(scratch.buffer);
+  }
 }
 
 // ---------- MP4 / MOV: moov > trak > mdia > (hdlr, minf > stbl > stsz)
@@ -82,6 +109,7 @@ async function mp4Packets(read: Reader, size: number): Promise<TrackPackets[] | 
 const ID = MKV;
 const UNKNOWN = UNKNOWN_SIZE;
 
+/** Each `read` is used before the next one (its answer may be a view into a reused buffer). */
 async function matroskaPackets(read: Reader, size: number): Promise<TrackPackets[] | null> {
   // Top level: the EBML header, then the Segment, whose size is known in a finished file.
   const top = await read(0, 64);

@@ -419,7 +419,7 @@ async function writeLayout(
         head[patch - start] = 0x80 | b.number;
         new DataView(head.buffer).setInt16(patch - start + 1, b.out - c.time);
         push(head);
-        if (end > patch + 4) push(await b.reader.read(patch + 4, end));
+        if (end > patch + 4) for (const v of await b.reader.pieces(patch + 4, end)) push(v);
         if (held >= FLUSH) await flush();
       }
     }

@@ -356,9 +356,9 @@ async function plan(
           for (const r of part.ranges) {
             for (let p = r.start; p < r.end; p += PIECE) {
               o.signal?.throwIfAborted();
-              const bytes = await part.reader.read(p, Math.min(r.end, p + PIECE));
-              await file.write(bytes);
-              done += bytes.length;
+              const to = Math.min(r.end, p + PIECE);
+              await file.writev(await part.reader.pieces(p, to));
+              done += to - p;
               o.onProgress?.(done / payload);
             }
           }

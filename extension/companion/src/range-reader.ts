@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import { concat } from "./bytes";
 import { ClipError } from "./errors";
 import { pinnedGet } from "./net-guard";
 import { guardOf } from "./range-proxy";
@@ -25,6 +26,12 @@ export interface RangeReader {
   size: number;
   /** Bytes [start, end) of the source. */
   read(start: number, end: number): Promise<Uint8Array>;
+  /**
+   * Bytes [start, end) as views of the pieces they arrived in, never copied: what a writer hands to `writev`. Fresh
+   * memory is the dearest part of a copy (a page fault per 4 KiB first touched), so the clip's bytes are not gathered
+   * into new buffers on their way to the file.
+   */
+  pieces(start: number, end: number): Promise<Uint8Array[]>;
   /** The clip's bytes lie in [start, end): reads there start with large chunks. */
   expectSpan(start: number, end: number): void;
   /** Requests made and bytes received so far (the trace and the bench). */
@@ -185,38 +192,35 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     }
   };
 
+  const pieces = async (start: number, end: number): Promise<Uint8Array[]> => {
+    if (start < 0 || end > size || start >= end) throw readFailed();
+    readAt = start;
+    const views: Uint8Array[] = [];
+    let at = start;
+    while (at < end) {
+      let c = find(at);
+      if (!c) {
+        // Up to the next byte already held (or the end of the read).
+        await fetchFrom(at, nextHeld(at, end));
+        c = find(at);
+        if (!c) throw readFailed();
+      }
+      const from = at - c.start;
+      const take = Math.min(end - at, c.bytes.length - from);
+      views.push(c.bytes.subarray(from, from + take));
+      at += take;
+    }
+    readAhead();
+    return views;
+  };
+
   return {
     size,
     async read(start, end) {
-      if (start < 0 || end > size || start >= end) throw readFailed();
-      readAt = start;
-      // Inside one held piece (most packets): a view of it, no copy.
-      let whole = find(start);
-      if (!whole) {
-        await fetchFrom(start, nextHeld(start, end));
-        whole = find(start);
-      }
-      readAhead();
-      if (whole && end <= whole.start + whole.bytes.length) {
-        return whole.bytes.subarray(start - whole.start, end - whole.start);
-      }
-      const out = new Uint8Array(end - start);
-      let at = start;
-      while (at < end) {
-        let c = find(at);
-        if (!c) {
-          // Up to the next byte already held (or the end of the read).
-          await fetchFrom(at, nextHeld(at, end));
-          c = find(at);
-          if (!c) throw readFailed();
-        }
-        const from = at - c.start;
-        const take = Math.min(end - at, c.bytes.length - from);
-        out.set(c.bytes.subarray(from, from + take), at - start);
-        at += take;
-      }
-      return out;
+      const views = await pieces(start, end);
+      return views.length === 1 ? views[0]! : concat(views);
     },
+    pieces,
     expectSpan(start, end) {
       span = [start, end];
     },

@@ -49,4 +49,33 @@ describe("the range reader within the clip's span", () => {
       await reader.close();
     }
   });
+
+  it("hands a writer the bytes as the pieces they arrived in, views of what it holds, never gathered into copies", async () => {
+    const name = "src1080.mp4";
+    const file = readFileSync(join(dir, name));
+    const reader = await openRangeReader({
+      ...{ url: server.url(name), kind: "http", headers: {}, title: name, original: name },
+      guard: { allowPrivate: true },
+    });
+    try {
+      const from = 1_000_000;
+      const to = 5_000_000;
+      reader.expectSpan(from, to);
+      const first = await reader.pieces(from, to);
+      // 4 MB arrives in many socket pieces: several views, which together are exactly the file's bytes.
+      expect(first.length).toBeGreaterThan(1);
+      expect(md5(Buffer.concat(first))).toBe(md5(file.subarray(from, to)));
+      // Asked again, the same memory answers: views of the held pieces, not new buffers.
+      const again = await reader.pieces(from, to);
+      expect(again.map((v) => [v.buffer, v.byteOffset, v.length])).toEqual(
+        first.map((v) => [v.buffer, v.byteOffset, v.length]),
+      );
+      // `read` of one piece's bytes is a view too; across pieces it is one joined copy of the same bytes.
+      const one = await reader.read(from, from + first[0]!.length);
+      expect(one.buffer).toBe(first[0]!.buffer);
+      expect(md5(await reader.read(from, to))).toBe(md5(file.subarray(from, to)));
+    } finally {
+      await reader.close();
+    }
+  });
 });

@@ -1,0 +1,145 @@
+/**
+ * One copy job through `serve` as the extension asks for it: the panel's true-cut report (POST /dry-run), then the clip
+ * (POST /jobs → done on the WebSocket), N times, each on its own URL variant. Prints per job its wall time, the
+ * process's CPU and its minor page faults (memory touched for the first time: on this CI's VM each costs ~18 us, so
+ * copies into new buffers show up here before they show in the time). CLIPCUT_TRACE=1 adds the job's phases.
+ *   npx tsx bench/companion/after-report.ts [dashsidx|vp9|progressive] [at] [runs]
+ * MODE=cached: the same source was cut just before (no report); MODE=first: no report. PROF=1 writes a V8 CPU
+ * profile of each job from the third on into /tmp/arprof (sampled every 200 us).
+ * Needs the sources bench/companion-cut.ts generates (tmpdir/clipcut-bench-media-v1).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Session } from "node:inspector/promises";
+import { WebSocket } from "ws";
+import type { Job } from "../../app/domain/companion";
+import { newPairingToken } from "../../extension/companion/src/config";
+import { allowedOrigins } from "../../extension/companion/src/security";
+import { createCompanionServer } from "../../extension/companion/src/server";
+import { toolPaths } from "../../extension/companion/src/tools";
+import { call, EXTENSION_ORIGIN } from "../../extension/companion/test/client";
+import { startFakeApi } from "../../extension/companion/test/fake-api";
+import { startRangeServerProcess } from "./range-server-process";
+
+const which = process.argv[2] ?? "dashsidx";
+const at = Number(process.argv[3] ?? 10.5);
+const runs = Number(process.argv[4] ?? 6);
+const mode = process.env.MODE ?? "report";
+const FAKE_YTDLP = new URL("../../extension/companion/test/fake-yt-dlp.mjs", import.meta.url).pathname;
+const mediaDir = join(tmpdir(), "clipcut-bench-media-v1");
+const server = await startRangeServerProcess(mediaDir);
+const work = mkdtempSync(join(tmpdir(), "clipcut-ar-"));
+const names: Record<string, [string, string, string, number]> = {
+  dashsidx: ["long1080-240s-video-sidx.mp4", "long1080-240s-audio-sidx.m4a", "mp4", 240],
+  vp9: ["vp9-1440-60s.webm", "opus-60s.webm", "webm", 60],
+  progressive: ["long1080-240s.mp4", "", "mp4", 240],
+};
+const [vname, aname, format, duration] = names[which]!;
+const byUrl: Record<string, unknown> = {};
+const pageOf = (r: number) => `https://www.youtube.com/watch?v=scratch${which}&r=${r}`;
+for (let r = 0; r < runs * 2; r++) {
+  const formats = [
+    {
+      format_id: "137",
+      ext: which === "vp9" ? "webm" : "mp4",
+      vcodec: which === "vp9" ? "vp09.00.50.08" : "avc1.640028",
+      acodec: aname ? "none" : "mp4a.40.2",
+      height: which === "vp9" ? 1440 : 1080,
+      url: `${server.url(vname)}?r=${r}`,
+    },
+  ];
+  if (aname)
+    formats.unshift({
+      format_id: "140",
+      ext: which === "vp9" ? "webm" : "m4a",
+      vcodec: "none",
+      acodec: which === "vp9" ? "opus" : "mp4a.40.2",
+      url: `${server.url(aname)}?r=${r}`,
+    } as never);
+  byUrl[pageOf(r)] = {
+    id: `scratch${r}`,
+    title: "s",
+    duration,
+    formats: formats.map((f) => ({ ...f, http_headers: {} })),
+  };
+}
+const fixture = join(work, "yt.json");
+writeFileSync(fixture, JSON.stringify({ byUrl }));
+process.env.FAKE_YTDLP_JSON = fixture;
+const api = await startFakeApi([{ token: "tok-bench-12345", plan: "Pro", balance: 1_000_000 }]);
+const token = newPairingToken();
+const outputDir = join(work, "out");
+mkdirSync(outputDir);
+const companion = createCompanionServer({
+  tools: { ...toolPaths(), ytDlp: FAKE_YTDLP },
+  toolVersions: { ffmpeg: "ffmpeg", ytDlp: "bench" },
+  outputDir,
+  pairingToken: token,
+  allowedOrigins: allowedOrigins(),
+  apiBaseUrl: api.baseUrl,
+  concurrency: 1,
+  allowPrivateSources: true,
+});
+const port = await companion.listen(0);
+await call(port, token, "PUT", "/session", { body: { apiToken: "tok-bench-12345" } });
+const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: EXTENSION_ORIGIN });
+await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+const waiting = new Map<string, (job: Job) => void>();
+const finished = new Map<string, Job>();
+ws.on("message", (data: Buffer) => {
+  const event = JSON.parse(data.toString()) as { type: string; job?: Job };
+  const job = event.job;
+  if (event.type !== "job" || !job || !["done", "failed", "cancelled"].includes(job.status)) return;
+  finished.set(job.id, job);
+  waiting.get(job.id)?.(job);
+});
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.setSamplingInterval", { interval: 200 });
+const profile = process.env.PROF === "1";
+const body = (r: number) => ({
+  source: pageOf(r),
+  startSeconds: at,
+  endSeconds: at + 20,
+  format,
+  quality: which === "vp9" ? "1440p" : "1080p",
+});
+const times: number[] = [];
+for (let r = 0; r < runs; r++) {
+  if (mode === "report") {
+    const rep = await call(port, token, "POST", "/dry-run", { body: { ...body(r), thumbnails: true } });
+    if (rep.status !== 200) throw new Error(rep.text);
+  }
+  if (mode === "cached") {
+    const j = await call(port, token, "POST", "/jobs", { body: { ...body(r), strategy: "copy", allowSnap: true } });
+    const id0 = (j.body as { job: Job }).job.id;
+    await new Promise<Job>((res) => (finished.get(id0) ? res(finished.get(id0)!) : waiting.set(id0, res)));
+  }
+  if (profile && r >= 2) await session.post("Profiler.start");
+  const began = performance.now();
+  const cpu = process.cpuUsage();
+  const flt0 = process.resourceUsage().minorPageFault;
+  const reply = await call(port, token, "POST", "/jobs", { body: { ...body(r), strategy: "copy", allowSnap: true } });
+  const id = (reply.body as { job: Job }).job.id;
+  const job = await new Promise<Job>((res) => (finished.get(id) ? res(finished.get(id)!) : waiting.set(id, res)));
+  const ms = performance.now() - began;
+  const used = process.cpuUsage(cpu);
+  const flt = process.resourceUsage().minorPageFault - flt0;
+  if (profile && r >= 2) {
+    const { profile: p } = await session.post("Profiler.stop");
+    mkdirSync("/tmp/arprof", { recursive: true });
+    writeFileSync(join("/tmp/arprof", `job-${which}-${mode}-${r}.cpuprofile`), JSON.stringify(p));
+  }
+  times.push(ms);
+  process.stderr.write(
+    `run ${r}: ${job.status} ${ms.toFixed(0)} ms, cpu ${((used.user + used.system) / 1000).toFixed(0)} ms, faults ${flt}, load ${loadavg()[0]!.toFixed(2)}\n`,
+  );
+}
+times.sort((a, b) => a - b);
+process.stderr.write(`median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms\n`);
+ws.close();
+await companion.close();
+await api.close();
+await server.close();

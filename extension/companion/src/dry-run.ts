@@ -240,6 +240,7 @@ async function probed(req: DryRunInput, options: DryRunOptions) {
     allowPrivate: options.allowPrivateSources,
     ytDlpWarning: options.ytDlpWarning ?? null,
   };
+  sources.warmHeader(ask);
   const [input, info] = await Promise.all([sources.resolve(ask), sources.fullProbe(ask)]);
   return { input, info };
 }

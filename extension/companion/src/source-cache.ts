@@ -85,11 +85,24 @@ export class SourceCache {
   async describe(ask: SourceAsk, fromIndex: boolean): Promise<MediaInfo> {
     const entry = this.entry(ask);
     if (entry.full || !fromIndex) return this.fullProbe(ask);
+    return (await this.indexProbe(entry)) ?? this.fullProbe(ask);
+  }
+
+  /**
+   * Reads the container's header in this process ahead of the clip (the report does, while the creator sets the
+   * range): the reader leaves those bytes for the clip's own readers (range-reader.ts, `share`), so the click does
+   * not wait for the header's round trips. Failures are the clip's to meet; nothing is thrown here.
+   */
+  warmHeader(ask: SourceAsk): void {
+    this.indexProbe(this.entry(ask)).catch(() => undefined);
+  }
+
+  private indexProbe(entry: Entry): Promise<MediaInfo | null> {
     if (!entry.index) {
       const index = entry.input.then((input) => probeFromIndex(input, AbortSignal.timeout(TIMEOUT_MS)));
       entry.index = index;
       index.catch(() => entry.index === index && (entry.index = null));
     }
-    return (await entry.index) ?? this.fullProbe(ask);
+    return entry.index;
   }
 }

@@ -110,10 +110,16 @@ it("the clip asked after the panel's report of its range reuses the report's yt-
   expect(reply.status, reply.text).toBe(200);
   const report = (reply.body as { report: { strategy: string; frameCount: number; height: number } }).report;
   expect(asked()).toBe(1);
+  media.reset();
   const job = await waitForJob(port, token, await submit(range));
   expect(job.status, JSON.stringify(job.error)).toBe("done");
   // The page was resolved once, for the report: the job took the same media URLs and ffprobe's description.
   expect(asked()).toBe(1);
+  // The report also read the containers' headers in the companion: the clip's readers start from those bytes and
+  // never ask for a file's head again (its round trips are not on the click's path).
+  const read = media.seen().map((s) => `${s.name} ${String(s.headers.range)}`);
+  expect(read.length).toBeGreaterThan(0);
+  expect(read.filter((r) => r.endsWith(" bytes=0-65535"))).toEqual([]);
   expect(job.result?.strategy).toBe(report.strategy);
   expect(job.result?.frames).toBe(report.frameCount);
   expect(job.result?.height).toBe(report.height);

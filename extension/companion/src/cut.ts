@@ -47,7 +47,12 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
   validateCut(req);
   const began = Date.now();
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
-  const work = await mkdtemp(join(tmpdir(), "clipcut-"));
+  const work = await mkdtemp(join(tmpdir(), "clipcut-")).catch(async (error: unknown) => {
+    // A plan started before this call (the job queue's, during the hold) holds its source open: end it.
+    const early = await hooks.directPlan?.catch(() => null);
+    if (early && "plan" in early) await early.plan.close();
+    throw error;
+  });
   let slot: OutputSlot | null = null;
   const progress = new ProgressTracker(hooks.onProgress);
   const ownTrace = hooks.trace ? null : startTrace("cut");
@@ -107,7 +112,7 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
     if (!audioOnlyOut) {
       const probed = fullInfo?.then((r) => r.info);
       probed?.catch(() => undefined);
-      let direct = await trace.span("index", () => planDirectCopy(req, hooks.signal, probed));
+      let direct = await trace.span("index", () => hooks.directPlan ?? planDirectCopy(req, hooks.signal, probed));
       if ("plan" in direct && direct.plan.strategy === "smart" && req.info.fromIndex && !fullInfo) {
         await direct.plan.close();
         req = await trace.span("probe (smart cut)", () => withFfprobe(req, hooks));

@@ -6,6 +6,7 @@ import { fetchQualityBeforeAccount } from "../../../app/domain/clip-quality";
 import { isAudioFormat, qualityHeight, type Format } from "../../../app/domain/media";
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "./cut";
+import { startEarlyPlan, type EarlyPlan } from "./early-plan";
 import { CancelledError, ClipError, isAbortError } from "./errors";
 import { clipBaseName, sanitizeName } from "./output";
 import { SourceCache, type SourceAsk } from "./source-cache";
@@ -205,6 +206,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     let api: ApiClient | null = null;
     const key = `clipcut-job-${job.id}`;
     const trace = startTrace(`job ${job.id.slice(0, 8)}`);
+    let early: EarlyPlan | null = null;
     try {
       if (!session)
         throw new ClipError("session_required", "Connect your ClipCut account in the extension first.", 401);
@@ -251,6 +253,9 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         quality: r.quality,
         sourceHeight: info.video?.height ?? null,
       };
+      // The copy's index read runs during the hold's round trip, on the likeliest terms; adopted only when the
+      // terms are exactly those (early-plan.ts).
+      early = startEarlyPlan(base, r.quality, signal);
       const { hold: held, terms } = await trace.span("reserve", () => api!.reserve(hold, key));
       this.update(job, {
         status: "running",
@@ -258,8 +263,11 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       });
       const cut = { ...base, quality: terms.scaleTo, requestedQuality: terms.requested, watermark: terms.watermark };
       validateCut(cut);
+      const directPlan = early?.adopt(cut);
+      early = null;
       const result = await cutClip(cut, {
         fullProbe: () => this.sources.fullProbe(ask),
+        directPlan,
         tools,
         signal,
         trace,
@@ -279,6 +287,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         });
       }
     } catch (error) {
+      await early?.discard();
       const cancelled = signal.aborted || isAbortError(error);
       if (job.credits.holdId && api) {
         const holdId = job.credits.holdId;

@@ -1,5 +1,6 @@
 import type { CutStrategy, Progress } from "../../../app/domain/companion";
 import type { Format, Quality } from "../../../app/domain/media";
+import type { DirectOutcome } from "./direct-copy";
 import type { MediaInfo } from "./probe";
 import type { InputSpec } from "./source";
 import type { Tools } from "./tools";
@@ -32,4 +33,6 @@ export interface CutHooks {
   trace?: Trace;
   /** ffprobe's description of the source, for a request probed from its index (the job queue's cached one). */
   fullProbe?: () => Promise<MediaInfo>;
+  /** The in-process plan already started for exactly this request (the job queue's, during the hold: early-plan.ts). */
+  directPlan?: Promise<DirectOutcome>;
 }

@@ -38,6 +38,11 @@ export interface FakeApi {
   reports: string[];
   holds: Map<string, HoldRecord>;
   users: Map<string, FakeUser & { held: number }>;
+  /**
+   * The ledger's round trip, as over the internet: each hold is answered `ms` later, and `before` runs just before
+   * the answer leaves (0: at once, as before).
+   */
+  slowHolds(ms: number, before?: () => void): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,7 @@ export async function startFakeApi(
   const idem = new Map<string, { body: string; status: number; response: unknown }>();
   const calls: Call[] = [];
   const reports: string[] = [];
+  let holdDelay = { ms: 0, before: (): void => undefined };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req as AsyncIterable<Buffer>) chunks.push(c);
@@ -93,6 +99,8 @@ export async function startFakeApi(
       send(status, response);
     };
     if (req.method === "POST" && path === "/api/v1/holds") {
+      if (holdDelay.ms > 0) await new Promise((r) => setTimeout(r, holdDelay.ms));
+      holdDelay.before();
       if (!key) return fail(400, "bad_request", "Idempotency-Key header is required.");
       const parsed = holdRequestSchema.safeParse(JSON.parse(raw || "null"));
       if (!parsed.success) return fail(422, "invalid_input", parsed.error.issues[0]?.message ?? "Invalid clip.");
@@ -164,6 +172,9 @@ export async function startFakeApi(
     reports,
     holds,
     users: userMap,
+    slowHolds(ms, before = () => undefined) {
+      holdDelay = { ms, before };
+    },
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();

@@ -205,6 +205,40 @@ describe("jobs and credits", () => {
     expect(events).toContain("progress");
   });
 
+  it("reads a copy's index while the hold is asked, and cuts exactly as after it", async () => {
+    await session("advanced");
+    const name = "src1080.mp4";
+    const pastHead = () =>
+      media.seen().filter((s) => s.name === name && Number(/bytes=(\d+)-/.exec(String(s.headers.range))?.[1]) >= 65536);
+    let readBeforeTheHold = -1;
+    // The hold's answer takes 400 ms, as a round trip to the API can: the index read does not wait for it.
+    api.slowHolds(400, () => (readBeforeTheHold = pastHead().length));
+    try {
+      media.reset();
+      const body = { source: media.url(name), startSeconds: 4, endSeconds: 8, strategy: "copy", allowSnap: true };
+      const job = await waitForJob(
+        port,
+        token,
+        ((await call(port, token, "POST", "/jobs", { body })).body as { job: Job }).job.id,
+      );
+      expect(job.status, JSON.stringify(job.error)).toBe("done");
+      expect(job.result?.strategy).toBe("copy");
+      expect(readBeforeTheHold).toBeGreaterThan(0);
+      // The same clip cut with the hold answered at once: the same frames and size.
+      api.slowHolds(0);
+      const again = await waitForJob(
+        port,
+        token,
+        ((await call(port, token, "POST", "/jobs", { body })).body as { job: Job }).job.id,
+      );
+      expect(again.status, JSON.stringify(again.error)).toBe("done");
+      expect(again.result?.frames).toBe(job.result?.frames);
+      expect(again.result?.size).toBe(job.result?.size);
+    } finally {
+      api.slowHolds(0);
+    }
+  });
+
   it("never cuts when the reservation is refused (402 with the server's message)", async () => {
     await session("broke");
     const before = readdirSync(outputDir).length;

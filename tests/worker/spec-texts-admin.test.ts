@@ -87,6 +87,33 @@ describe("the admin screens say the spec's words", () => {
     expect(text).toContain("No clips were created on this day.");
   });
 
+  it("Analytics: the four cards with the totals they hold, and the growth chart", async () => {
+    const cookie = await adminCookie();
+    const owner = await insertUser({ email: `analytics-${++admins}@example.com`, status: "online" });
+    for (const cost of [3, 4])
+      await env.DB.prepare(
+        "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Card clip', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, ?3, ?4)",
+      )
+        .bind(crypto.randomUUID(), owner, cost, Date.now())
+        .run();
+    // Counted here in plain SQL, apart from the app's queries.
+    const totals = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM clips) AS clips, (SELECT coalesce(sum(cost), 0) FROM clips) AS used, (SELECT count(*) FROM users WHERE status = 'online') AS online",
+    ).first<{ clips: number; used: number; online: number }>();
+    expect(totals?.clips).toBeGreaterThanOrEqual(2);
+    const { status, html } = await page("/admin/analytics", cookie);
+    expect(status).toBe(200);
+    expect(breadcrumb(html)).toBe("Home / Analytics");
+    expect(statCards(html)).toEqual([
+      ["Total Clips Created", String(totals?.clips)],
+      ["Total Revenue", "$0"],
+      ["Active Users", String(totals?.online)],
+      ["Credits Used", String(totals?.used)],
+    ]);
+    expect(textsOf(html, "h2")).toContain("Growth Overview");
+    for (const range of ["Day", "Week", "Month", "Year"]) expect(visibleText(html)).toContain(range);
+  });
+
   it("Clip Management's search box has the spec's placeholder", async () => {
     const { html } = await page("/admin/clips", await adminCookie());
     expect(attributeValues(html, "placeholder")).toContain("Search by clip name, user name, or email...");

@@ -87,6 +87,69 @@ describe("the admin screens say the spec's words", () => {
     expect(text).toContain("No clips were created on this day.");
   });
 
+  it("Calendars: a 42-cell month grid, six weeks of seven days, Monday first", async () => {
+    const cookie = await adminCookie();
+    // February 2026 starts on a Sunday, June 2026 on a Monday, February 2021 is four whole weeks from a Monday.
+    const months = [
+      { day: "2026-02-10", first: "2026-01-26", last: "2026-03-08" },
+      { day: "2026-06-30", first: "2026-06-01", last: "2026-07-12" },
+      { day: "2021-02-01", first: "2021-02-01", last: "2021-03-14" },
+    ];
+    for (const { day, first, last } of months) {
+      const { html } = await page(`/admin/calendars?day=${day}`, cookie);
+      const grid = html.match(/<div[^>]*role="grid"[\s\S]*?(?=<\/div><\/div><\/div>)/)?.[0] ?? "";
+      expect(textsOf(grid, "div", 'role="columnheader"'), day).toEqual([
+        "Mon",
+        "Tue",
+        "Wed",
+        "Thu",
+        "Fri",
+        "Sat",
+        "Sun",
+      ]);
+      expect(grid.match(/role="row"/g), day).toHaveLength(7); // the weekday names and six weeks
+      const cells = [...grid.matchAll(/role="gridcell"[\s\S]*?data-day="([^"]+)"/g)].map((m) => m[1] ?? "");
+      expect(cells, day).toHaveLength(42);
+      expect([cells[0], cells[41]], day).toEqual([first, last]);
+      // One day after another, and every cell in the first column a Monday.
+      for (let i = 1; i < 42; i++)
+        expect(Date.parse(cells[i] ?? "") - Date.parse(cells[i - 1] ?? ""), day).toBe(86_400_000);
+      for (let i = 0; i < 42; i += 7) expect(new Date(cells[i] ?? "").getUTCDay(), day).toBe(1);
+    }
+  });
+
+  it("Calendars: a day whose stats cannot be read shows zeros, and the rest of the page still shows", async () => {
+    const cookie = await adminCookie();
+    const owner = await insertUser({ email: `calendar-${++admins}@example.com` });
+    await env.DB.prepare(
+      "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Stats-less clip', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, 6, ?3)",
+    )
+      .bind(crypto.randomUUID(), owner, Date.UTC(2025, 2, 12, 9))
+      .run();
+    const before = await page("/admin/calendars?day=2025-03-12", cookie);
+    expect(statCards(before.html).slice(0, 2)).toEqual([
+      ["Clips on Selected Day", "1"],
+      ["Credits Used This Day", "6"],
+    ]);
+    // The day's stats read the payments table; without it only they fail.
+    await env.DB.exec("ALTER TABLE billing_payments RENAME TO billing_payments_away");
+    try {
+      const { status, html, text } = await page("/admin/calendars?day=2025-03-12", cookie);
+      expect(status).toBe(200);
+      expect(statCards(html)).toEqual([
+        ["Clips on Selected Day", "0"],
+        ["Credits Used This Day", "0"],
+        ["Active Users This Day", "0"],
+        ["Revenue This Day", "$0.00"],
+      ]);
+      expect(text).not.toContain("An Error Occurred");
+      expect(textsOf(html, "h2")).toContain("Clips for Mar 12, 2025");
+      expect(text).toContain("Stats-less clip");
+    } finally {
+      await env.DB.exec("ALTER TABLE billing_payments_away RENAME TO billing_payments");
+    }
+  });
+
   it("Analytics: the four cards with the totals they hold, and the growth chart", async () => {
     const cookie = await adminCookie();
     const owner = await insertUser({ email: `analytics-${++admins}@example.com`, status: "online" });

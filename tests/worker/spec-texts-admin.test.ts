@@ -286,6 +286,40 @@ describe("Users and Clip Management say the spec's words", () => {
 });
 
 // Shown only by the browser (a confirm() dialog) or only on failures a request cannot cause: the texts themselves.
+describe("Usage Reports when its transactions cannot be read", () => {
+  it("logs it and shows the page with an empty transactions table, not an error page", async () => {
+    const cookie = await adminCookie();
+    const owner = await insertUser({ email: `reports-${++admins}@example.com` });
+    await env.DB.prepare(
+      "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Listed transaction', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, 2, ?3)",
+    )
+      .bind(crypto.randomUUID(), owner, Date.now())
+      .run();
+    const before = await page("/admin/reports", cookie);
+    expect(before.text).toContain("Listed transaction");
+    // Only the transactions list reads a clip's status: without that column only it fails.
+    await env.DB.exec("ALTER TABLE clips RENAME COLUMN status TO status_away");
+    try {
+      const { status, html, text } = await page("/admin/reports", cookie);
+      expect(status).toBe(200);
+      expect(text).not.toContain("An Error Occurred");
+      expect(textsOf(html, "h2")).toEqual(
+        expect.arrayContaining(["Credit Usage by Month", "Recent Transactions (Clips)"]),
+      );
+      expect(text).toContain("No transactions found.");
+      expect(text).not.toContain("Listed transaction");
+      expect(statCards(html).map(([label]) => label)).toEqual([
+        "Total Revenue",
+        "Clips Created",
+        "Credits Used",
+        "Total Payouts",
+      ]);
+    } finally {
+      await env.DB.exec("ALTER TABLE clips RENAME COLUMN status_away TO status");
+    }
+  });
+});
+
 describe("the catalogue's texts that only the browser or a rare failure shows", () => {
   it("are the spec's words", () => {
     expect(ADMIN_MESSAGES.deleteClipConfirm).toBe(

@@ -1,9 +1,11 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { ADMIN_MESSAGES } from "~/domain/admin";
 import { MESSAGES } from "~/domain/messages";
 import { describe, expect, it } from "vitest";
 import { get, insertUser, post, signIn } from "./helpers";
 import { attributeValues, breadcrumb, textsOf, visibleText } from "./spec-texts";
+import worker from "../../workers/local";
 
 // The spec's own words for the admin screens, written out here on purpose (never imported from the app): a changed
 // character in the app must fail these tests.
@@ -286,6 +288,42 @@ describe("Users and Clip Management say the spec's words", () => {
 });
 
 // Shown only by the browser (a confirm() dialog) or only on failures a request cannot cause: the texts themselves.
+describe("Users when the list cannot be read", () => {
+  it("shows “An Error Occurred” with the spec's message and a 500, inside the admin layout", async () => {
+    const cookie = await adminCookie();
+    // D1 answers the list's count with a real error (its table name is changed on the way); every other query of the
+    // request (the session, the layout) reaches the real table.
+    const failingDb = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare")
+          return (query: string) =>
+            target.prepare(
+              query.replace(/^select count\(\*\) from "users"/, 'select count(*) from "users_unreadable"'),
+            );
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request("http://localhost/admin/users", { headers: { Cookie: cookie } }),
+      { ...env, DB: failingDb },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(textsOf(html, "h1")).toEqual(["An Error Occurred"]);
+    expect(visibleText(html)).toContain(
+      "An Error Occurred Failed to load user data. Please ensure the database functions are set up correctly.",
+    );
+    expect(html).not.toContain("users_unreadable"); // no database detail reaches the page
+    expect(html).toMatch(/href="\/admin\/calendars"/); // the admin sidebar is still there
+    // The same request against the real database lists the users.
+    expect((await get("/admin/users", { cookie })).status).toBe(200);
+  });
+});
+
 describe("Usage Reports when its transactions cannot be read", () => {
   it("logs it and shows the page with an empty transactions table, not an error page", async () => {
     const cookie = await adminCookie();

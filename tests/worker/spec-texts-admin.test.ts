@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { ADMIN_MESSAGES } from "~/domain/admin";
 import { MESSAGES } from "~/domain/messages";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { get, insertUser, post, signIn } from "./helpers";
 import { attributeValues, breadcrumb, textsOf, visibleText } from "./spec-texts";
 import worker from "../../workers/local";
@@ -24,6 +24,14 @@ async function page(path: string, cookie: string) {
   const res = await get(path, { cookie });
   const html = await res.text();
   return { status: res.status, html, text: visibleText(html) };
+}
+
+/** Later tests read this file's database as empty of clips: a test that adds some takes them away again. */
+async function removeUserAndClips(userId: string) {
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM clips WHERE user_id = ?").bind(userId),
+    env.DB.prepare("DELETE FROM users WHERE id = ?").bind(userId),
+  ]);
 }
 
 /** Label → value of each stat card, in order. */
@@ -123,6 +131,7 @@ describe("the admin screens say the spec's words", () => {
   it("Calendars: a day whose stats cannot be read shows zeros, and the rest of the page still shows", async () => {
     const cookie = await adminCookie();
     const owner = await insertUser({ email: `calendar-${++admins}@example.com` });
+    onTestFinished(() => removeUserAndClips(owner));
     await env.DB.prepare(
       "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Stats-less clip', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, 6, ?3)",
     )
@@ -155,6 +164,7 @@ describe("the admin screens say the spec's words", () => {
   it("Analytics: the four cards with the totals they hold, and the growth chart", async () => {
     const cookie = await adminCookie();
     const owner = await insertUser({ email: `analytics-${++admins}@example.com`, status: "online" });
+    onTestFinished(() => removeUserAndClips(owner));
     for (const cost of [3, 4])
       await env.DB.prepare(
         "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Card clip', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, ?3, ?4)",
@@ -306,7 +316,9 @@ describe("Users when the list cannot be read", () => {
     });
     const ctx = createExecutionContext();
     const res = await worker.fetch(
-      new Request("http://localhost/admin/users", { headers: { Cookie: cookie } }),
+      new Request("http://localhost/admin/users", { headers: { Cookie: cookie } }) as Parameters<
+        typeof worker.fetch
+      >[0],
       { ...env, DB: failingDb },
       ctx,
     );
@@ -328,6 +340,7 @@ describe("Usage Reports when its transactions cannot be read", () => {
   it("logs it and shows the page with an empty transactions table, not an error page", async () => {
     const cookie = await adminCookie();
     const owner = await insertUser({ email: `reports-${++admins}@example.com` });
+    onTestFinished(() => removeUserAndClips(owner));
     await env.DB.prepare(
       "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Listed transaction', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, 2, ?3)",
     )

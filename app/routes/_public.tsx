@@ -42,10 +42,12 @@ export default function PublicLayout() {
   );
 }
 
+// The root loader ran beside the failed child, so its session user is known here too (also without JavaScript).
 export function ErrorBoundary() {
+  const user = useOptionalUser();
   return (
     <>
-      <SiteHeader signedIn={false} />
+      <SiteHeader signedIn={user !== null} />
       <main id="main" className="flex-1">
         <GeneralErrorBoundary />
       </main>

@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { AdminErrorBoundary } from "~/components/admin/error";
+import { NotFound } from "~/components/error-boundary";
 import { PlaceholderPage } from "~/components/admin/placeholder";
 import { overviewTotals } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
@@ -29,10 +30,22 @@ export default function AdminPlaceholderScreen() {
   return <PlaceholderPage name={screen} q={q} values={values} />;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
-  { title: `${loaded ? PLACEHOLDERS[loaded.screen].crumb : "Not found"} | Admin | ClipCut` },
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, error }) => [
+  {
+    title: `${
+      loaded
+        ? PLACEHOLDERS[loaded.screen].crumb
+        : isRouteErrorResponse(error) && error.status === 404
+          ? "Page Not Found"
+          : "Something went wrong"
+    } | Admin | ClipCut`,
+  },
 ];
 
+// A screen name this route does not know is the site's 404 page (inside the admin layout); other failures keep
+// the admin error box.
 export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   return <AdminErrorBoundary />;
 }

@@ -104,10 +104,12 @@ describe("admin guard", () => {
       expect([200, 302], path).toContain(res.status);
       await res.arrayBuffer();
     }
-    // The display-only screens share one route: a name it does not know is a 404, not an empty screen.
+    // The display-only screens share one route: a name it does not know is the 404 page, not an empty screen.
     const unknown = await get("/admin/refunds", { cookie });
     expect(unknown.status).toBe(404);
-    expect(await unknown.text()).toContain("Page not found.");
+    const html = await unknown.text();
+    expect(html).toMatch(/<h1[^>]*>Page Not Found<\/h1>/);
+    expect(html).not.toContain("An Error Occurred");
   });
 });
 

@@ -200,6 +200,22 @@ describe("rate limits", () => {
 });
 
 describe("password reset", () => {
+  it("/signin links “Forgot password?” to /forgot-password, which serves the reset form", async () => {
+    const signin = await get("/signin");
+    expect(signin.status).toBe(200);
+    const html = await signin.text();
+    // Inside the sign-in form, so a keyboard user meets it right after the password.
+    const form = [...html.matchAll(/<form\b[\s\S]*?<\/form>/g)]
+      .map((m) => m[0])
+      .find((f) => f.includes('name="password"'));
+    expect(form).toMatch(/<a[^>]*href="\/forgot-password"[^>]*>Forgot password\?<\/a>/);
+    const forgot = await get("/forgot-password");
+    expect(forgot.status).toBe(200);
+    const page = await forgot.text();
+    expect(page).toContain("Reset your password");
+    expect(page).toMatch(/<input[^>]*name="email"/);
+  });
+
   it("answers identically for known and unknown e-mails and says so when empty", async () => {
     await insertUser({ email: "k@example.com", password: PASSWORD });
     const known = await post("/forgot-password", { email: "k@example.com" }, { ip: "192.0.2.60" });

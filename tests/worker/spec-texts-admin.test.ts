@@ -1,9 +1,11 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { ADMIN_MESSAGES } from "~/domain/admin";
 import { MESSAGES } from "~/domain/messages";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { get, insertUser, post, signIn } from "./helpers";
 import { attributeValues, breadcrumb, textsOf, visibleText } from "./spec-texts";
+import worker from "../../workers/local";
 
 // The spec's own words for the admin screens, written out here on purpose (never imported from the app): a changed
 // character in the app must fail these tests.
@@ -22,6 +24,14 @@ async function page(path: string, cookie: string) {
   const res = await get(path, { cookie });
   const html = await res.text();
   return { status: res.status, html, text: visibleText(html) };
+}
+
+/** Later tests read this file's database as empty of clips: a test that adds some takes them away again. */
+async function removeUserAndClips(userId: string) {
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM clips WHERE user_id = ?").bind(userId),
+    env.DB.prepare("DELETE FROM users WHERE id = ?").bind(userId),
+  ]);
 }
 
 /** Label → value of each stat card, in order. */
@@ -85,6 +95,98 @@ describe("the admin screens say the spec's words", () => {
       expect.arrayContaining(["Clip Name", "Created By", "Time", "Status", "Credits Used"]),
     );
     expect(text).toContain("No clips were created on this day.");
+  });
+
+  it("Calendars: a 42-cell month grid, six weeks of seven days, Monday first", async () => {
+    const cookie = await adminCookie();
+    // February 2026 starts on a Sunday, June 2026 on a Monday, February 2021 is four whole weeks from a Monday.
+    const months = [
+      { day: "2026-02-10", first: "2026-01-26", last: "2026-03-08" },
+      { day: "2026-06-30", first: "2026-06-01", last: "2026-07-12" },
+      { day: "2021-02-01", first: "2021-02-01", last: "2021-03-14" },
+    ];
+    for (const { day, first, last } of months) {
+      const { html } = await page(`/admin/calendars?day=${day}`, cookie);
+      const grid = html.match(/<div[^>]*role="grid"[\s\S]*?(?=<\/div><\/div><\/div>)/)?.[0] ?? "";
+      expect(textsOf(grid, "div", 'role="columnheader"'), day).toEqual([
+        "Mon",
+        "Tue",
+        "Wed",
+        "Thu",
+        "Fri",
+        "Sat",
+        "Sun",
+      ]);
+      expect(grid.match(/role="row"/g), day).toHaveLength(7); // the weekday names and six weeks
+      const cells = [...grid.matchAll(/role="gridcell"[\s\S]*?data-day="([^"]+)"/g)].map((m) => m[1] ?? "");
+      expect(cells, day).toHaveLength(42);
+      expect([cells[0], cells[41]], day).toEqual([first, last]);
+      // One day after another, and every cell in the first column a Monday.
+      for (let i = 1; i < 42; i++)
+        expect(Date.parse(cells[i] ?? "") - Date.parse(cells[i - 1] ?? ""), day).toBe(86_400_000);
+      for (let i = 0; i < 42; i += 7) expect(new Date(cells[i] ?? "").getUTCDay(), day).toBe(1);
+    }
+  });
+
+  it("Calendars: a day whose stats cannot be read shows zeros, and the rest of the page still shows", async () => {
+    const cookie = await adminCookie();
+    const owner = await insertUser({ email: `calendar-${++admins}@example.com` });
+    onTestFinished(() => removeUserAndClips(owner));
+    await env.DB.prepare(
+      "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Stats-less clip', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, 6, ?3)",
+    )
+      .bind(crypto.randomUUID(), owner, Date.UTC(2025, 2, 12, 9))
+      .run();
+    const before = await page("/admin/calendars?day=2025-03-12", cookie);
+    expect(statCards(before.html).slice(0, 2)).toEqual([
+      ["Clips on Selected Day", "1"],
+      ["Credits Used This Day", "6"],
+    ]);
+    // The day's stats read the payments table; without it only they fail.
+    await env.DB.exec("ALTER TABLE billing_payments RENAME TO billing_payments_away");
+    try {
+      const { status, html, text } = await page("/admin/calendars?day=2025-03-12", cookie);
+      expect(status).toBe(200);
+      expect(statCards(html)).toEqual([
+        ["Clips on Selected Day", "0"],
+        ["Credits Used This Day", "0"],
+        ["Active Users This Day", "0"],
+        ["Revenue This Day", "$0.00"],
+      ]);
+      expect(text).not.toContain("An Error Occurred");
+      expect(textsOf(html, "h2")).toContain("Clips for Mar 12, 2025");
+      expect(text).toContain("Stats-less clip");
+    } finally {
+      await env.DB.exec("ALTER TABLE billing_payments_away RENAME TO billing_payments");
+    }
+  });
+
+  it("Analytics: the four cards with the totals they hold, and the growth chart", async () => {
+    const cookie = await adminCookie();
+    const owner = await insertUser({ email: `analytics-${++admins}@example.com`, status: "online" });
+    onTestFinished(() => removeUserAndClips(owner));
+    for (const cost of [3, 4])
+      await env.DB.prepare(
+        "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Card clip', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, ?3, ?4)",
+      )
+        .bind(crypto.randomUUID(), owner, cost, Date.now())
+        .run();
+    // Counted here in plain SQL, apart from the app's queries.
+    const totals = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM clips) AS clips, (SELECT coalesce(sum(cost), 0) FROM clips) AS used, (SELECT count(*) FROM users WHERE status = 'online') AS online",
+    ).first<{ clips: number; used: number; online: number }>();
+    expect(totals?.clips).toBeGreaterThanOrEqual(2);
+    const { status, html } = await page("/admin/analytics", cookie);
+    expect(status).toBe(200);
+    expect(breadcrumb(html)).toBe("Home / Analytics");
+    expect(statCards(html)).toEqual([
+      ["Total Clips Created", String(totals?.clips)],
+      ["Total Revenue", "$0"],
+      ["Active Users", String(totals?.online)],
+      ["Credits Used", String(totals?.used)],
+    ]);
+    expect(textsOf(html, "h2")).toContain("Growth Overview");
+    for (const range of ["Day", "Week", "Month", "Year"]) expect(visibleText(html)).toContain(range);
   });
 
   it("Clip Management's search box has the spec's placeholder", async () => {
@@ -196,6 +298,79 @@ describe("Users and Clip Management say the spec's words", () => {
 });
 
 // Shown only by the browser (a confirm() dialog) or only on failures a request cannot cause: the texts themselves.
+describe("Users when the list cannot be read", () => {
+  it("shows “An Error Occurred” with the spec's message and a 500, inside the admin layout", async () => {
+    const cookie = await adminCookie();
+    // D1 answers the list's count with a real error (its table name is changed on the way); every other query of the
+    // request (the session, the layout) reaches the real table.
+    const failingDb = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare")
+          return (query: string) =>
+            target.prepare(
+              query.replace(/^select count\(\*\) from "users"/, 'select count(*) from "users_unreadable"'),
+            );
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request("http://localhost/admin/users", { headers: { Cookie: cookie } }) as Parameters<
+        typeof worker.fetch
+      >[0],
+      { ...env, DB: failingDb },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(textsOf(html, "h1")).toEqual(["An Error Occurred"]);
+    expect(visibleText(html)).toContain(
+      "An Error Occurred Failed to load user data. Please ensure the database functions are set up correctly.",
+    );
+    expect(html).not.toContain("users_unreadable"); // no database detail reaches the page
+    expect(html).toMatch(/href="\/admin\/calendars"/); // the admin sidebar is still there
+    // The same request against the real database lists the users.
+    expect((await get("/admin/users", { cookie })).status).toBe(200);
+  });
+});
+
+describe("Usage Reports when its transactions cannot be read", () => {
+  it("logs it and shows the page with an empty transactions table, not an error page", async () => {
+    const cookie = await adminCookie();
+    const owner = await insertUser({ email: `reports-${++admins}@example.com` });
+    onTestFinished(() => removeUserAndClips(owner));
+    await env.DB.prepare(
+      "INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, cost, created_at) VALUES (?1, ?2, ?2, 'Listed transaction', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 0, 10, 2, ?3)",
+    )
+      .bind(crypto.randomUUID(), owner, Date.now())
+      .run();
+    const before = await page("/admin/reports", cookie);
+    expect(before.text).toContain("Listed transaction");
+    // Only the transactions list reads a clip's status: without that column only it fails.
+    await env.DB.exec("ALTER TABLE clips RENAME COLUMN status TO status_away");
+    try {
+      const { status, html, text } = await page("/admin/reports", cookie);
+      expect(status).toBe(200);
+      expect(text).not.toContain("An Error Occurred");
+      expect(textsOf(html, "h2")).toEqual(
+        expect.arrayContaining(["Credit Usage by Month", "Recent Transactions (Clips)"]),
+      );
+      expect(text).toContain("No transactions found.");
+      expect(text).not.toContain("Listed transaction");
+      expect(statCards(html).map(([label]) => label)).toEqual([
+        "Total Revenue",
+        "Clips Created",
+        "Credits Used",
+        "Total Payouts",
+      ]);
+    } finally {
+      await env.DB.exec("ALTER TABLE clips RENAME COLUMN status_away TO status");
+    }
+  });
+});
+
 describe("the catalogue's texts that only the browser or a rare failure shows", () => {
   it("are the spec's words", () => {
     expect(ADMIN_MESSAGES.deleteClipConfirm).toBe(

@@ -55,6 +55,8 @@ describe("/view-clip/{id}", () => {
   it("says the video URL is invalid for a link that is not http(s)", async () => {
     const { html } = await clipPage("ftp-clip@example.com", "ftp://files.example.com/keynote.mp4");
     expect(html).toContain(MESSAGES.invalidClipVideoUrl);
+    // The spec's words, written out: a changed character in the app fails here, not only a changed constant.
+    expect(html).toContain("The video URL associated with this clip is invalid.");
     expect(html).not.toContain("<video");
   });
 });

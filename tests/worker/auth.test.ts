@@ -134,6 +134,18 @@ describe("sign-in, sessions and cookies", () => {
     expect(await stableBody(unknown)).toBe(await stableBody(wrong));
   });
 
+  it("answers a sign-in sent with an empty field (a browser that skips its own checks) with the spec's message", async () => {
+    for (const form of [
+      { email: "", password: "" },
+      { email: "someone@example.com", password: "" },
+      { email: "", password: PASSWORD },
+    ]) {
+      const res = await post("/signin", form, { ip: "192.0.2.60" });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("Please enter your email and password.");
+    }
+  });
+
   it("rotates the session at sign-in and revokes it at sign-out", async () => {
     await insertUser({ email: "r@example.com", password: PASSWORD });
     const first = await signIn("r@example.com", PASSWORD);

@@ -1,4 +1,5 @@
 import { PLACEHOLDERS, type PlaceholderName, type PlaceholderScreen } from "~/domain/admin-placeholders";
+import { ADMIN_PAGE_SIZE } from "~/domain/admin";
 import { ListTable, Pagination, SearchForm } from "~/components/list";
 import { PageHeader, StatCard, StatGrid } from "./ui";
 
@@ -43,7 +44,7 @@ export function PlaceholderPage({
       <ListTable caption={screen.title} columns={screen.headers} isEmpty empty={screen.empty}>
         {null}
       </ListTable>
-      <Pagination page={1} pages={0} total={0} pageSize={1} href={() => `/admin/${name}`} />
+      <Pagination page={1} pages={0} total={0} pageSize={ADMIN_PAGE_SIZE} href={() => `/admin/${name}`} />
     </div>
   );
 }

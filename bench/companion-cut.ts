@@ -37,17 +37,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import type { Job } from "../app/domain/companion";
-import { newPairingToken } from "../extension/companion/src/config";
-import { allowedOrigins } from "../extension/companion/src/security";
-import { createCompanionServer } from "../extension/companion/src/server";
 import { toolPaths } from "../extension/companion/src/tools";
-import { WebSocket } from "ws";
-import { call, EXTENSION_ORIGIN } from "../extension/companion/test/client";
-import { startFakeApi } from "../extension/companion/test/fake-api";
 import { makeDashPair, makeOpusSource, makeVideoSource, run } from "../extension/companion/test/media";
 import { measureAccuracy, timeCommand, type Accuracy } from "./companion/measure";
 import { startRangeServerProcess } from "./companion/range-server-process";
+import { FAKE_YTDLP, startServeHarness } from "./companion/serve-harness";
 
 const SOURCE_SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 240);
 const VP9_SECONDS = Number(process.env.BENCH_VP9_SECONDS ?? 60);
@@ -62,7 +56,6 @@ const AT = process.env.BENCH_AT ? process.env.BENCH_AT.split(",").map(Number) : 
 /** BENCH_SKIP_FULL=1: no full re-encode rows (for profiling the ClipCut rows; CLIPCUT_TRACE=1 prints phases). */
 const SKIP_FULL = process.env.BENCH_SKIP_FULL === "1";
 const FPS = 30;
-const FAKE_YTDLP = new URL("../extension/companion/test/fake-yt-dlp.mjs", import.meta.url).pathname;
 const INSTALLED = process.env.BENCH_INSTALLED !== "0";
 /**
  * Every row runs this many times and reports its median run: one run of a sub-second row swings by a third on this
@@ -320,22 +313,7 @@ async function main() {
   writeFileSync(fixture, JSON.stringify({ byUrl }));
   process.env.FAKE_YTDLP_JSON = fixture;
 
-  const api = await startFakeApi([{ token: "tok-bench-12345", plan: "Pro", balance: 1_000_000 }]);
-  const token = newPairingToken();
-  const outputDir = join(work, "out");
-  mkdirSync(outputDir);
-  const companion = createCompanionServer({
-    tools: { ...tools, ytDlp: FAKE_YTDLP },
-    toolVersions: { ffmpeg: "ffmpeg", ytDlp: "bench" },
-    outputDir,
-    pairingToken: token,
-    allowedOrigins: allowedOrigins(),
-    apiBaseUrl: api.baseUrl,
-    concurrency: 1,
-    allowPrivateSources: true,
-  });
-  const port = await companion.listen(0);
-  await call(port, token, "PUT", "/session", { body: { apiToken: "tok-bench-12345" } });
+  const serve = await startServeHarness({ tools, workDir: work });
   const installed = INSTALLED ? installCompanion(work) : null;
   const coldStart = installed ? await coldStartMs(installed) : null;
   // The installed CLI resolves page URLs with the same stand-in yt-dlp (it inherits this environment).
@@ -410,27 +388,8 @@ async function main() {
     // Each row as soon as it is measured (stderr), so a long run that is stopped still leaves its figures.
     process.stderr.write(`${format(row)}\n`);
   };
-  // The job's end is taken from the WebSocket event stream, as the extension sees it (a 100 ms status poll would
-  // add up to 100 ms to every row).
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: EXTENSION_ORIGIN });
-  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-  const finished = new Map<string, Job>();
-  const waiting = new Map<string, (job: Job) => void>();
-  ws.on("message", (data: Buffer) => {
-    const event = JSON.parse(data.toString()) as { type: string; job?: Job };
-    const job = event.job;
-    if (event.type !== "job" || !job || !["done", "failed", "cancelled"].includes(job.status)) return;
-    finished.set(job.id, job);
-    waiting.get(job.id)?.(job);
-  });
   const viaServe = async (body: object) => {
-    const reply = await call(port, token, "POST", "/jobs", { body });
-    const id = (reply.body as { job: Job }).job.id;
-    const job = await new Promise<Job>((resolve) => {
-      const seen = finished.get(id);
-      if (seen) resolve(seen);
-      else waiting.set(id, resolve);
-    });
+    const job = await serve.job(body);
     const r = job.result;
     return {
       ok: job.status === "done",
@@ -590,17 +549,14 @@ async function main() {
         REPEAT,
         server,
         async (r) => {
-          const report = await call(port, token, "POST", "/dry-run", {
-            body: {
-              source: variant(c.source, 4 * REPEAT + p * REPEAT + r),
-              startSeconds: at,
-              endSeconds: at + CLIP,
-              format: c.format,
-              quality: q,
-              thumbnails: true,
-            },
+          await serve.report({
+            source: variant(c.source, 4 * REPEAT + p * REPEAT + r),
+            startSeconds: at,
+            endSeconds: at + CLIP,
+            format: c.format,
+            quality: q,
+            thumbnails: true,
           });
-          if (report.status !== 200) throw new Error(`dry run failed: ${report.text}`);
         },
       );
       const runs = [
@@ -634,9 +590,7 @@ async function main() {
           );
     }
   }
-  ws.close();
-  await companion.close();
-  await api.close();
+  await serve.close();
   await server.close();
   await slowServer?.close();
   rmSync(work, { recursive: true, force: true });

@@ -12,21 +12,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session } from "node:inspector/promises";
-import { WebSocket } from "ws";
-import type { Job } from "../../app/domain/companion";
-import { newPairingToken } from "../../extension/companion/src/config";
-import { allowedOrigins } from "../../extension/companion/src/security";
-import { createCompanionServer } from "../../extension/companion/src/server";
 import { toolPaths } from "../../extension/companion/src/tools";
-import { call, EXTENSION_ORIGIN } from "../../extension/companion/test/client";
-import { startFakeApi } from "../../extension/companion/test/fake-api";
 import { startRangeServerProcess } from "./range-server-process";
+import { startServeHarness } from "./serve-harness";
 
 const which = process.argv[2] ?? "dashsidx";
 const at = Number(process.argv[3] ?? 10.5);
 const runs = Number(process.argv[4] ?? 6);
 const mode = process.env.MODE ?? "report";
-const FAKE_YTDLP = new URL("../../extension/companion/test/fake-yt-dlp.mjs", import.meta.url).pathname;
 const mediaDir = join(tmpdir(), "clipcut-bench-media-v1");
 const server = await startRangeServerProcess(mediaDir);
 const work = mkdtempSync(join(tmpdir(), "clipcut-ar-"));
@@ -67,33 +60,7 @@ for (let r = 0; r < runs * 2; r++) {
 const fixture = join(work, "yt.json");
 writeFileSync(fixture, JSON.stringify({ byUrl }));
 process.env.FAKE_YTDLP_JSON = fixture;
-const api = await startFakeApi([{ token: "tok-bench-12345", plan: "Pro", balance: 1_000_000 }]);
-const token = newPairingToken();
-const outputDir = join(work, "out");
-mkdirSync(outputDir);
-const companion = createCompanionServer({
-  tools: { ...toolPaths(), ytDlp: FAKE_YTDLP },
-  toolVersions: { ffmpeg: "ffmpeg", ytDlp: "bench" },
-  outputDir,
-  pairingToken: token,
-  allowedOrigins: allowedOrigins(),
-  apiBaseUrl: api.baseUrl,
-  concurrency: 1,
-  allowPrivateSources: true,
-});
-const port = await companion.listen(0);
-await call(port, token, "PUT", "/session", { body: { apiToken: "tok-bench-12345" } });
-const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: EXTENSION_ORIGIN });
-await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-const waiting = new Map<string, (job: Job) => void>();
-const finished = new Map<string, Job>();
-ws.on("message", (data: Buffer) => {
-  const event = JSON.parse(data.toString()) as { type: string; job?: Job };
-  const job = event.job;
-  if (event.type !== "job" || !job || !["done", "failed", "cancelled"].includes(job.status)) return;
-  finished.set(job.id, job);
-  waiting.get(job.id)?.(job);
-});
+const serve = await startServeHarness({ tools: toolPaths(), workDir: work });
 const session = new Session();
 session.connect();
 await session.post("Profiler.enable");
@@ -109,21 +76,16 @@ const body = (r: number) => ({
 const times: number[] = [];
 for (let r = 0; r < runs; r++) {
   if (mode === "report") {
-    const rep = await call(port, token, "POST", "/dry-run", { body: { ...body(r), thumbnails: true } });
-    if (rep.status !== 200) throw new Error(rep.text);
+    await serve.report({ ...body(r), thumbnails: true });
   }
   if (mode === "cached") {
-    const j = await call(port, token, "POST", "/jobs", { body: { ...body(r), strategy: "copy", allowSnap: true } });
-    const id0 = (j.body as { job: Job }).job.id;
-    await new Promise<Job>((res) => (finished.get(id0) ? res(finished.get(id0)!) : waiting.set(id0, res)));
+    await serve.job({ ...body(r), strategy: "copy", allowSnap: true });
   }
   if (profile && r >= 2) await session.post("Profiler.start");
   const began = performance.now();
   const cpu = process.cpuUsage();
   const flt0 = process.resourceUsage().minorPageFault;
-  const reply = await call(port, token, "POST", "/jobs", { body: { ...body(r), strategy: "copy", allowSnap: true } });
-  const id = (reply.body as { job: Job }).job.id;
-  const job = await new Promise<Job>((res) => (finished.get(id) ? res(finished.get(id)!) : waiting.set(id, res)));
+  const job = await serve.job({ ...body(r), strategy: "copy", allowSnap: true });
   const ms = performance.now() - began;
   const used = process.cpuUsage(cpu);
   const flt = process.resourceUsage().minorPageFault - flt0;
@@ -139,7 +101,5 @@ for (let r = 0; r < runs; r++) {
 }
 times.sort((a, b) => a - b);
 process.stderr.write(`median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms\n`);
-ws.close();
-await companion.close();
-await api.close();
+await serve.close();
 await server.close();

@@ -19,15 +19,18 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const md5 = (b: Uint8Array) => createHash("md5").update(b).digest("hex");
+/** A reader of one file of the test server, loopback allowed. */
+const openOn = (name: string) =>
+  openRangeReader({
+    ...{ url: server.url(name), kind: "http", headers: {}, title: name, original: name },
+    guard: { allowPrivate: true },
+  });
 
 describe("the range reader within the clip's span", () => {
   it("reads ahead with a few parts in flight at once, no more, and returns the file's bytes", async () => {
     const name = "src1080.mp4";
     const file = readFileSync(join(dir, name));
-    const reader = await openRangeReader({
-      ...{ url: server.url(name), kind: "http", headers: {}, title: name, original: name },
-      guard: { allowPrivate: true },
-    });
+    const reader = await openOn(name);
     try {
       server.reset();
       const from = 500_000;
@@ -53,10 +56,7 @@ describe("the range reader within the clip's span", () => {
   it("hands a writer the bytes as the pieces they arrived in, views of what it holds, never gathered into copies", async () => {
     const name = "src1080.mp4";
     const file = readFileSync(join(dir, name));
-    const reader = await openRangeReader({
-      ...{ url: server.url(name), kind: "http", headers: {}, title: name, original: name },
-      guard: { allowPrivate: true },
-    });
+    const reader = await openOn(name);
     try {
       const from = 1_000_000;
       const to = 5_000_000;

@@ -58,6 +58,8 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
   private running = 0;
   /** Resolved and probed sources: the companion's shared cache (the panel's reports use it too), or the queue's own. */
   private readonly sources: SourceCache;
+  /** Sessions (API tokens) whose last hold answered with a watermark: their copies are not planned during the hold. */
+  private readonly watermarked = new Set<string>();
 
   private ask(source: string, height: number | null): SourceAsk {
     return {
@@ -255,12 +257,15 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       };
       // The copy's index read runs during the hold's round trip, on the likeliest terms; adopted only when the
       // terms are exactly those (early-plan.ts).
-      early = startEarlyPlan(base, r.quality, signal);
+      // A session whose last hold came with a watermark (a Free plan) would throw the early read away: none.
+      if (!this.watermarked.has(session.apiToken)) early = startEarlyPlan(base, r.quality, signal);
       const { hold: held, terms } = await trace.span("reserve", () => api!.reserve(hold, key));
       this.update(job, {
         status: "running",
         credits: { holdId: held.id, amount: held.amount, state: "reserved" },
       });
+      if (terms.watermark) this.watermarked.add(session.apiToken);
+      else if (!isAudioFormat(format)) this.watermarked.delete(session.apiToken);
       const cut = { ...base, quality: terms.scaleTo, requestedQuality: terms.requested, watermark: terms.watermark };
       validateCut(cut);
       const directPlan = early?.adopt(cut);

@@ -243,6 +243,32 @@ describe("jobs and credits", () => {
     }
   });
 
+  it("does not read a Free session's copy during the hold once its holds come watermarked", async () => {
+    await session("free");
+    const name = "src1080.mp4";
+    // A copy asked on a plan that watermarks is refused after the hold (the mark needs a re-encode), but the hold
+    // has told the queue what this session's terms are.
+    const body = { source: media.url(name), startSeconds: 4, endSeconds: 6, strategy: "copy", allowSnap: true };
+    const pastHead = () =>
+      media.seen().filter((s) => s.name === name && Number(/bytes=(\d+)-/.exec(String(s.headers.range))?.[1]) >= 65536);
+    const readBeforeEachHold: number[] = [];
+    api.slowHolds(300, () => readBeforeEachHold.push(pastHead().length));
+    try {
+      for (let i = 0; i < 2; i++) {
+        media.reset();
+        const reply = await call(port, token, "POST", "/jobs", { body });
+        const job = await waitForJob(port, token, (reply.body as { job: Job }).job.id);
+        expect(job.status).toBe("failed");
+        expect(job.error?.message).toMatch(/watermark/);
+      }
+      // The first job was read during its hold (the queue did not know yet); the second was not.
+      expect(readBeforeEachHold[0]).toBeGreaterThan(0);
+      expect(readBeforeEachHold[1]).toBe(0);
+    } finally {
+      api.slowHolds(0);
+    }
+  });
+
   it("never cuts when the reservation is refused (402 with the server's message)", async () => {
     await session("broke");
     const before = readdirSync(outputDir).length;

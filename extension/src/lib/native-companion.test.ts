@@ -132,4 +132,42 @@ describe("the extension's native companion client", () => {
     expect(heard).toEqual(["job", "closed"]);
     expect(native.known(job.id)).toMatchObject({ status: "failed", error: { code: "companion_stopped" } });
   });
+
+  it("a request after the host exited unseen goes to a new host, not to the dead port", async () => {
+    // The browser tells of the exit only a moment later: here, once something was posted to the dead port.
+    const ports: ReturnType<typeof pipePort>[] = [];
+    const posted: { port: number; type: string }[] = [];
+    const native = createNativeCompanion({
+      connect: () => {
+        const real = pipePort();
+        const index = ports.push(real) - 1;
+        const late: ((p: NativePort) => void)[] = [];
+        let exited = false;
+        real.onDisconnect.addListener(() => (exited = true));
+        return {
+          ...real,
+          postMessage(message: unknown) {
+            posted.push({ port: index, type: (message as { type: string }).type });
+            if (exited)
+              setTimeout(() => late.forEach((l) => l({ ...real, error: { message: "Native host has exited." } })), 5);
+            else real.postMessage(message);
+          },
+          onDisconnect: { addListener: (l: (p: NativePort) => void) => void late.push(l) },
+        };
+      },
+    });
+    expect((await native.connect()).ok).toBe(true);
+    ports[0]!.child.kill("SIGKILL");
+    await new Promise((r) => ports[0]!.child.once("exit", r));
+    expect(native.isOpen()).toBe(true); // not told yet
+
+    const [list, again] = await Promise.all([native.call("jobs", {}), native.call("jobs", {})]);
+    expect(list).toEqual({ ok: true, value: { jobs: [] } });
+    expect(again).toEqual({ ok: true, value: { jobs: [] } });
+    expect(ports).toHaveLength(2);
+    // Only the liveness ping went to the dead port; both requests went to the new host.
+    expect(posted.filter((p) => p.port === 0).map((p) => p.type)).toEqual(["hello", "ping"]);
+    expect(posted.filter((p) => p.port === 1 && p.type === "jobs")).toHaveLength(2);
+    native.close();
+  });
 });

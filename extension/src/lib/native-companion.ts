@@ -206,7 +206,25 @@ export function createNativeCompanion(options: NativeOptions) {
     return hello;
   }
 
+  /**
+   * A port with nothing in flight may belong to a host that has exited while the browser has not said so yet (its
+   * onDisconnect comes a moment later): a request posted there is lost and fails as "Native host has exited". So an
+   * idle port is pinged first; if its host is gone the port drops, and connect() opens a fresh one (a new host).
+   * Calls made meanwhile wait for the same ping.
+   */
+  let checking: Promise<unknown> | null = null;
+  function alive(): Promise<unknown> {
+    if (checking) return checking;
+    if (!port || !hello || pending.size > 0 || active()) return Promise.resolve();
+    const check = send({ type: "ping" }).finally(() => {
+      if (checking === check) checking = null;
+    });
+    checking = check;
+    return check;
+  }
+
   async function call<T extends keyof typeof nativeReplyValues>(type: T, body: Body<T>): Promise<Result<ValueOf<T>>> {
+    await alive();
     const ready = await connect();
     if (!ready.ok) return ready;
     const reply = await send({ type, ...body });

@@ -25,6 +25,7 @@ describe("plans", () => {
     expect(planButton("Free", "Advanced").label).toBe("Downgrade to Free");
     expect(planButton("Free", null).label).toBe("Get Started");
     expect(planButton("Advanced", null).label).toBe("Sign up to upgrade");
+    for (const plan of PLAN_LIST.slice(1)) expect(planButton(plan.id, "Free").label).toBe(`Upgrade to ${plan.name}`);
   });
 
   it("enforces length, quality and format limits and names the plan that lifts each", () => {

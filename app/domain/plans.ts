@@ -28,6 +28,7 @@ export interface PlanDefinition {
   teamMembers: number;
   /** Bullet list on the pricing card. */
   features: readonly string[];
+  /** The plan's own button: what a signed-out visitor sees on the Free card, and the upgrade label of paid ones. */
   buttonText: string;
 }
 
@@ -166,16 +167,16 @@ export function planAllowance(plan: PlanId): number {
 export type PlanButton =
   | { kind: "current"; label: "Current Plan"; disabled: true }
   | { kind: "upgrade" | "downgrade"; label: string; disabled: false }
-  | { kind: "signup"; label: "Get Started" | "Sign up to upgrade"; disabled: false };
+  | { kind: "signup"; label: string; disabled: false };
 
 /** The button on a plan card for a viewer on `current` (null when signed out). */
 export function planButton(target: PlanId, current: PlanId | null): PlanButton {
   if (current === null) {
-    return { kind: "signup", label: target === "Free" ? "Get Started" : "Sign up to upgrade", disabled: false };
+    return { kind: "signup", label: target === "Free" ? PLANS.Free.buttonText : "Sign up to upgrade", disabled: false };
   }
   if (target === current) return { kind: "current", label: "Current Plan", disabled: true };
   return planRank(target) > planRank(current)
-    ? { kind: "upgrade", label: `Upgrade to ${target}`, disabled: false }
+    ? { kind: "upgrade", label: PLANS[target].buttonText, disabled: false }
     : { kind: "downgrade", label: `Downgrade to ${target}`, disabled: false };
 }
 

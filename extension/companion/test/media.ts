@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { rename } from "node:fs/promises";
 import { extname, join } from "node:path";
 
 /** Test/bench media: moving content, a burned-in frame counter, fixed 2 s GOPs, B-frames, moov at the front. */
@@ -22,6 +24,13 @@ export function run(bin: string, args: string[]): Promise<{ stdout: Buffer; stde
 }
 
 /**
+ * Where a file is written before it is renamed into place: a name of this process's own, so that two runs making the
+ * same file at once (two test workers) never write into one file, and an interrupted run leaves no half file behind.
+ */
+export const tempBeside = (path: string, ext: string) =>
+  `${path}.${process.pid}-${randomBytes(4).toString("hex")}.tmp${ext}`;
+
+/**
  * Files derived from sources in `dir` with one ffmpeg run each (`-i name` is read in `dir`), made once: a file
  * already there is kept, and a run writes under a temporary name first, so an interrupted run leaves no half file.
  */
@@ -30,9 +39,9 @@ export async function makeDerived(dir: string, derived: Record<string, string[]>
     const out = join(dir, name);
     if (existsSync(out)) continue;
     const input = args.map((a, i) => (args[i - 1] === "-i" ? join(dir, a) : a));
-    const tmp = `${out}.tmp${extname(out)}`;
+    const tmp = tempBeside(out, extname(out));
     await run("ffmpeg", ["-v", "error", "-y", ...input, tmp]);
-    await run("mv", [tmp, out]);
+    await rename(tmp, out);
   }
 }
 
@@ -50,7 +59,7 @@ export async function makeVideoSource(path: string, o: VideoSourceOptions): Prom
   const counter = existsSync(FONT)
     ? `,drawtext=fontfile=${FONT}:text='%{n}':fontsize=${Math.round(o.height / 3)}:fontcolor=white:box=1:boxcolor=black:x=20:y=20`
     : "";
-  const tmp = `${path}.tmp.mp4`;
+  const tmp = tempBeside(path, ".mp4");
   await run("ffmpeg", [
     "-v",
     "error",
@@ -93,12 +102,12 @@ export async function makeVideoSource(path: string, o: VideoSourceOptions): Prom
     "+faststart",
     tmp,
   ]);
-  await run("mv", [tmp, path]);
+  await rename(tmp, path);
 }
 
 export async function makeAudioSource(path: string, seconds: number): Promise<void> {
   if (existsSync(path)) return;
-  const tmp = `${path}.tmp.m4a`;
+  const tmp = tempBeside(path, ".m4a");
   await run("ffmpeg", [
     "-v",
     "error",
@@ -117,12 +126,13 @@ export async function makeAudioSource(path: string, seconds: number): Promise<vo
     "+faststart",
     tmp,
   ]);
-  await run("mv", [tmp, path]);
+  await rename(tmp, path);
 }
 
 /** Splits a progressive MP4 into a DASH pair, as YouTube serves it: video-only MP4 and audio-only M4A (stream copy). */
 export async function makeDashPair(source: string, videoPath: string, audioPath: string): Promise<void> {
   if (!existsSync(videoPath)) {
+    const tmp = tempBeside(videoPath, ".mp4");
     await run("ffmpeg", [
       "-v",
       "error",
@@ -135,11 +145,12 @@ export async function makeDashPair(source: string, videoPath: string, audioPath:
       "copy",
       "-movflags",
       "+faststart",
-      `${videoPath}.tmp.mp4`,
+      tmp,
     ]);
-    await run("mv", [`${videoPath}.tmp.mp4`, videoPath]);
+    await rename(tmp, videoPath);
   }
   if (!existsSync(audioPath)) {
+    const tmp = tempBeside(audioPath, ".m4a");
     await run("ffmpeg", [
       "-v",
       "error",
@@ -154,9 +165,9 @@ export async function makeDashPair(source: string, videoPath: string, audioPath:
       "+faststart",
       "-f",
       "mp4",
-      `${audioPath}.tmp.m4a`,
+      tmp,
     ]);
-    await run("mv", [`${audioPath}.tmp.m4a`, audioPath]);
+    await rename(tmp, audioPath);
   }
 }
 
@@ -167,7 +178,7 @@ export async function makeVp9Source(path: string, o: VideoSourceOptions): Promis
   const counter = existsSync(FONT)
     ? `,drawtext=fontfile=${FONT}:text='%{n}':fontsize=${Math.round(o.height / 3)}:fontcolor=white:box=1:boxcolor=black:x=20:y=20`
     : "";
-  const tmp = `${path}.tmp.webm`;
+  const tmp = tempBeside(path, ".webm");
   await run("ffmpeg", [
     "-v",
     "error",
@@ -196,12 +207,12 @@ export async function makeVp9Source(path: string, o: VideoSourceOptions): Promis
     "yuv420p",
     tmp,
   ]);
-  await run("mv", [tmp, path]);
+  await rename(tmp, path);
 }
 
 export async function makeOpusSource(path: string, seconds: number): Promise<void> {
   if (existsSync(path)) return;
-  const tmp = `${path}.tmp.webm`;
+  const tmp = tempBeside(path, ".webm");
   await run("ffmpeg", [
     "-v",
     "error",
@@ -218,19 +229,19 @@ export async function makeOpusSource(path: string, seconds: number): Promise<voi
     "96k",
     tmp,
   ]);
-  await run("mv", [tmp, path]);
+  await rename(tmp, path);
 }
 
 /** A small AV1 video-only WebM (SVT-AV1, fast), for the codec smart cut does not join. */
 export async function makeAv1Source(path: string, seconds: number): Promise<void> {
   if (existsSync(path)) return;
-  const tmp = `${path}.tmp.webm`;
+  const tmp = tempBeside(path, ".webm");
   await run("ffmpeg", [
     ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=256x144:rate=30", "-t", String(seconds)],
     ...["-c:v", "libsvtav1", "-preset", "12", "-g", "60", "-pix_fmt", "yuv420p", "-svtav1-params", "fast-decode=1"],
     tmp,
   ]);
-  await run("mv", [tmp, path]);
+  await rename(tmp, path);
 }
 
 /**
@@ -240,7 +251,7 @@ export async function makeAv1Source(path: string, seconds: number): Promise<void
  */
 export async function makeVp9AltRefSource(path: string, seconds: number): Promise<void> {
   if (existsSync(path)) return;
-  const tmp = `${path}.tmp.webm`;
+  const tmp = tempBeside(path, ".webm");
   await run("ffmpeg", [
     ...["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30", "-f", "lavfi"],
     ...[
@@ -257,5 +268,5 @@ export async function makeVp9AltRefSource(path: string, seconds: number): Promis
     ...["-auto-alt-ref", "1", "-g", "60", "-keyint_min", "60", "-b:v", "300k", "-pix_fmt", "yuv420p"],
     ...["-c:a", "libopus", "-b:a", "64k", tmp],
   ]);
-  await run("mv", [tmp, path]);
+  await rename(tmp, path);
 }

@@ -89,7 +89,7 @@ describe("the extension's native companion client", () => {
       ["Specified native messaging host not found.", FAILURE_TEXT.not_installed],
       ["No such native application app.clipcut.companion", FAILURE_TEXT.not_installed],
       ["Access to the specified native messaging host is forbidden.", "does not list this extension"],
-      ["Native host has exited.", "clipcut-companion doctor"],
+      ["Native host has exited.", "The companion stopped (Native host has exited). Run `npx clipcut-companion doctor`"],
     ];
     for (const [error, says] of cases) {
       const native = createNativeCompanion({ connect: () => refusedPort(error) });

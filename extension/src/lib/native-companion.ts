@@ -55,7 +55,8 @@ export function nativeFailure(reason: ReturnType<typeof nativeFailureOf>, detail
     };
   return {
     kind: "stopped",
-    message: `The companion stopped${detail ? ` (${detail})` : ""}. Run \`npx clipcut-companion doctor\` to see why.`,
+    // The browser's reason ends with its own full stop ("Native host has exited."): one sentence, one full stop.
+    message: `The companion stopped${detail ? ` (${detail.replace(/\.$/, "")})` : ""}. Run \`npx clipcut-companion doctor\` to see why.`,
   };
 }
 

@@ -13,32 +13,25 @@ export interface OutputFacts {
 }
 
 export async function outputFacts(file: string): Promise<OutputFacts> {
-  const probe = async (extra: string[]) =>
-    JSON.parse(
-      (
-        await run("ffprobe", [
-          "-v",
-          "error",
-          ...extra,
-          "-count_frames",
-          "-show_entries",
-          "stream=codec_type,codec_name,width,height,nb_read_frames:format=duration",
-          "-of",
-          "json",
-          file,
-        ])
-      ).stdout.toString(),
-    ) as {
+  // -count_frames decodes every frame of every stream, and the decoders' complaints come on stderr: the decode check
+  // is this run's (a separate `ffmpeg -f null` decoded the whole file a second time for the same errors).
+  const probe = async (extra: string[]) => {
+    const { stdout, stderr } = await run("ffprobe", [
+      ...["-v", "error", ...extra, "-count_frames", "-show_entries"],
+      ...["stream=codec_type,codec_name,width,height,nb_read_frames:format=duration", "-of", "json", file],
+    ]);
+    const facts = JSON.parse(stdout.toString()) as {
       streams: { codec_type: string; codec_name: string; width?: number; height?: number; nb_read_frames?: string }[];
       format: { duration?: string };
     };
+    return { ...facts, stderr };
+  };
   const normal = await probe([]);
   const isMov = /\.(mp4|mov)$/.test(file);
   const raw = isMov ? await probe(["-ignore_editlist", "1"]) : normal;
   const v = normal.streams.find((s) => s.codec_type === "video");
   const a = normal.streams.find((s) => s.codec_type === "audio");
   const rv = raw.streams.find((s) => s.codec_type === "video");
-  const decode = await run("ffmpeg", ["-v", "error", "-i", file, "-f", "null", "-"]);
   return {
     frames: v?.nb_read_frames ? Number(v.nb_read_frames) : null,
     framesIgnoringEditList: rv?.nb_read_frames ? Number(rv.nb_read_frames) : null,
@@ -47,6 +40,6 @@ export async function outputFacts(file: string): Promise<OutputFacts> {
     width: v?.width ?? null,
     height: v?.height ?? null,
     durationSeconds: Number(normal.format.duration ?? NaN),
-    decodeErrors: decode.stderr.trim(),
+    decodeErrors: normal.stderr.trim(),
   };
 }

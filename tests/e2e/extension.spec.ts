@@ -181,7 +181,8 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
   await expect(watch.getByText(/Saved as .*\.mp4/)).toBeVisible();
   await watch.screenshot({ path: test.info().outputPath("panel.png"), fullPage: true });
   await popup.reload();
-  await expect(popup.getByText("Recent clips")).toBeVisible();
+  // The reopened popup lists the clip the companion just cut (read once when its job feed connects).
+  await expect(popup.getByRole("region", { name: "Recent clips" })).toContainText("Stand-in video for ClipCut");
   await popup.screenshot({ path: test.info().outputPath("popup.png"), fullPage: true });
   console.log(`[measure] Create clip → finished 15 s file (panel): ${Date.now() - created} ms`);
 

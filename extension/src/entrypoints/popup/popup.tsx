@@ -240,11 +240,11 @@ function MissingTools({ tools }: { tools: CompanionTools }) {
 
 function JobsSection() {
   const [jobs, setJobs] = useState<Job[]>([]);
-  // The list once on opening and whenever the feed restarts; in between the companion pushes every change.
+  // The list when the feed connects (on opening, once) and whenever it restarts; in between the companion pushes
+  // every change.
   const load = useCallback(() => {
     void ask({ type: "jobs" }).then((result) => result.ok && setJobs(result.value.slice(-5).reverse()));
   }, []);
-  useEffect(load, [load]);
   useJobFeed(
     true,
     (event) =>

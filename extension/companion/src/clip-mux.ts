@@ -24,6 +24,7 @@ import {
 } from "mediabunny";
 import type { Format } from "../../../app/domain/media";
 import { ClipError } from "./errors";
+import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
 
 /**
  * Writing a clip from packets in this process (the in-process copy and smart cut, docs/decisions/002, 11–12), and
@@ -144,6 +145,29 @@ export async function* readPackets(sink: Sink, planned: EncodedPacket[]): AsyncG
     yield p;
     if (i + 1 < planned.length) p = await sink.getNextPacket(p);
   }
+}
+
+type ExpectedStarts = Parameters<typeof checkClipStarts>[1];
+
+/**
+ * The written clip checked against its plan before it is handed over: its packets (checkCopiedOutput) and, when
+ * `starts` is given, where its picture and sound begin (checkClipStarts). Both only read the finished file, so they
+ * run at the same time; when both fail, the packets' complaint is the one reported.
+ */
+export async function checkWrittenClip(
+  file: string,
+  format: Format,
+  known: CopiedPackets,
+  starts: ExpectedStarts | null,
+  decode: { ffmpeg: string; signal?: AbortSignal },
+): Promise<Verified> {
+  const [packets, begins] = await Promise.allSettled([
+    checkCopiedOutput(file, format, known, decode),
+    starts ? checkClipStarts(file, starts) : Promise.resolve(),
+  ]);
+  if (packets.status === "rejected") throw packets.reason;
+  if (begins.status === "rejected") throw begins.reason;
+  return packets.value;
 }
 
 /**

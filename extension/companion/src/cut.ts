@@ -19,11 +19,12 @@ import { smartPlanVp9, vp9HeadStep } from "./plans/smart-vp9";
 import { probeMedia } from "./probe";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
-import { checkClipStarts, planDirectCopy, type DirectPlan } from "./direct-copy";
+import { planDirectCopy, type DirectPlan } from "./direct-copy";
+import { checkWrittenClip } from "./clip-mux";
 import { runStage, stagePaths, type StageSpec } from "./stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
 import { startTrace, type Trace } from "./trace";
-import { checkCopiedOutput, verifyOutput, type Verified } from "./verify";
+import { verifyOutput, type Verified } from "./verify";
 
 /**
  * The cut's orchestration: stage the source once, choose the strategy, run the chosen plan's ffmpeg steps, check
@@ -203,18 +204,14 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
         });
       // The planned frame count (and audio packet count); a smart cut's clip also starts as planned: its first
       // picture a keyframe at 0, its sound within one audio frame of it (plus the encoder's priming, ≤ one frame).
-      const counted = await checkCopiedOutput(slot!.partPath, req.format, known, {
+      const starts =
+        plan.strategy === "smart"
+          ? { keyBytes: null, audioStart: plan.expectAudio ? 0 : null, slack: 0.025, ffmpegMuxed: true }
+          : null;
+      return checkWrittenClip(slot!.partPath, req.format, known, starts, {
         ffmpeg: hooks.tools.ffmpeg,
         signal: hooks.signal,
       });
-      if (plan.strategy === "smart")
-        await checkClipStarts(slot!.partPath, {
-          keyBytes: null,
-          audioStart: plan.expectAudio ? 0 : null,
-          slack: 0.025,
-          ffmpegMuxed: true,
-        });
-      return counted;
     });
     await slot.commit();
     const size = (await stat(slot.path)).size;

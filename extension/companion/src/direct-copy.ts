@@ -13,7 +13,7 @@ import {
   type VideoCodec,
 } from "mediabunny";
 import type { Format } from "../../../app/domain/media";
-import { checkClipStarts, FORMATS, muxClip, readPackets, shifted } from "./clip-mux";
+import { checkWrittenClip, FORMATS, muxClip, readPackets, shifted } from "./clip-mux";
 import { canCopyAudio } from "./encode";
 import { ClipError } from "./errors";
 import { copiesAudioPacket, planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
@@ -27,7 +27,7 @@ import { demuxShiftSeconds, readMkvHead } from "./mkv-index";
 import { planMp4Copy } from "./mp4-copy";
 import { planSmartDirect, smartRefusal } from "./direct-smart";
 import { chooseStrategy, copySpan, reencodeReasons } from "./strategy";
-import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
+import type { CopiedPackets, Verified } from "./verify";
 
 /**
  * The copy path in one pass and in this process (docs/decisions/002, 11; issue 30): the container's own index
@@ -355,10 +355,9 @@ async function writeClip(
     signal: o.signal,
     onProgress: o.onProgress,
   });
-  const verified = await checkCopiedOutput(out, format, o.known, { ffmpeg: o.ffmpeg, signal: o.signal });
-  await checkClipStarts(out, {
+  const starts = {
     keyBytes: o.video[0]!.byteLength,
     audioStart: o.audio[0] ? o.audio[0].timestamp - o.audioOrigin : null,
-  });
-  return verified;
+  };
+  return checkWrittenClip(out, format, o.known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
 }

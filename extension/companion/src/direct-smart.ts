@@ -14,14 +14,14 @@ import {
   type InputAudioTrack,
   type InputVideoTrack,
 } from "mediabunny";
-import { checkClipStarts, muxClip, readPackets, shifted, type VideoConfig } from "./clip-mux";
+import { checkWrittenClip, muxClip, readPackets, shifted, type VideoConfig } from "./clip-mux";
 import type { DirectPlan } from "./direct-copy";
 import { matchingH264Args } from "./encode";
 import { ClipError } from "./errors";
 import { runFfmpeg } from "./ffmpeg";
 import { toSeconds, toTicks, type CutFrames } from "./keyframes";
 import type { CutRequest } from "./request";
-import { checkCopiedOutput, type CopiedPackets, type Verified } from "./verify";
+import type { CopiedPackets, Verified } from "./verify";
 
 /**
  * The H.264 smart cut in this process (docs/decisions/002, 12; issue 30): the plan is the staged smart cut's (the
@@ -280,12 +280,8 @@ async function writeSmart(
     await Promise.allSettled(encodes);
     await rm(work, { recursive: true, force: true });
   }
-  const verified = await checkCopiedOutput(out, req.format, o.known, { ffmpeg: o.ffmpeg, signal: o.signal });
-  await checkClipStarts(out, {
-    keyBytes: null,
-    audioStart: o.audio[0] ? o.audio[0].timestamp - o.audioOrigin : null,
-  });
-  return verified;
+  const starts = { keyBytes: null, audioStart: o.audio[0] ? o.audio[0].timestamp - o.audioOrigin : null };
+  return checkWrittenClip(out, req.format, o.known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
 }
 
 /** Source packets (decode order, bytes read through the guarded reader) into a small MP4 for the encoder. */

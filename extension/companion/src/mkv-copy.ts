@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import type { DirectPlan } from "./direct-copy";
-import { checkClipStarts } from "./clip-mux";
+import { checkWrittenClip } from "./clip-mux";
 import { withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
 import { el, elHeader, floatEl, idEl, MKV, textEl, uintEl } from "./ebml";
 import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
@@ -17,7 +17,7 @@ import type { Packet } from "./probe";
 import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { chooseStrategy, copySpan } from "./strategy";
-import { checkCopiedOutput, type CopiedPackets } from "./verify";
+import type { CopiedPackets } from "./verify";
 
 /**
  * The byte-level copy of a WebM/Matroska source into WebM or MKV (docs/decisions/002, 15), the counterpart of
@@ -251,9 +251,8 @@ async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutc
     close: readers.close,
     async write(out, o) {
       await writeLayout(out, layout, o);
-      const verified = await checkCopiedOutput(out, req.format, known, { ffmpeg: o.ffmpeg, signal: o.signal });
-      await checkClipStarts(out, { keyBytes: key.payload, audioStart });
-      return verified;
+      const starts = { keyBytes: key.payload, audioStart };
+      return checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
     },
   };
   return { plan: result };

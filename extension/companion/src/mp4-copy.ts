@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import type { DirectPlan } from "./direct-copy";
-import { checkClipStarts } from "./clip-mux";
+import { checkWrittenClip } from "./clip-mux";
 import { MARGIN_SECONDS, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
 import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
 import { boxHeader, fourcc } from "./mp4-boxes";
@@ -11,7 +11,7 @@ import type { Packet } from "./probe";
 import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { chooseStrategy, copySpan } from "./strategy";
-import { checkCopiedOutput, type CopiedPackets } from "./verify";
+import type { CopiedPackets } from "./verify";
 
 /**
  * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (docs/decisions/002,
@@ -366,9 +366,8 @@ async function plan(
       } finally {
         await file.close();
       }
-      const verified = await checkCopiedOutput(out, req.format, known, { ffmpeg: o.ffmpeg, signal: o.signal });
-      await checkClipStarts(out, { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null });
-      return verified;
+      const starts = { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null };
+      return checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
     },
   };
   return { plan: result };

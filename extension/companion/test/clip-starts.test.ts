@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
+import { checkWrittenClip } from "../src/clip-mux";
 import { checkClipStarts } from "../src/direct-copy";
 import { cut, tempDir } from "./helpers";
 import { run } from "./media";
@@ -52,5 +53,37 @@ describe("the start check of encoded clips", () => {
     });
     // The same file's picture is fine: only the sound is refused.
     await expect(checkClipStarts(mute, { keyBytes: null, audioStart: null })).resolves.toBe(undefined);
+  });
+});
+
+describe("the written clip's two checks together", () => {
+  it("refuses a clip whose packets are the planned ones when its picture starts late; a wrong count is named first", async () => {
+    const late = await shifted("late-picture-packets.mp4", { video: 0.5 });
+    const { stdout } = await run("ffprobe", [
+      ...["-v", "error", "-select_streams", "v:0", "-count_packets"],
+      ...["-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", late],
+    ]);
+    const frames = Number(stdout.toString().trim());
+    expect(frames).toBeGreaterThan(40);
+    const known = {
+      seconds: 2,
+      width: 640,
+      height: 360,
+      videoSizes: new Array<number>(frames).fill(0),
+      sizesExact: false,
+      audioPackets: null,
+    };
+    const decode = { ffmpeg: "ffmpeg" };
+    await expect(checkWrittenClip(late, "mp4", known, null, decode)).resolves.toMatchObject({ frames });
+    const starts = { keyBytes: null, audioStart: null };
+    await expect(checkWrittenClip(late, "mp4", known, starts, decode)).rejects.toMatchObject({
+      code: "verify_failed",
+      message: "The written clip does not start on the planned keyframe.",
+    });
+    const fewer = { ...known, videoSizes: known.videoSizes.slice(1) };
+    await expect(checkWrittenClip(late, "mp4", fewer, starts, decode)).rejects.toMatchObject({
+      code: "verify_failed",
+      message: expect.stringContaining(`${frames} video packets written, ${frames - 1} chosen`) as unknown,
+    });
   });
 });

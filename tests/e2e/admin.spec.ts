@@ -1,3 +1,4 @@
+import { ADMIN_MESSAGES } from "../../app/domain/admin";
 import { parseCsv } from "../../app/domain/csv";
 import { expect, test } from "./fixtures";
 import { newUser } from "./helpers";
@@ -124,8 +125,29 @@ test.describe("admin back-office", () => {
       'Clip "E2E modal clip" created successfully! 15 credits were deducted.',
     );
     await expect(dialog).toBeHidden({ timeout: 10_000 }); // closes itself after AUTO_CLOSE_MS (2 s)
-    await expect(page.getByRole("row", { name: /E2E modal clip/ })).toBeVisible();
+    const row = page.getByRole("row", { name: /E2E modal clip/ });
+    await expect(row).toBeVisible();
     await expect(page).toHaveURL(/\/admin\/clips$/);
+    // Delete asks first (the browser's own confirm): dismissed, nothing is sent and the clip stays; accepted, it goes.
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") posts.push(r.url());
+    });
+    const asked: string[] = [];
+    page.once("dialog", (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    const remove = row.getByRole("button", { name: "Delete E2E modal clip" });
+    await remove.click();
+    await expect.poll(() => asked).toEqual([ADMIN_MESSAGES.deleteClipConfirm]);
+    await expect(row).toBeVisible();
+    expect(posts, "a dismissed confirm sends nothing").toEqual([]);
+    page.once("dialog", (d) => void d.accept());
+    await remove.click();
+    await expect(page.getByText("Clip deleted.", { exact: true })).toBeVisible();
+    await expect(row).toBeHidden();
+    expect(posts).toHaveLength(1);
     // Reopening starts from a clean form.
     await page.getByRole("link", { name: "Create Clip" }).click();
     await expect(dialog.getByLabel("Clip Name")).toHaveValue("");

@@ -1,3 +1,4 @@
+import { SITE } from "../../app/domain/site";
 import { expect, test } from "./fixtures";
 import {
   DEMO_ADMIN,
@@ -60,9 +61,23 @@ test.describe("accounts", () => {
     await phone.close();
   });
 
-  test("the maintenance notice closes with Escape too", async ({ page }) => {
+  test("the maintenance notice waits 500 ms, links the social accounts, and closes with Escape too", async ({
+    page,
+  }) => {
     await signIn(page, DEMO_CREATOR, DEMO_PASSWORD);
     const notice = page.getByRole("dialog");
+    await expect(notice).toBeVisible();
+    for (const s of SITE.social) {
+      await expect(notice.getByRole("link", { name: s.name })).toHaveAttribute("href", s.href);
+    }
+    // Still due until it is closed: reloaded with the page's clock held, it is not there at 499 ms, and is at 500.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 60_000);
+    await page.reload();
+    expect(await noticeDue(page)).toBe(true);
+    await page.clock.runFor(499);
+    await expect(notice).toBeHidden();
+    await page.clock.runFor(1);
     await expect(notice).toBeVisible();
     await expect(page.getByRole("button", { name: "Got it" })).toBeFocused();
     await page.keyboard.press("Escape");

@@ -17,6 +17,13 @@ function ensureSystemPackages() {
     ["ffmpeg", "ffmpeg"],
     ["ffprobe", "ffmpeg"],
   ].filter(([bin]) => !has(bin));
+  // The Firefox suite needs ESR 153 or later (puppeteer's BiDi setViewport, waitForFunction under the site's CSP);
+  // Debian 12's main archive still holds 140 beside 153 in its security archive: an older one is upgraded.
+  const firefox = /(\d+)\./.exec(spawnSync("firefox-esr", ["--version"], { encoding: "utf8" }).stdout ?? "");
+  if (firefox && Number(firefox[1]) < 153) {
+    console.log(`firefox-esr ${firefox[1]} is older than the 153 the Firefox suite needs.`);
+    missing.push(["firefox-esr", "firefox-esr"]);
+  }
   const packages = [...new Set(missing.map(([, pkg]) => pkg))];
   if (packages.length === 0) return;
   const command = `apt-get update && apt-get install -y ${packages.join(" ")}`;

@@ -1,8 +1,8 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { SITE } from "~/domain/site";
+import { MAINTENANCE_NOTICE_DELAY_MS, SITE } from "~/domain/site";
 
-/** Shown 500 ms after entering the signed-in area while the session's notice flag is set. "Got it" clears it. */
+/** Shown a fixed delay after entering the signed-in area while the session's notice flag is set; "Got it" clears it. */
 export function MaintenanceModal({ show }: { show: boolean }) {
   const fetcher = useFetcher();
   const [open, setOpen] = useState(false);
@@ -11,7 +11,7 @@ export function MaintenanceModal({ show }: { show: boolean }) {
 
   useEffect(() => {
     if (!show) return;
-    const timer = setTimeout(() => setOpen(true), 500);
+    const timer = setTimeout(() => setOpen(true), MAINTENANCE_NOTICE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [show]);
   useEffect(() => {

@@ -1,3 +1,6 @@
+/** The maintenance notice shows this long after entering the signed-in area (spec: "Maintenance modal delay 500 ms"). */
+export const MAINTENANCE_NOTICE_DELAY_MS = 500;
+
 /** Company facts shown on several pages. */
 export const SITE = {
   name: "ClipCut",

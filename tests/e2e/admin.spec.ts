@@ -131,7 +131,7 @@ test.describe("admin back-office", () => {
     // Delete asks first (the browser's own confirm): dismissed, nothing is sent and the clip stays; accepted, it goes.
     const posts: string[] = [];
     page.on("request", (r) => {
-      if (r.method() === "POST") posts.push(r.url());
+      if (r.method() === "POST" && new URL(r.url()).pathname.startsWith("/admin/clips")) posts.push(r.url());
     });
     const asked: string[] = [];
     page.once("dialog", (d) => {

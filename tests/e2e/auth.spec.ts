@@ -1,4 +1,4 @@
-import { SITE } from "../../app/domain/site";
+import { MAINTENANCE_NOTICE_DELAY_MS, SITE } from "../../app/domain/site";
 import { expect, test } from "./fixtures";
 import {
   DEMO_ADMIN,
@@ -70,12 +70,13 @@ test.describe("accounts", () => {
     for (const s of SITE.social) {
       await expect(notice.getByRole("link", { name: s.name })).toHaveAttribute("href", s.href);
     }
-    // Still due until it is closed: reloaded with the page's clock held, it is not there at 499 ms, and is at 500.
+    // Still due until it is closed: reloaded with the page's clock held, it is not there 1 ms before the delay, and is
+    // at it.
     await page.clock.install();
     await page.clock.pauseAt(Date.now() + 60_000);
     await page.reload();
     expect(await noticeDue(page)).toBe(true);
-    await page.clock.runFor(499);
+    await page.clock.runFor(MAINTENANCE_NOTICE_DELAY_MS - 1);
     await expect(notice).toBeHidden();
     await page.clock.runFor(1);
     await expect(notice).toBeVisible();

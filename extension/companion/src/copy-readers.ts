@@ -1,5 +1,5 @@
 import { ClipError } from "./errors";
-import { openRangeReader, type RangeReader } from "./range-reader";
+import { openRangeReader, sumStats, type RangeReader, type ReadStats } from "./range-reader";
 import type { CutRequest } from "./request";
 
 /**
@@ -9,7 +9,7 @@ import type { CutRequest } from "./request";
 export interface CopyReaders {
   open(spec: CutRequest["input"]): Promise<RangeReader>;
   close(): Promise<void>;
-  stats(): { requests: number; bytes: number };
+  stats(): ReadStats;
 }
 
 /** Extra video listed past the end, in seconds: the closed-prefix search needs a few frames past it. */
@@ -42,10 +42,7 @@ export async function withCopyReaders<P>(
       return r;
     },
     close,
-    stats() {
-      const all = readers.map((r) => r.stats());
-      return { requests: all.reduce((a, x) => a + x.requests, 0), bytes: all.reduce((a, x) => a + x.bytes, 0) };
-    },
+    stats: () => sumStats(readers),
   };
   try {
     const outcome = await plan(own);

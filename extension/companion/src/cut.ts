@@ -268,7 +268,9 @@ async function cutInProcess(
       }),
     );
     const reads = plan.stats();
-    await o.trace.span(`read ${reads.requests} requests, ${(reads.bytes / 1e6).toFixed(2)} MB`, async () => undefined);
+    const mb = (n: number) => (n / 1e6).toFixed(2);
+    const read = `read ${reads.requests} requests, ${mb(reads.bytes)} MB, at most ${mb(reads.mostHeld)} MB held`;
+    await o.trace.span(read, async () => undefined);
     await slot.commit();
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: o.progress.lastSpeed, etaSeconds: 0 });

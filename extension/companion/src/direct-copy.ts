@@ -18,7 +18,7 @@ import { canCopyAudio } from "./encode";
 import { ClipError } from "./errors";
 import { copiesAudioPacket, planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
 import type { MediaInfo, Packet } from "./probe";
-import { openRangeReader, type RangeReader } from "./range-reader";
+import { openRangeReader, sumStats, type RangeReader, type ReadStats } from "./range-reader";
 import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "./sidx";
 import { MARGIN_SECONDS } from "./copy-readers";
@@ -94,8 +94,8 @@ export interface DirectPlan {
   ): Promise<Verified>;
   /** Stops every read (the plan holds the source open until then). */
   close(): Promise<void>;
-  /** Requests and bytes read so far. */
-  stats(): { requests: number; bytes: number };
+  /** Requests and bytes read so far, and the most bytes held at once. */
+  stats(): ReadStats;
 }
 
 export type DirectOutcome = { plan: DirectPlan } | { refused: string };
@@ -210,10 +210,7 @@ export async function planDirectCopy(
     if (frames.keyBefore !== packets[0]!.pts) return await refuse(closeAll, "the keyframe is not the first listed");
     const choice = chooseStrategy(req, frames, packets);
     const audioShift = audioTrack ? await audioShiftOf(audioSource) : 0;
-    const stats = () => {
-      const all = opened.map((o) => o.reader.stats());
-      return { requests: all.reduce((s, x) => s + x.requests, 0), bytes: all.reduce((s, x) => s + x.bytes, 0) };
-    };
+    const stats = () => sumStats(opened.map((o) => o.reader));
     if (choice.kind === "smart") {
       // The smart cut's middle is copied from this reader, its head and tail encoded from GOPs read here too; its
       // encoders match the source as ffprobe describes it (`probed`, run beside this index read).

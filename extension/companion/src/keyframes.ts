@@ -5,6 +5,9 @@ export const TICKS_PER_SECOND = 90000;
 /** Tolerance for "the frame at time t": 1 ms absorbs float noise in requested times. */
 const EPSILON = 90;
 
+/** A frame at `pts` is on screen at or before the start (the snap rule's tolerance: 1 ms). */
+export const showsByStart = (pts: number, startTick: number) => pts <= startTick + EPSILON;
+
 export const toTicks = (seconds: number) => Math.round(seconds * TICKS_PER_SECOND);
 export const toSeconds = (ticks: number) => ticks / TICKS_PER_SECOND;
 
@@ -83,7 +86,7 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
   const sorted = packets.map((p) => p.pts).sort((a, b) => a - b);
   const first = sorted[0] ?? 0;
   let startPts = first;
-  for (const pts of sorted) if (pts <= startTick + EPSILON) startPts = pts;
+  for (const pts of sorted) if (showsByStart(pts, startTick)) startPts = pts;
   const frames = sorted.filter((pts) => pts >= startPts && pts < endTick - EPSILON);
   if (frames.length === 0) frames.push(startPts);
   const lastPts = frames[frames.length - 1] ?? startPts;

@@ -1,9 +1,13 @@
-import { open } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { rename, rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { DirectPlan } from "./direct-copy";
+import { concat } from "./bytes";
 import { checkWrittenClip } from "./clip-mux";
 import { withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
 import { el, elHeader, floatEl, idEl, MKV, textEl, uintEl } from "./ebml";
-import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
+import { copiedAudioRun, planFrames, showsByStart, toSeconds, toTicks } from "./keyframes";
+import { MkvClipFile, type ClipHead } from "./mkv-clip-file";
 import {
   demuxShiftSeconds,
   readBlocks,
@@ -14,7 +18,6 @@ import {
   type MkvTrack,
 } from "./mkv-index";
 import type { Packet } from "./probe";
-import type { RangeReader } from "./range-reader";
 import type { CutRequest } from "./request";
 import { chooseStrategy, copySpan } from "./strategy";
 import type { CopiedPackets } from "./verify";
@@ -32,10 +35,6 @@ import type { CopiedPackets } from "./verify";
 
 const VIDEO_CODECS = new Set(["V_VP9", "V_VP8"]);
 const AUDIO_CODECS = new Set(["A_OPUS", "A_VORBIS"]);
-/** A new output cluster at most this many timecode units after the last one began (a block's offset is 16-bit). */
-const CLUSTER_SPAN = 30_000;
-/** Bytes gathered before each write to the file. */
-const FLUSH = 4 * 1024 * 1024;
 /**
  * Blocks listed past the end, in seconds: VP9/VP8 blocks are in presentation order, so the frame plan needs only a
  * few past it, and the sound interleaved up to there (the MP4 copies' second covers B-frame reordering).
@@ -120,211 +119,210 @@ async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutc
   const seconds = (file: MkvFile, time: number) => (time * file.timecodeScale) / 1e9;
   const keyCueSeconds = seconds(main, span.from.time);
 
+  // The sound's track is known before anything is written: the clip's head (its length) depends on it.
+  let audioFile: MkvFile | null = null;
+  let audioTrack: MkvTrack | null = null;
+  if (req.info.audio) {
+    const file = audioHead ? await audioHead : main;
+    if (typeof file === "string") return { notTaken: `audio: ${file}` };
+    audioFile = file;
+    audioTrack = file.tracks.find((t) => t.type === 2) ?? null;
+    if (!audioTrack || !AUDIO_CODECS.has(audioTrack.codecId)) {
+      return { notTaken: `audio codec ${audioTrack?.codecId ?? "none"}` };
+    }
+  }
   // Its clusters are read beside the video's, from its cue before the keyframe.
-  const loadAudio = async (): Promise<{ file: MkvFile; blocks: MkvBlock[] } | string> => {
-    const file = await audioHead!;
-    if (typeof file === "string") return `audio: ${file}`;
-    const track = file.tracks.find((t) => t.type === 2);
-    if (!track) return "audio: no audio track";
+  const loadAudio = async (file: MkvFile, track: MkvTrack): Promise<MkvBlock[] | string> => {
     const cues = cuesOf(file, track);
     if (cues.length === 0) return "audio: no cue points";
     const s = cueSpan(file, cues, keyCueSeconds - 0.1, end + MARGIN_SECONDS, req.info.durationSeconds);
     file.reader.expectSpan(s.from.cluster, s.likelyEnd);
     const blocks = await readBlocks(file, s.from.cluster, s.to, (b) => seconds(file, b.time) > end + MARGIN_SECONDS);
-    return typeof blocks === "string" ? `audio: ${blocks}` : { file, blocks };
+    return typeof blocks === "string" ? `audio: ${blocks}` : blocks.filter((b) => b.track === track.number);
   };
-  const audioLoad = separate ? loadAudio() : null;
-  audioLoad?.catch(() => undefined);
-  // The walk ends once the picture and (in this file) the sound are both past the end and the margin.
-  const ownAudio = separate ? null : (main.tracks.find((t) => t.type === 2)?.number ?? null);
-  const beyond = new Set<number>();
-  const past = (b: MkvBlock) => {
-    if (seconds(main, b.time) > end + MARGIN_SECONDS) beyond.add(b.track);
-    return beyond.has(video.number) && (ownAudio === null || beyond.has(ownAudio));
-  };
-  const blocks = await readBlocks(main, span.from.cluster, span.to, past);
-  if (typeof blocks === "string") return { notTaken: blocks };
+  const pairLoad = separate && audioFile && audioTrack ? loadAudio(audioFile, audioTrack) : null;
+  pairLoad?.catch(() => undefined);
 
-  // Video blocks from the cue's keyframe, in presentation (= decode) order, through the margin past the end.
-  const vBlocks = blocks.filter((b) => b.track === video.number);
-  let first = vBlocks.findIndex((b) => b.key && b.time >= span.from.time);
-  if (first < 0) return { notTaken: "no keyframe in the cue's cluster" };
-  let listed = vBlocks.slice(first);
-  const cut = listed.findIndex((b) => seconds(main, b.time) > end + MARGIN_SECONDS);
-  if (cut > 0) listed = listed.slice(0, cut + 1);
-  const toPackets = (list: MkvBlock[]): Packet[] =>
-    list.map((b) => {
+  const head: ClipHead = (o) => clipHead(req.format, main.timecodeScale, video, audioTrack, o);
+  const path = join(req.outputDir, `.clipcut-${randomBytes(6).toString("hex")}.part`);
+  const file = await MkvClipFile.create(path, head({ segmentLength: 0, cuesAt: 0, seconds: 0 }).bytes.length);
+  const discard = async () => {
+    await file.close();
+    await rm(path, { force: true });
+  };
+  /**
+   * The walk of the clip's clusters, each block written as it is read once the keyframe is known (the keyframe at or
+   * before the start: the cue's, or a later one the Cues do not list, which starts the file over); then the packets
+   * the clip keeps, by the same rules as every copy, and the written blocks checked against them.
+   */
+  const walk = async (): Promise<ByteCopyOutcome<DirectPlan>> => {
+    const startTick = toTicks(start);
+    const ownAudio = separate ? null : (audioTrack?.number ?? null);
+    const shift = audioTrack ? demuxShiftSeconds(audioTrack) : 0;
+    const aScale = audioFile?.timecodeScale ?? main.timecodeScale;
+    /** The sound's packet time on ffmpeg's demuxer clock (block time less CodecDelay), in ticks. */
+    const audioPts = (b: MkvBlock) => toTicks(seconds(audioFile!, b.time) - shift);
+    let key: MkvBlock | null = null;
+    let keyTicks = 0;
+    let keyByte = 0;
+    let pastStart = false;
+    let pair: MkvBlock[] = [];
+    let pairNext = 0;
+    const audioOut = (b: MkvBlock) => Math.max(0, Math.round((b.time * aScale) / main.timecodeScale) - key!.time);
+    const addAudio = (b: MkvBlock) => file.add(b, separate ? audioFile!.reader : main.reader, 2, audioOut(b));
+    /** The pair's sound up to `out` on the clip's clock (video first on a tie). */
+    const addPairUntil = async (out: number) => {
+      while (pairNext < pair.length && audioOut(pair[pairNext]!) < out) await addAudio(pair[pairNext++]!);
+    };
+
+    const onBlock = async (b: MkvBlock) => {
+      if (b.track === video.number) {
+        const early = showsByStart(toTicks(seconds(main, b.time)), startTick);
+        const adopt = b.key && b.time >= span.from.time && (!key || (early && !pastStart));
+        if (!early) pastStart = true;
+        if (adopt) {
+          if (key) await file.restart();
+          key = b;
+          keyTicks = toTicks(seconds(main, b.time));
+          keyByte = (await main.reader.read(b.patch + 4, b.patch + 5))[0]!;
+          await file.add(b, main.reader, 1, 0);
+          if (pairLoad) {
+            const loaded = await pairLoad;
+            if (typeof loaded === "string") throw new NotTaken(loaded);
+            pair = loaded;
+            pairNext = pair.findIndex((a) => audioPts(a) >= keyTicks);
+            if (pairNext < 0) pairNext = pair.length;
+          }
+          return;
+        }
+        if (!key) return;
+        await addPairUntil(b.time - key.time);
+        await file.add(b, main.reader, 1, b.time - key.time);
+      } else if (b.track === ownAudio && key && audioPts(b) >= keyTicks) {
+        // Sound the file holds before its keyframe is not kept: a clip that needs it is not taken (below).
+        await addAudio(b);
+      }
+    };
+    // The walk ends once the picture and (in this file) the sound are both past the end and the margin.
+    const beyond = new Set<number>();
+    const past = (b: MkvBlock) => {
+      if (seconds(main, b.time) > end + MARGIN_SECONDS) beyond.add(b.track);
+      return beyond.has(video.number) && (ownAudio === null || beyond.has(ownAudio));
+    };
+    let blocks: MkvBlock[] | string;
+    try {
+      blocks = await readBlocks(main, span.from.cluster, span.to, past, onBlock);
+    } catch (error) {
+      if (error instanceof NotTaken) return { notTaken: error.message };
+      throw error;
+    }
+    if (typeof blocks === "string") return { notTaken: blocks };
+    if (!key) return { notTaken: "no keyframe in the cue's cluster" };
+    const keyBlock: MkvBlock = key;
+    if (pair.length > 0) await addPairUntil(Infinity);
+
+    // Video blocks from the keyframe, in presentation (= decode) order, through the margin past the end.
+    const vBlocks = blocks.filter((b) => b.track === video.number);
+    let listed = vBlocks.slice(vBlocks.indexOf(keyBlock));
+    const cut = listed.findIndex((b) => seconds(main, b.time) > end + MARGIN_SECONDS);
+    if (cut > 0) listed = listed.slice(0, cut + 1);
+    const packets: Packet[] = listed.map((b) => {
       const pts = toTicks(seconds(main, b.time));
       return { pts, dts: pts, key: b.key };
     });
-  let packets = toPackets(listed);
-  if (packets.some((p, i) => i > 0 && p.pts <= packets[i - 1]!.pts)) {
-    return { notTaken: "video blocks out of presentation order" };
-  }
-  let frames = planFrames(packets, toTicks(start), toTicks(end));
-  if (frames.keyBefore !== packets[0]!.pts) {
-    // A keyframe after the cue's (cues need not list every keyframe): start there.
-    first = packets.findIndex((p) => p.key && p.pts === frames.keyBefore);
-    if (first < 0) return { notTaken: "the keyframe is not listed" };
-    listed = listed.slice(first);
-    packets = toPackets(listed);
-    frames = planFrames(packets, toTicks(start), toTicks(end));
-  }
-  const choice = chooseStrategy(req, frames, packets);
-  if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
-  const key = listed[0]!;
-  const keyByte = await main.reader.read(key.patch + 4, key.patch + 5);
-  if (!startsClean(video.codecId, keyByte[0]!)) return { notTaken: "the keyframe is not a key frame in the bitstream" };
-  const keyTicks = frames.keyBefore;
-  const chosenVideo = listed.slice(0, choice.packets);
+    if (packets.some((p, i) => i > 0 && p.pts <= packets[i - 1]!.pts)) {
+      return { notTaken: "video blocks out of presentation order" };
+    }
+    const frames = planFrames(packets, startTick, toTicks(end));
+    if (frames.keyBefore !== keyTicks) return { notTaken: "the keyframe is not the clip's first" };
+    const choice = chooseStrategy(req, frames, packets);
+    if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
+    if (!startsClean(video.codecId, keyByte)) return { notTaken: "the keyframe is not a key frame in the bitstream" };
+    const chosenVideo = listed.slice(0, choice.packets);
 
-  // Audio by the copy's rule, on ffmpeg's demuxer clock (block time less CodecDelay).
-  let audioFile: MkvFile | null = null;
-  let audioTrack: MkvTrack | null = null;
-  let aBlocks: MkvBlock[] = [];
-  if (req.info.audio) {
-    if (audioLoad) {
-      const loaded = await audioLoad;
-      if (typeof loaded === "string") return { notTaken: loaded };
-      audioFile = loaded.file;
-      audioTrack = loaded.file.tracks.find((t) => t.type === 2)!;
-      aBlocks = loaded.blocks;
-    } else {
-      audioFile = main;
-      audioTrack = main.tracks.find((t) => t.type === 2) ?? null;
-      aBlocks = blocks;
+    // Audio by the copy's rule, on ffmpeg's demuxer clock.
+    let chosenAudio: MkvBlock[] = [];
+    if (audioFile && audioTrack) {
+      const af = audioFile;
+      const list = separate ? pair : blocks.filter((b) => b.track === ownAudio);
+      const fallback = audioTrack.defaultDuration / 1e9;
+      const duration = (i: number) => {
+        const b = list[i]!;
+        if (b.duration !== null) return seconds(af, b.duration);
+        if (i + 1 < list.length) return seconds(af, list[i + 1]!.time - b.time);
+        return fallback || (i > 0 ? seconds(af, b.time - list[i - 1]!.time) : 0);
+      };
+      const run = copiedAudioRun(
+        list.length,
+        (i) => audioPts(list[i]!),
+        (i) => toTicks(duration(i)),
+        keyTicks,
+        choice.endPts,
+      );
+      chosenAudio = list.slice(run.from, run.from + run.count);
     }
-    if (!audioTrack || !AUDIO_CODECS.has(audioTrack.codecId)) {
-      return { notTaken: `audio codec ${audioTrack?.codecId ?? "none"}` };
-    }
-  }
-  let chosenAudio: MkvBlock[] = [];
-  if (audioFile && audioTrack) {
-    const file = audioFile;
-    const track = audioTrack;
-    const list = aBlocks.filter((b) => b.track === track.number);
-    const shift = demuxShiftSeconds(track);
-    const at = (i: number) => seconds(file, list[i]!.time) - shift;
-    const fallback = track.defaultDuration / 1e9;
-    const duration = (i: number) => {
-      const b = list[i]!;
-      if (b.duration !== null) return seconds(file, b.duration);
-      if (i + 1 < list.length) return seconds(file, list[i + 1]!.time - b.time);
-      return fallback || (i > 0 ? seconds(file, b.time - list[i - 1]!.time) : 0);
+    const kept = new Set([...chosenVideo, ...chosenAudio]);
+    for (const b of kept)
+      if (!file.has(b)) return { notTaken: "the file holds sound the clip keeps before its keyframe" };
+
+    const known: CopiedPackets = {
+      seconds: toSeconds(choice.endPts - keyTicks),
+      width: req.info.video!.width,
+      height: req.info.video!.height,
+      videoSizes: chosenVideo.map((b) => b.payload),
+      sizesExact: true,
+      audioPackets: req.info.audio ? chosenAudio.length : null,
     };
-    const run = copiedAudioRun(
-      list.length,
-      (i) => toTicks(at(i)),
-      (i) => toTicks(duration(i)),
-      keyTicks,
-      choice.endPts,
-    );
-    chosenAudio = list.slice(run.from, run.from + run.count);
+    const firstAudio = chosenAudio[0];
+    const audioStart = firstAudio ? (audioOut(firstAudio) * main.timecodeScale) / 1e9 : null;
+    let placed = false;
+    const plan: DirectPlan = {
+      ...copySpan(frames, choice),
+      via: "byte copy of the Matroska clusters",
+      known,
+      stats: readers.stats,
+      async close() {
+        await readers.close();
+        if (!placed) await discard();
+      },
+      async write(out, o) {
+        o.signal?.throwIfAborted();
+        await file.finish(kept, head, known.seconds);
+        await file.close();
+        await rename(path, out);
+        placed = true;
+        o.onProgress?.(1);
+        const starts = { keyBytes: keyBlock.payload, audioStart };
+        return checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
+      },
+    };
+    return { plan };
+  };
+  try {
+    const walked = await walk();
+    if ("notTaken" in walked) await discard();
+    return walked;
+  } catch (error) {
+    await discard();
+    throw error;
   }
-
-  const known: CopiedPackets = {
-    seconds: toSeconds(choice.endPts - keyTicks),
-    width: req.info.video!.width,
-    height: req.info.video!.height,
-    videoSizes: chosenVideo.map((b) => b.payload),
-    sizesExact: true,
-    audioPackets: req.info.audio ? chosenAudio.length : null,
-  };
-  const layout = clipLayout(req.format, {
-    main,
-    video,
-    videoBlocks: chosenVideo,
-    audioFile,
-    audioTrack: chosenAudio.length > 0 ? audioTrack : null,
-    audioBlocks: chosenAudio,
-    keyTime: key.time,
-    seconds: known.seconds,
-  });
-  const firstAudio = layout.blocks.find((b) => b.number === 2);
-  const audioStart = firstAudio ? (firstAudio.out * main.timecodeScale) / 1e9 : null;
-
-  const result: DirectPlan = {
-    ...copySpan(frames, choice),
-    via: "byte copy of the Matroska clusters",
-    known,
-    stats: readers.stats,
-    close: readers.close,
-    async write(out, o) {
-      await writeLayout(out, layout, o);
-      const starts = { keyBytes: key.payload, audioStart };
-      return checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
-    },
-  };
-  return { plan: result };
 }
 
-/** One block of the clip: where its bytes are, its track number and time in the clip. */
-interface PlacedBlock {
-  block: MkvBlock;
-  reader: RangeReader;
-  number: 1 | 2;
-  /** Time on the clip's clock, in the output's timecode units. */
-  out: number;
-}
-
-interface Layout {
-  /** Everything before the first cluster: EBML header, Segment header, SeekHead, Info, Tracks. */
-  head: Uint8Array;
-  /** The clusters: their timecode and blocks. */
-  clusters: { time: number; blocks: PlacedBlock[]; length: number }[];
-  blocks: PlacedBlock[];
-  cues: Uint8Array;
-  total: number;
-}
+/** A walk that stops because the copy does not take this source (the reason is the message). */
+class NotTaken extends Error {}
 
 /**
- * The clip's layout, complete before any block is read: the blocks interleaved by time (each track in its own
- * order), a cluster at each keyframe, every size known, so the Segment, SeekHead and Cues are exact from the start.
+ * The clip's head: EBML header, a Segment of `segmentLength`, SeekHead (Cues at `cuesAt`), Info (the source's
+ * TimecodeScale, the clip's duration) and Tracks (TrackNumber 1 and 2, every other TrackEntry child copied).
+ * Sizes and positions are fixed-width: the head's length is known before the clusters are written behind it.
  */
-function clipLayout(
+function clipHead(
   format: CutRequest["format"],
-  o: {
-    main: MkvFile;
-    video: MkvTrack;
-    videoBlocks: MkvBlock[];
-    audioFile: MkvFile | null;
-    audioTrack: MkvTrack | null;
-    audioBlocks: MkvBlock[];
-    keyTime: number;
-    seconds: number;
-  },
-): Layout {
-  const scale = o.main.timecodeScale;
-  const v: PlacedBlock[] = o.videoBlocks.map((block) => ({
-    block,
-    reader: o.main.reader,
-    number: 1,
-    out: block.time - o.keyTime,
-  }));
-  const aScale = o.audioFile?.timecodeScale ?? scale;
-  const a: PlacedBlock[] = o.audioTrack
-    ? o.audioBlocks.map((block) => ({
-        block,
-        reader: o.audioFile!.reader,
-        number: 2,
-        out: Math.max(0, Math.round((block.time * aScale) / scale) - o.keyTime),
-      }))
-    : [];
-  const blocks: PlacedBlock[] = [];
-  for (let i = 0, j = 0; i < v.length || j < a.length;) {
-    if (j >= a.length || (i < v.length && v[i]!.out <= a[j]!.out)) blocks.push(v[i++]!);
-    else blocks.push(a[j++]!);
-  }
-  const clusters: Layout["clusters"] = [];
-  for (const b of blocks) {
-    const last = clusters[clusters.length - 1];
-    if (!last || (b.number === 1 && b.block.key) || b.out - last.time > CLUSTER_SPAN) {
-      clusters.push({ time: b.out, blocks: [b], length: 0 });
-    } else last.blocks.push(b);
-  }
-  for (const c of clusters) {
-    c.length = uintEl(MKV.timecode, c.time).length + c.blocks.reduce((s, b) => s + b.block.end - b.block.start, 0);
-  }
+  scale: number,
+  video: MkvTrack,
+  audio: MkvTrack | null,
+  o: { segmentLength: number; cuesAt: number; seconds: number },
+): { bytes: Uint8Array; dataStart: number } {
   const entry = (t: MkvTrack, n: number) =>
     el(MKV.trackEntry, uintEl(MKV.trackNumber, n), uintEl(MKV.trackUid, n), ...t.rest);
   const info = el(
@@ -334,7 +332,7 @@ function clipLayout(
     textEl(MKV.writingApp, "ClipCut companion"),
     floatEl(MKV.duration, (o.seconds * 1e9) / scale),
   );
-  const tracks = el(MKV.tracks, entry(o.video, 1), ...(o.audioTrack ? [entry(o.audioTrack, 2)] : []));
+  const tracks = el(MKV.tracks, entry(video, 1), ...(audio ? [entry(audio, 2)] : []));
   const seekHead = (positions: number[]) =>
     el(
       MKV.seekHead,
@@ -343,23 +341,6 @@ function clipLayout(
       ),
     );
   const seekLength = seekHead([0, 0, 0]).length;
-  const clustersAt = seekLength + info.length + tracks.length;
-  let at = clustersAt;
-  const points: Uint8Array[] = [];
-  for (const c of clusters) {
-    if (c.blocks[0]!.number === 1 && c.blocks[0]!.block.key) {
-      points.push(
-        el(
-          MKV.cuePoint,
-          uintEl(MKV.cueTime, c.time),
-          el(MKV.cueTrackPositions, uintEl(MKV.cueTrack, 1), uintEl(MKV.cueClusterPosition, at, 8)),
-        ),
-      );
-    }
-    at += elHeader(MKV.cluster, c.length).length + c.length;
-  }
-  const cues = el(MKV.cues, ...points);
-  const segmentLength = at + cues.length;
   const ebml = el(
     MKV.ebml,
     uintEl(MKV.ebmlVersion, 1),
@@ -370,61 +351,7 @@ function clipLayout(
     uintEl(MKV.docTypeVersion, 4),
     uintEl(MKV.docTypeReadVersion, 2),
   );
-  const segment = elHeader(MKV.segment, segmentLength);
-  const seek = seekHead([seekLength, seekLength + info.length, at]);
-  const head = new Uint8Array(ebml.length + segment.length + clustersAt);
-  let p = 0;
-  for (const part of [ebml, segment, seek, info, tracks]) {
-    head.set(part, p);
-    p += part.length;
-  }
-  return { head, clusters, blocks, cues, total: head.length + segmentLength - clustersAt };
-}
-
-/**
- * Writes the layout: each block's bytes as read (a view of the reader's response where it lies in one piece), its
- * track number and 16-bit time rewritten for the clip, gathered into large writes.
- */
-async function writeLayout(
-  out: string,
-  layout: Layout,
-  o: { signal?: AbortSignal; onProgress?: (fraction: number) => void },
-): Promise<void> {
-  const file = await open(out, "w");
-  try {
-    let pending: Uint8Array[] = [layout.head];
-    let held = layout.head.length;
-    let done = 0;
-    const flush = async () => {
-      await file.writev(pending);
-      done += held;
-      pending = [];
-      held = 0;
-      o.onProgress?.(Math.min(1, done / layout.total));
-    };
-    const push = (b: Uint8Array) => {
-      pending.push(b);
-      held += b.length;
-    };
-    for (const c of layout.clusters) {
-      o.signal?.throwIfAborted();
-      push(elHeader(MKV.cluster, c.length));
-      push(uintEl(MKV.timecode, c.time));
-      for (const b of c.blocks) {
-        const { start, patch, end } = b.block;
-        // The element's header up to the block's track number and time (copied: it is rewritten), then its frame.
-        // A copy (never the reader's bytes: `slice` on a Node Buffer would be a view of them).
-        const head = new Uint8Array(await b.reader.read(start, patch + 4));
-        head[patch - start] = 0x80 | b.number;
-        new DataView(head.buffer).setInt16(patch - start + 1, b.out - c.time);
-        push(head);
-        if (end > patch + 4) for (const v of await b.reader.pieces(patch + 4, end)) push(v);
-        if (held >= FLUSH) await flush();
-      }
-    }
-    push(layout.cues);
-    await flush();
-  } finally {
-    await file.close();
-  }
+  const segment = elHeader(MKV.segment, o.segmentLength);
+  const seek = seekHead([seekLength, seekLength + info.length, o.cuesAt]);
+  return { bytes: concat([ebml, segment, seek, info, tracks]), dataStart: ebml.length + segment.length };
 }

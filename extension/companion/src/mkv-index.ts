@@ -183,14 +183,16 @@ function readTracks(b: Uint8Array): MkvTrack[] | string {
 
 /**
  * The blocks of the clusters from `from` (a cluster's position) to `to` (exclusive; the next cluster past the clip,
- * or the Segment's end), in file order, read as the reader fetches the span, through the first one that is `last`. Laced blocks and clusters of unknown
- * size are refused (a string), not guessed.
+ * or the Segment's end), in file order, read as the reader fetches the span, through the first one that is `last`;
+ * `onBlock` sees each one as it is read (the copy writes it out then). Laced blocks and clusters of unknown size are
+ * refused (a string), not guessed.
  */
 export async function readBlocks(
   file: MkvFile,
   from: number,
   to: number,
   last: (block: MkvBlock) => boolean = () => false,
+  onBlock?: (block: MkvBlock) => Promise<void>,
 ): Promise<MkvBlock[] | string> {
   const reader = file.reader;
   const head = async (at: number) => reader.read(at, Math.min(reader.size, at + 16));
@@ -218,6 +220,7 @@ export async function readBlocks(
         const block = await readBlock(reader, p, p + e.end, e, clusterTime);
         if (typeof block === "string") return block;
         blocks.push(block);
+        await onBlock?.(block);
         if (last(block)) return blocks;
       }
       p += e.end;

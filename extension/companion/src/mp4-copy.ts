@@ -8,7 +8,7 @@ import { FragmentSamples, readMoof, readMovie, type Edit, type Mp4Movie, type Mp
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
 import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
 import type { Packet } from "./probe";
-import type { RangeReader } from "./range-reader";
+import type { RangeReader, ReadStats } from "./range-reader";
 import type { CutRequest } from "./request";
 import { chooseStrategy, copySpan } from "./strategy";
 import type { CopiedPackets } from "./verify";
@@ -185,7 +185,7 @@ async function plan(
   req: CutRequest,
   openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
   close: () => Promise<void>,
-  stats: () => { requests: number; bytes: number },
+  stats: () => ReadStats,
 ): Promise<Mp4CopyOutcome> {
   // A separate audio file's (DASH) head and sidx are read beside the video file's: both are on the critical path.
   const separate = req.input.audio && req.info.audio ? req.input.audio : null;

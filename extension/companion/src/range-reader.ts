@@ -34,8 +34,13 @@ export interface RangeReader {
   pieces(start: number, end: number): Promise<Uint8Array[]>;
   /** The clip's bytes lie in [start, end): reads there start with large chunks. */
   expectSpan(start: number, end: number): void;
-  /** Requests made and bytes received so far (the trace and the bench). */
-  stats(): { requests: number; bytes: number };
+  /**
+   * Forgets what was read in [start, end) (a copy that wrote those bytes out): memory stays bounded by the parts in
+   * flight, whatever the clip's length, and is not read again by this reader's later reads of other bytes.
+   */
+  release(start: number, end: number): void;
+  /** Requests made and bytes received so far, and the most bytes held at once (the trace and the bench). */
+  stats(): { requests: number; bytes: number; mostHeld: number };
   /**
    * Leaves what was read (the header: a probe's reads, at most SEED_BYTES) for the next reader of the same source
    * within SEED_TTL_MS, so the cut that follows the in-process probe does not fetch it again.
@@ -71,6 +76,7 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
   const chunks: Chunk[] = [];
   const order: Chunk[] = [];
   let cached = 0;
+  let mostHeld = 0;
   /** Index of the last chunk starting at or before `at` (-1: none). */
   const before = (at: number) => {
     let lo = 0;
@@ -101,6 +107,7 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
       at += bytes.length;
       cached += bytes.length;
     }
+    mostHeld = Math.max(mostHeld, cached);
     // Oldest first out: the plan's walk and the copy move forward through the file.
     while (cached > CACHE_BYTES && order.length > 1) {
       const old = order.shift()!;
@@ -224,7 +231,17 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
     expectSpan(start, end) {
       span = [start, end];
     },
-    stats: () => ({ requests, bytes: received }),
+    release(start, end) {
+      const gone = (c: Chunk) => c.start >= start && c.start + c.bytes.length <= end;
+      for (let i = chunks.length - 1; i >= 0; i--) {
+        if (gone(chunks[i]!)) {
+          cached -= chunks[i]!.bytes.length;
+          chunks.splice(i, 1);
+        }
+      }
+      for (let i = order.length - 1; i >= 0; i--) if (gone(order[i]!)) order.splice(i, 1);
+    },
+    stats: () => ({ requests, bytes: received, mostHeld }),
     share() {
       let total = 0;
       const kept: Chunk[] = [];
@@ -246,6 +263,15 @@ export async function openRangeReader(input: InputSpec, signal?: AbortSignal): P
       await fetchRange.close?.();
     },
   };
+}
+
+export type ReadStats = ReturnType<RangeReader["stats"]>;
+
+/** The readers of one cut together: requests and bytes summed, and the most they could have held at once. */
+export function sumStats(readers: readonly RangeReader[]): ReadStats {
+  const all = readers.map((r) => r.stats());
+  const sum = (k: keyof ReadStats) => all.reduce((s, x) => s + x[k], 0);
+  return { requests: sum("requests"), bytes: sum("bytes"), mostHeld: sum("mostHeld") };
 }
 
 const readFailed = () => new ClipError("source_unavailable", "The source stopped answering mid-read; try again.", 502);

@@ -1,9 +1,10 @@
-import { statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cutUrl, expectSameAsSource, pictures } from "./copy-helpers";
 import { tempDir } from "./helpers";
-import { makeDerived, run } from "./media";
+import { makeDerived, run, tempBeside } from "./media";
 import { startRangeServer, type RangeServer } from "./range-server";
 
 /**
@@ -24,10 +25,50 @@ const derived: Record<string, string[]> = {
     ...["-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709"],
     ...["-c:a", "libopus", "-b:a", "64k", "-metadata:s:a:0", "language=fra"],
   ],
+  // 30 s of lossless VP9 (~5 Mbit/s): a clip larger than the reader's parts in flight.
+  "vp9-lossless-30.webm": [
+    ...["-t", "30", "-i", "src360.mp4", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"],
+    ...["-g", "60", "-keyint_min", "60", "-lossless", "1", "-c:a", "libopus", "-b:a", "64k"],
+  ],
 };
+
+/** An EBML size vint at `at`: its length and value. */
+function sizeAt(b: Buffer, at: number): { length: number; value: number } {
+  const length = Math.clz32(b[at]!) - 23;
+  let value = b[at]! & (0xff >> length);
+  for (let i = 1; i < length; i++) value = value * 256 + b[at + i]!;
+  return { length, value };
+}
+
+/**
+ * A copy of `name` whose Cues list every other keyframe: the others' CuePoints become Void elements of the same size
+ * (both IDs are one byte). Muxers need not list every keyframe; a clip starting after an unlisted one must start there.
+ */
+async function withSparseCues(name: string, out: string): Promise<void> {
+  const target = join(dir, out);
+  if (existsSync(target)) return;
+  const b = readFileSync(join(dir, name));
+  const cues = b.lastIndexOf(Buffer.from([0x1c, 0x53, 0xbb, 0x6b]));
+  const size = sizeAt(b, cues + 4);
+  let voided = 0;
+  for (let p = cues + 4 + size.length, i = 0; p < cues + 4 + size.length + size.value; i++) {
+    expect(b[p]).toBe(0xbb);
+    const point = sizeAt(b, p + 1);
+    if (i % 2 === 1) {
+      b[p] = 0xec;
+      voided++;
+    }
+    p += 1 + point.length + point.value;
+  }
+  expect(voided).toBeGreaterThan(10);
+  const tmp = tempBeside(target, ".webm");
+  writeFileSync(tmp, b);
+  await rename(tmp, target);
+}
 
 beforeAll(async () => {
   await makeDerived(dir, derived);
+  await withSparseCues("vp9-opus-60.webm", "vp9-opus-60-sparse-cues.webm");
   server = await startRangeServer(dir);
 });
 afterAll(() => server.close());
@@ -63,6 +104,15 @@ describe("the WebM byte copy against plain ffmpeg -c copy from the same keyframe
     { what: "from mid-GOP (snapped), into MKV", name: "vp9-altref.webm", near: 4.5, format: "mkv" },
     { what: "far in, from a keyframe, into MKV", name: "vp9-opus-60.webm", near: 40, onKey: true, format: "mkv" },
     { what: "far in, from mid-GOP (snapped), into WebM", name: "vp9-opus-60.webm", near: 51.3, format: "webm" },
+    // The keyframe at 42 s has no cue (the walk starts at 40 s's): the clip's file starts over there.
+    {
+      what: "after a keyframe the Cues do not list, mid-GOP, into WebM",
+      name: "vp9-opus-60-sparse-cues.webm",
+      // ffmpeg -ss would start at the listed keyframe before (40 s): compared with the fully indexed file instead.
+      plain: "vp9-opus-60.webm",
+      near: 42.9,
+      format: "webm",
+    },
     {
       what: "YouTube's pair (video-only VP9, Opus file), mid-GOP, into WebM",
       name: "vp9-360.webm",
@@ -84,7 +134,7 @@ describe("the WebM byte copy against plain ffmpeg -c copy from the same keyframe
       expect(result.startSeconds).toBeCloseTo(keyframe, 3);
       expect(result.output.endsWith(`.${c.format}`)).toBe(true);
       const plain = await plainCopy({
-        ...{ name: c.name, audio, from: result.startSeconds, ext: c.format },
+        ...{ name: "plain" in c ? c.plain : c.name, audio, from: result.startSeconds, ext: c.format },
         seconds: result.endSeconds - result.startSeconds,
       });
       const ours = await pictures(result.output);
@@ -111,6 +161,21 @@ describe("the WebM byte copy reads the clip's clusters, not the file", () => {
     // to the next cue past the end (38 s here) would be 0.35 MB more.
     expect(read).toBeLessThan(clip * 1.1 + 96 * 1024);
     expect(requests).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("the WebM byte copy writes the clip as it reads it", () => {
+  it("holds a few parts of the source at once, not the clip", async () => {
+    const name = "vp9-lossless-30.webm";
+    const { result, trace } = await cutUrl(server, { name, start: 2, end: 29, format: "webm" });
+    expect(trace).toContain(VIA);
+    const clip = statSync(result.output).size;
+    expect(clip).toBeGreaterThan(15e6);
+    // What the reader held at most: its parts in flight (4 of 2 MiB) and the head, whatever the clip's length.
+    const held = Number(/at most ([\d.]+) MB held/.exec(trace.join("\n"))?.[1]) * 1e6;
+    expect(held).toBeLessThan(10e6);
+    expect(server.bytesFor(name)).toBeLessThan(clip * 1.1 + 96 * 1024);
+    await expectSameAsSource(result, join(dir, name), join(dir, name));
   });
 });
 

@@ -48,6 +48,7 @@ export class MkvClipFile {
   private written = new Map<MkvBlock, Written>();
   /** Per reader, the end of the last block handed to a write: what it may forget. */
   private readTo = new Map<RangeReader, number>();
+  private closed = false;
 
   private constructor(
     private readonly file: FileHandle,
@@ -147,7 +148,10 @@ export class MkvClipFile {
     return total;
   }
 
+  /** Closes the file (once: a plan closed after its write closes it again). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.drain().catch(() => undefined);
     await this.file.close();
   }

@@ -20,6 +20,7 @@ import { probeMedia } from "./probe";
 import { ProgressTracker } from "./progress";
 import type { CutHooks, CutRequest } from "./request";
 import { planDirectCopy, type DirectPlan } from "./direct-copy";
+import { readProgress } from "./read-progress";
 import { checkWrittenClip } from "./clip-mux";
 import { runStage, stagePaths, type StageSpec } from "./stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
@@ -33,6 +34,9 @@ import { verifyOutput, type Verified } from "./verify";
  */
 export type { CutHooks, CutRequest } from "./request";
 export { validateCut } from "./strategy";
+
+/** The share of a copy job its walk of the clip's span stands for, when the walk reads the clip (read-progress.ts). */
+const WALK_SHARE = 0.9;
 
 /**
  * Every ffmpeg run is bounded: a generous floor plus a slow worst case (a 4K software encode at 0.05× realtime,
@@ -113,14 +117,31 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
     if (!audioOnlyOut) {
       const probed = fullInfo?.then((r) => r.info);
       probed?.catch(() => undefined);
-      let direct = await trace.span("index", () => hooks.directPlan ?? planDirectCopy(req, hooks.signal, probed));
+      // A walk that reads the whole clip (WebM, fragmented MP4) is most of the job; the write is the rest.
+      progress.plan(WALK_SHARE);
+      const reads = hooks.directReads ?? readProgress();
+      const onRead = progress.step(1, 0);
+      let walked = false;
+      reads.listen((fraction) => {
+        walked = true;
+        onRead({ outTimeSeconds: fraction, frame: null, speed: null });
+      });
+      let direct = await trace.span(
+        "index",
+        () => hooks.directPlan ?? planDirectCopy(req, hooks.signal, probed, reads),
+      );
       if ("plan" in direct && direct.plan.strategy === "smart" && req.info.fromIndex && !fullInfo) {
         await direct.plan.close();
         req = await trace.span("probe (smart cut)", () => withFfprobe(req, hooks));
         direct = await trace.span("index", () => planDirectCopy(req, hooks.signal));
       }
-      if ("plan" in direct) return await cutInProcess(req, hooks, direct.plan, { trace, progress, began, ownTrace });
+      if ("plan" in direct) {
+        if (walked) progress.next();
+        const writeShare = walked ? 1 - WALK_SHARE : 1;
+        return await cutInProcess(req, hooks, direct.plan, { trace, progress, writeShare, began, ownTrace });
+      }
       void trace.span(`ffmpeg path: ${direct.refused}`, async () => undefined);
+      progress.plan(stageShare);
     }
     // The ffmpeg plans need ffprobe's full description of the streams.
     if (req.info.fromIndex) req = await trace.span("probe (ffmpeg path)", () => fullInfo ?? withFfprobe(req, hooks));
@@ -250,14 +271,14 @@ async function cutInProcess(
   req: CutRequest,
   hooks: CutHooks,
   plan: DirectPlan,
-  o: { trace: Trace; progress: ProgressTracker; began: number; ownTrace: Trace | null },
+  o: { trace: Trace; progress: ProgressTracker; writeShare: number; began: number; ownTrace: Trace | null },
 ): Promise<CutResult> {
   let slot: OutputSlot | null = null;
   try {
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const seconds = plan.endSeconds - plan.startSeconds;
-    o.progress.plan(1);
+    o.progress.plan(o.writeShare);
     const onProgress = o.progress.step(seconds, 0);
     if (plan.via) void o.trace.span(`in-process via ${plan.via}`, async () => undefined);
     const verified = await o.trace.span(`${plan.strategy} (in-process)`, () =>

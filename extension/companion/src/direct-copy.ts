@@ -151,6 +151,7 @@ export async function planDirectCopy(
   req: CutRequest,
   signal?: AbortSignal,
   probed?: Promise<MediaInfo>,
+  onRead?: (fraction: number) => void,
 ): Promise<DirectOutcome> {
   const refusal = directRefusal(req);
   if (refusal) return { refused: refusal };
@@ -158,7 +159,7 @@ export async function planDirectCopy(
   // tables (mp4-copy.ts, decision 002, 14), Matroska's Cues and clusters (mkv-copy.ts, 15); what that does not
   // take goes through mediabunny below, unchanged.
   const matroska = /matroska|webm/.test(req.info.formatName);
-  const fast = matroska ? await planMkvCopy(req, signal) : await planMp4Copy(req, signal);
+  const fast = matroska ? await planMkvCopy(req, signal, onRead) : await planMp4Copy(req, signal, onRead);
   if ("plan" in fast) return fast;
   const via = `mediabunny (byte copy not taken: ${fast.notTaken})`;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);

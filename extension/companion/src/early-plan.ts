@@ -1,6 +1,7 @@
 import { decideQuality } from "../../../app/domain/clip-quality";
 import { isAudioFormat, QUALITIES, type Quality } from "../../../app/domain/media";
 import { planDirectCopy, type DirectOutcome } from "./direct-copy";
+import { readProgress, type ReadProgress } from "./read-progress";
 import type { CutRequest } from "./request";
 import { expectsSmartCut } from "./strategy";
 
@@ -16,6 +17,8 @@ export interface EarlyPlan {
   adopt(req: CutRequest): Promise<DirectOutcome> | undefined;
   /** Stops it (the hold was refused, or the job ended): its reads end, a plan it made is closed. */
   discard(): Promise<void>;
+  /** How far its walk has read, for the cut that adopts it. */
+  reads: ReadProgress;
 }
 
 /** Starts the plan for the likeliest terms, or null when the cut will not be an in-process copy anyway. */
@@ -32,7 +35,8 @@ export function startEarlyPlan(
   // A smart cut's plan also waits for ffprobe's description (cut.ts): only copies are started early.
   if (guess.strategy === "smart" || guess.strategy === "reencode" || expectsSmartCut(guess)) return null;
   const stop = new AbortController();
-  const outcome = planDirectCopy(guess, AbortSignal.any([signal, stop.signal]));
+  const reads = readProgress();
+  const outcome = planDirectCopy(guess, AbortSignal.any([signal, stop.signal]), undefined, reads);
   // Until it is adopted, a failed read is nobody's error.
   outcome.catch(() => undefined);
   const discard = async () => {
@@ -47,5 +51,6 @@ export function startEarlyPlan(
       return undefined;
     },
     discard,
+    reads,
   };
 }

@@ -269,10 +269,12 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       const cut = { ...base, quality: terms.scaleTo, requestedQuality: terms.requested, watermark: terms.watermark };
       validateCut(cut);
       const directPlan = early?.adopt(cut);
+      const directReads = directPlan && early?.reads;
       early = null;
       const result = await cutClip(cut, {
         fullProbe: () => this.sources.fullProbe(ask),
         directPlan,
+        directReads,
         tools,
         signal,
         trace,

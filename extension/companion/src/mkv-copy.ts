@@ -55,10 +55,14 @@ function refusal(req: CutRequest): string | null {
   return null;
 }
 
-export async function planMkvCopy(req: CutRequest, signal?: AbortSignal): Promise<ByteCopyOutcome<DirectPlan>> {
+export async function planMkvCopy(
+  req: CutRequest,
+  signal?: AbortSignal,
+  onRead?: (fraction: number) => void,
+): Promise<ByteCopyOutcome<DirectPlan>> {
   const why = refusal(req);
   if (why) return { notTaken: why };
-  return withCopyReaders(signal, (readers) => plan(req, readers));
+  return withCopyReaders(signal, (readers) => plan(req, readers, onRead));
 }
 
 /** The first frame of a block starts a clean decode: a VP9 key frame (not a shown existing one), a VP8 key frame. */
@@ -101,7 +105,11 @@ const cuesOf = (file: MkvFile, track: MkvTrack) => {
   return own.length > 0 ? own : file.cues;
 };
 
-async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutcome<DirectPlan>> {
+async function plan(
+  req: CutRequest,
+  readers: CopyReaders,
+  onRead?: (fraction: number) => void,
+): Promise<ByteCopyOutcome<DirectPlan>> {
   // A separate audio file's (YouTube's WebM pair) head and Cues are read beside the video file's.
   const separate = req.input.audio && req.info.audio ? req.input.audio : null;
   const audioHead = separate ? readers.open(separate).then((r) => readMkvHead(r)) : null;
@@ -175,7 +183,14 @@ async function plan(req: CutRequest, readers: CopyReaders): Promise<ByteCopyOutc
       while (pairNext < pair.length && audioOut(pair[pairNext]!) < out) await addAudio(pair[pairNext++]!);
     };
 
+    const spanLength = Math.max(1, span.likelyEnd - span.from.cluster);
+    let shown = 0;
     const onBlock = async (b: MkvBlock) => {
+      // The walk is the clip's download: its share of the span read (estimated: the span's end is a guess).
+      if (onRead && b.end - shown > spanLength / 100) {
+        shown = b.end;
+        onRead(Math.min(0.99, (b.end - span.from.cluster) / spanLength));
+      }
       if (b.track === video.number) {
         const early = showsByStart(toTicks(seconds(main, b.time)), startTick);
         const adopt = b.key && b.time >= span.from.time && (!key || (early && !pastStart));

@@ -42,10 +42,16 @@ function refusal(req: CutRequest): string | null {
 
 export type Mp4CopyOutcome = ByteCopyOutcome<DirectPlan>;
 
-export async function planMp4Copy(req: CutRequest, signal?: AbortSignal): Promise<Mp4CopyOutcome> {
+export async function planMp4Copy(
+  req: CutRequest,
+  signal?: AbortSignal,
+  onRead?: (fraction: number) => void,
+): Promise<Mp4CopyOutcome> {
   const why = refusal(req);
   if (why) return { notTaken: why };
-  return withCopyReaders(signal, (readers) => plan(req, (spec) => readers.open(spec), readers.close, readers.stats));
+  return withCopyReaders(signal, (readers) =>
+    plan(req, (spec) => readers.open(spec), readers.close, readers.stats, onRead),
+  );
 }
 
 /** One source file read for the clip: its movie header, and for a fragmented file its `sidx`. */
@@ -69,7 +75,13 @@ async function openMovie(reader: RangeReader): Promise<Opened | string> {
  * A fragmented file's samples of the clip: the subsegments the `sidx` gives for [start, end) (plus the margin), their
  * `moof`s read (the whole span is fetched in large parts, read ahead; it is the clip's data anyway).
  */
-async function loadFragments(o: Opened, tracks: Mp4Track[], start: number, end: number): Promise<string | null> {
+async function loadFragments(
+  o: Opened,
+  tracks: Mp4Track[],
+  start: number,
+  end: number,
+  onRead?: (fraction: number) => void,
+): Promise<string | null> {
   const span = o.index && clipSubsegments(o.index, start, end, MARGIN_SECONDS);
   if (!span) return "the clip's first fragment does not start with a keyframe";
   const stop = span.offset + span.length;
@@ -80,6 +92,7 @@ async function loadFragments(o: Opened, tracks: Mp4Track[], start: number, end: 
     if (!box) return "a malformed fragment";
     if (box.type === "moof") readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
     at += box.length;
+    onRead?.((at - span.offset) / span.length);
   }
   for (const t of tracks) t.samples = lists.get(t.id)!.table();
   return null;
@@ -186,6 +199,7 @@ async function plan(
   openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
   close: () => Promise<void>,
   stats: () => ReadStats,
+  onRead?: (fraction: number) => void,
 ): Promise<Mp4CopyOutcome> {
   // A separate audio file's (DASH) head and sidx are read beside the video file's: both are on the critical path.
   const separate = req.input.audio && req.info.audio ? req.input.audio : null;
@@ -212,7 +226,7 @@ async function plan(
   const early = separate && firstFragment !== null ? loadAudio(firstFragment - 0.5) : null;
   early?.catch(() => undefined);
   if (main.index) {
-    const missing = await loadFragments(main, audio ? [video, audio] : [video], start, end);
+    const missing = await loadFragments(main, audio ? [video, audio] : [video], start, end, onRead);
     if (missing) return { notTaken: missing };
   }
   const vt = timeline(video, main.movie.timescale);

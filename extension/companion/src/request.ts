@@ -2,6 +2,7 @@ import type { CutStrategy, Progress } from "../../../app/domain/companion";
 import type { Format, Quality } from "../../../app/domain/media";
 import type { DirectOutcome } from "./direct-copy";
 import type { MediaInfo } from "./probe";
+import type { ReadProgress } from "./read-progress";
 import type { InputSpec } from "./source";
 import type { Tools } from "./tools";
 import type { Trace } from "./trace";
@@ -35,4 +36,6 @@ export interface CutHooks {
   fullProbe?: () => Promise<MediaInfo>;
   /** The in-process plan already started for exactly this request (the job queue's, during the hold: early-plan.ts). */
   directPlan?: Promise<DirectOutcome>;
+  /** That plan's read progress (read-progress.ts). */
+  directReads?: ReadProgress;
 }

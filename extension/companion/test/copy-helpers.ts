@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { CutStrategy } from "../../../app/domain/companion";
+import type { CutStrategy, Progress } from "../../../app/domain/companion";
 import type { Format } from "../../../app/domain/media";
 import { cutClip } from "../src/cut";
 import { probeMedia } from "../src/probe";
@@ -27,6 +27,7 @@ export async function cutUrl(
     audio?: string;
     allowSnap?: boolean;
     strategy?: CutStrategy;
+    onProgress?: (p: Progress) => void;
   },
 ) {
   let input: InputSpec = await resolveSource(tools, server.url(o.name), { allowPrivate: true });
@@ -48,7 +49,7 @@ export async function cutUrl(
       outputDir: tempDir(),
       baseName: "clip",
     },
-    { tools, trace },
+    { tools, trace, onProgress: o.onProgress },
   );
   return { result, trace: trace.names, requests: server.requests() };
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Progress } from "../../../app/domain/companion";
 import { cutUrl, expectSameAsSource, pictures } from "./copy-helpers";
 import { tempDir } from "./helpers";
 import { makeDerived, run, tempBeside } from "./media";
@@ -165,16 +166,23 @@ describe("the WebM byte copy reads the clip's clusters, not the file", () => {
 });
 
 describe("the WebM byte copy writes the clip as it reads it", () => {
-  it("holds a few parts of the source at once, not the clip", async () => {
+  it("holds a few parts of the source at once, not the clip, and shows its progress while it reads", async () => {
     const name = "vp9-lossless-30.webm";
-    const { result, trace } = await cutUrl(server, { name, start: 2, end: 29, format: "webm" });
+    // Each progress report, with how much of the source the server had sent by then.
+    const seen: { percent: number; sent: number }[] = [];
+    const onProgress = (p: Progress) => seen.push({ percent: p.percent, sent: server.bytesFor(name) });
+    const { result, trace } = await cutUrl(server, { name, start: 2, end: 29, format: "webm", onProgress });
     expect(trace).toContain(VIA);
     const clip = statSync(result.output).size;
     expect(clip).toBeGreaterThan(15e6);
     // What the reader held at most: its parts in flight (4 of 2 MiB) and the head, whatever the clip's length.
     const held = Number(/at most ([\d.]+) MB held/.exec(trace.join("\n"))?.[1]) * 1e6;
     expect(held).toBeLessThan(10e6);
-    expect(server.bytesFor(name)).toBeLessThan(clip * 1.1 + 96 * 1024);
+    const sent = server.bytesFor(name);
+    expect(sent).toBeLessThan(clip * 1.1 + 96 * 1024);
+    // The walk is the download: progress shows before half of it has arrived, and never goes back.
+    expect(seen.some((s) => s.sent < sent / 2)).toBe(true);
+    expect(seen.map((s) => s.percent)).toEqual([...seen.map((s) => s.percent)].sort((a, b) => a - b));
     await expectSameAsSource(result, join(dir, name), join(dir, name));
   });
 });

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Progress } from "../../../app/domain/companion";
 import { cutClip } from "../src/cut";
 import { checkClipStarts } from "../src/direct-copy";
 import { isPrivateAddress, type Guard } from "../src/net-guard";
@@ -34,6 +35,11 @@ const derived: Record<string, string[]> = {
     "frag_keyframe+empty_moov+default_base_moof+global_sidx",
   ],
   "frag-plain.mp4": ["-i", "src360.mp4", "-c", "copy", "-movflags", "frag_keyframe+empty_moov+default_base_moof"],
+  // 30 s of lossless H.264 (~5 Mbit/s), fragmented with a sidx: a clip whose fragments take several reads.
+  "frag-lossless.mp4": [
+    ...["-t", "30", "-i", "src360.mp4", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-g", "60"],
+    ...["-c:a", "copy", "-movflags", "frag_keyframe+empty_moov+default_base_moof+global_sidx"],
+  ],
   // YouTube's DASH pair: video-only and audio-only fragmented MP4, each with a sidx after its moov.
   "dash-video.mp4": [
     "-i",
@@ -126,6 +132,19 @@ describe("copies cut in-process from the container's index", () => {
     // The audio file's head is asked for beside the video file's, not after it.
     expect(server.seen().findIndex((r) => r.name === "dash-audio.m4a")).toBeLessThanOrEqual(1);
     await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));
+  });
+
+  it("a fragmented MP4's walk shows progress while it reads the clip's fragments", async () => {
+    const name = "frag-lossless.mp4";
+    const seen: { percent: number; sent: number }[] = [];
+    const onProgress = (p: Progress) => seen.push({ percent: p.percent, sent: server.bytesFor(name) });
+    const { result, trace } = await cutUrl(server, { name, start: 2, end: 29, onProgress });
+    expect(trace).toContain(`in-process via ${FRAGMENTS_COPY}`);
+    const sent = server.bytesFor(name);
+    expect(sent).toBeGreaterThan(15e6);
+    expect(seen.some((s) => s.sent < sent / 2)).toBe(true);
+    expect(seen.map((s) => s.percent)).toEqual([...seen.map((s) => s.percent)].sort((a, b) => a - b));
+    expect(result.frames).toBeGreaterThan(800);
   });
 
   it("VP9 with alt-ref frames and Opus in WebM", async () => {

@@ -62,11 +62,6 @@ export class MkvClipFile {
     return new MkvClipFile(await open(path, "w"), headLength);
   }
 
-  /** Bytes written or queued so far (the progress of a walk, and what the tests watch). */
-  get length(): number {
-    return this.pos;
-  }
-
   /** Whether `block` went into the file since the last restart. */
   has(block: MkvBlock): boolean {
     return this.written.has(block);
@@ -111,9 +106,9 @@ export class MkvClipFile {
 
   /**
    * Keeps only `kept` (every one of them written), fills in the cluster sizes, the Cues and the head: the clip is
-   * then complete. Returns its length.
+   * then complete.
    */
-  async finish(kept: ReadonlySet<MkvBlock>, head: ClipHead, seconds: number): Promise<number> {
+  async finish(kept: ReadonlySet<MkvBlock>, head: ClipHead, seconds: number): Promise<void> {
     await this.flush();
     await this.drain();
     let end = this.headLength;
@@ -145,7 +140,6 @@ export class MkvClipFile {
     at(written, 0);
     await Promise.all(fixes);
     await this.file.truncate(total);
-    return total;
   }
 
   /** Closes the file (once: a plan closed after its write closes it again). */

@@ -1,6 +1,3 @@
-import { randomBytes } from "node:crypto";
-import { rename, rm } from "node:fs/promises";
-import { join } from "node:path";
 import type { DirectPlan } from "./direct-copy";
 import { concat } from "./bytes";
 import { checkWrittenClip } from "./clip-mux";
@@ -152,12 +149,8 @@ async function plan(
   pairLoad?.catch(() => undefined);
 
   const head: ClipHead = (o) => clipHead(req.format, main.timecodeScale, video, audioTrack, o);
-  const path = join(req.outputDir, `.clipcut-${randomBytes(6).toString("hex")}.part`);
-  const file = await MkvClipFile.create(path, head({ segmentLength: 0, cuesAt: 0, seconds: 0 }).bytes.length);
-  const discard = async () => {
-    await file.close();
-    await rm(path, { force: true });
-  };
+  const file = await MkvClipFile.create(req.outputDir, head({ segmentLength: 0, cuesAt: 0, seconds: 0 }).bytes.length);
+  const discard = () => file.discard();
   /**
    * The walk of the clip's clusters, each block written as it is read once the keyframe is known (the keyframe at or
    * before the start: the cue's, or a later one the Cues do not list, which starts the file over); then the packets
@@ -290,7 +283,6 @@ async function plan(
     };
     const firstAudio = chosenAudio[0];
     const audioStart = firstAudio ? (audioOut(firstAudio) * main.timecodeScale) / 1e9 : null;
-    let placed = false;
     const plan: DirectPlan = {
       ...copySpan(frames, choice),
       via: "byte copy of the Matroska clusters",
@@ -298,14 +290,12 @@ async function plan(
       stats: readers.stats,
       async close() {
         await readers.close();
-        if (!placed) await discard();
+        await discard();
       },
       async write(out, o) {
         o.signal?.throwIfAborted();
         await file.finish(kept, head, known.seconds);
-        await file.close();
-        await rename(path, out);
-        placed = true;
+        await file.place(out);
         o.onProgress?.(1);
         const starts = { keyBytes: keyBlock.payload, audioStart };
         return checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });

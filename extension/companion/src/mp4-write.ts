@@ -224,11 +224,49 @@ function trak(t: ClipTrack, id: number, place: (o: number) => number, wide: bool
   return box("trak", tkhd, box("edts", elst), box("mdia", mdhd, t.track.hdlr, minf));
 }
 
-function ftyp(format: Format, codecs: string[]): Uint8Array {
+/** The clip's `ftyp`, for tracks of these sample entries (avc1, mp4a…). */
+export function clipFtyp(format: Format, codecs: string[]): Uint8Array {
   if (format === "mov") return box("ftyp", ascii("qt  "), u32(0x200), ascii("qt  "));
   const brands = ["isom", "iso2", ...(codecs.includes("avc1") || codecs.includes("avc3") ? ["avc1"] : []), "mp41"];
   return box("ftyp", ascii("isom"), u32(0x200), ...brands.map(ascii));
 }
+
+/**
+ * The clip's `moov`: `at(t, o)` is where track t's source byte at `o` is in the clip's file (the sample tables'
+ * chunk offsets); `wide`: co64 (a file past 4 GiB).
+ */
+export function clipMoov(
+  tracks: ClipTrack[],
+  at: (track: ClipTrack, sourceOffset: number) => number,
+  wide: boolean,
+): Uint8Array {
+  const duration = Math.max(0, ...tracks.map(movieDuration));
+  const mvhd = full(
+    "mvhd",
+    1,
+    0,
+    u64(0),
+    u64(0),
+    u32(MOVIE_TIMESCALE),
+    u64(duration),
+    u32(0x10000),
+    u16(0x100),
+    new Uint8Array(10),
+    IDENTITY,
+    new Uint8Array(24),
+    u32(tracks.length + 1),
+  );
+  return box("moov", mvhd, ...tracks.map((t, i) => trak(t, i + 1, (o) => at(t, o), wide)));
+}
+
+/** An mdat header for `payload` bytes: 8 bytes, or 16 (a 64-bit size) past 4 GiB. */
+export const mdatHeader = (payload: number) =>
+  payload + 8 > 0xffffffff
+    ? concat([u32(1), ascii("mdat"), u64(payload + 16)])
+    : concat([u32(payload + 8), ascii("mdat")]);
+
+/** A `free` box of `length` bytes (8 or more): room kept or left in the file. */
+export const freeBox = (length: number) => concat([u32(length), ascii("free"), new Uint8Array(length - 8)]);
 
 /**
  * ftyp + moov + the mdat header for `payload` bytes of media. `place(t, o)` is where track t's source byte at `o` lands in the
@@ -240,37 +278,15 @@ export function clipHeader(
   place: (track: ClipTrack, sourceOffset: number) => number,
   payload: number,
 ): Uint8Array {
-  const large = payload + 8 > 0xffffffff;
-  const mdatHeader = large
-    ? concat([u32(1), ascii("mdat"), u64(payload + 16)])
-    : concat([u32(payload + 8), ascii("mdat")]);
-  const build = (base: number, wide: boolean) => {
-    const duration = Math.max(0, ...tracks.map(movieDuration));
-    const mvhd = full(
-      "mvhd",
-      1,
-      0,
-      u64(0),
-      u64(0),
-      u32(MOVIE_TIMESCALE),
-      u64(duration),
-      u32(0x10000),
-      u16(0x100),
-      new Uint8Array(10),
-      IDENTITY,
-      new Uint8Array(24),
-      u32(tracks.length + 1),
-    );
-    const moov = box("moov", mvhd, ...tracks.map((t, i) => trak(t, i + 1, (o) => base + place(t, o), wide)));
-    return concat([
-      ftyp(
+  const build = (base: number, wide: boolean) =>
+    concat([
+      clipFtyp(
         format,
         tracks.map((t) => t.track.codec),
       ),
-      moov,
-      mdatHeader,
+      clipMoov(tracks, (t, o) => base + place(t, o), wide),
+      mdatHeader(payload),
     ]);
-  };
   // The offsets depend on the header's length, which does not depend on their values (only on stco vs co64).
   const first = build(0, false);
   const wide = first.length + payload > 0xffffffff;

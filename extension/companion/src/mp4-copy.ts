@@ -6,7 +6,9 @@ import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
 import { boxHeader, fourcc } from "./mp4-boxes";
 import { FragmentSamples, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
-import { clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
+import { clipFtyp, clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
+import { FragmentStream, type Samples } from "./fragment-stream";
+import { Mp4ClipFile, moovRoom } from "./mp4-clip-file";
 import type { Packet } from "./probe";
 import type { RangeReader, ReadStats } from "./range-reader";
 import type { CutRequest } from "./request";
@@ -15,11 +17,13 @@ import type { CopiedPackets } from "./verify";
 
 /**
  * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (docs/decisions/002,
- * 14): the sample tables (or the clip's fragments' moofs) are read by us (mp4-tables.ts) into typed arrays, the packets are chosen by the same rules as the mediabunny path (keyframe at or
- * before the start, planFrames/chooseStrategy, listAudio's rule), and the clip is the chosen samples' byte span
- * copied from the range reader's responses straight into the file behind a header built from the plan
- * (mp4-write.ts). No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's
- * whole copy. What this does not take is answered with `notTaken` and goes through direct-copy.ts's mediabunny path.
+ * 14 and 21): the sample tables (or the clip's fragments' moofs) are read by us (mp4-tables.ts) into typed arrays,
+ * and the packets are chosen by the same rules as the mediabunny path (keyframe at or before the start,
+ * planFrames/chooseStrategy, listAudio's rule). A progressive source's clip is the chosen samples' byte span copied
+ * from the range reader's responses straight into the file behind a header built from the plan (mp4-write.ts). A
+ * fragmented source's is written while its fragments are read (fragment-stream.ts, mp4-clip-file.ts), its moov last.
+ * No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's whole copy.
+ * What this does not take is answered with `notTaken` and goes through direct-copy.ts's mediabunny path.
  */
 
 /** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */
@@ -81,6 +85,7 @@ async function loadFragments(
   start: number,
   end: number,
   onRead?: (fraction: number) => void,
+  onFragment?: (lists: Map<number, FragmentSamples>) => Promise<void>,
 ): Promise<string | null> {
   const span = o.index && clipSubsegments(o.index, start, end, MARGIN_SECONDS);
   if (!span) return "the clip's first fragment does not start with a keyframe";
@@ -90,7 +95,10 @@ async function loadFragments(
   for (let at = span.offset; at + 8 <= stop;) {
     const box = boxHeader(await o.reader.read(at, Math.min(stop, at + 16)), at, stop);
     if (!box) return "a malformed fragment";
-    if (box.type === "moof") readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
+    if (box.type === "moof") {
+      readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
+      await onFragment?.(lists);
+    }
     at += box.length;
     onRead?.((at - span.offset) / span.length);
   }
@@ -194,12 +202,36 @@ function findBox(b: Uint8Array, type: string): number {
   return -1;
 }
 
+/** Video and sound within this many seconds of the end wait for the plan: only what the clip keeps is written. */
+const HOLD_SECONDS = 1;
+
 async function plan(
   req: CutRequest,
   openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
   close: () => Promise<void>,
   stats: () => ReadStats,
   onRead?: (fraction: number) => void,
+): Promise<Mp4CopyOutcome> {
+  // A fragmented source's clip file, written during the walk: removed unless the plan's write places it.
+  let clip: Mp4ClipFile | null = null;
+  try {
+    const outcome = await planWith(req, openReader, close, stats, onRead, (file) => (clip = file));
+    if ("notTaken" in outcome) await (clip as Mp4ClipFile | null)?.discard();
+    return outcome;
+  } catch (error) {
+    await (clip as Mp4ClipFile | null)?.discard();
+    if (error instanceof NotTaken) return { notTaken: error.message };
+    throw error;
+  }
+}
+
+async function planWith(
+  req: CutRequest,
+  openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
+  close: () => Promise<void>,
+  stats: () => ReadStats,
+  onRead: ((fraction: number) => void) | undefined,
+  created: (clip: Mp4ClipFile) => void,
 ): Promise<Mp4CopyOutcome> {
   // A separate audio file's (DASH) head and sidx are read beside the video file's: both are on the critical path.
   const separate = req.input.audio && req.info.audio ? req.input.audio : null;
@@ -213,6 +245,9 @@ async function plan(
   let audioFile: Opened | null = req.input.audio ? null : main;
   let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
   if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
+  const vt = timeline(video, main.movie.timescale);
+  if (typeof vt === "string") return { notTaken: vt };
+  const vPts = presented(video, vt);
   // Its fragments are read from just before the picture's first fragment (its sound starts at the keyframe, which
   // that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
   const loadAudio = async (from: number) => {
@@ -225,31 +260,61 @@ async function plan(
   const firstFragment = main.index && clipFrom(main.index, start);
   const early = separate && firstFragment !== null ? loadAudio(firstFragment - 0.5) : null;
   early?.catch(() => undefined);
-  if (main.index) {
-    const missing = await loadFragments(main, audio ? [video, audio] : [video], start, end, onRead);
+  const stream = main.index ? new FragmentStream(main.reader, toTicks(end - HOLD_SECONDS)) : null;
+  if (main.index && stream) {
+    const own = audio;
+    const walk = async (lists: Map<number, FragmentSamples>) => {
+      const v = lists.get(video.id)!;
+      if (!stream.file) {
+        // The keyframe is the first fragment's (the sidx's subsegment at or before the start begins with one).
+        const k = keyframeBefore(
+          v.size.length,
+          (i) => vPts(v, i),
+          (i) => v.key[i] === 1,
+          start,
+        );
+        if (k < 0) throw new NotTaken("no keyframe in the clip's first fragment");
+        if (!startsClean(video, await main.reader.read(v.offset[k]!, v.offset[k]! + v.size[k]!))) {
+          throw new NotTaken("the keyframe is not an IDR picture");
+        }
+        const rates = [{ rate: rateOf(v, video.timescale), stsd: video.stsd }];
+        if (separate) {
+          const loaded = await (early ?? loadAudio(vPts(v, k) - 0.1));
+          if (typeof loaded === "string") throw new NotTaken(loaded);
+          audioFile = loaded.opened;
+          audio = loaded.track;
+        }
+        const track = audio;
+        const sound = track && audioFile ? timeline(track, audioFile.movie.timescale) : null;
+        if (typeof sound === "string") throw new NotTaken(sound);
+        if (track && audioFile && sound) {
+          const samples = separate ? track.samples : lists.get(track.id)!;
+          stream.sound(audioFile.reader, track.timescale, presented(track, sound), separate ? track.samples : null);
+          rates.push({ rate: rateOf(samples, track.timescale), stsd: track.stsd });
+        }
+        const room = moovRoom(end - vPts(v, k) + HOLD_SECONDS, rates);
+        stream.begin(await Mp4ClipFile.create(req.outputDir, clipFtyp(req.format, [video.codec]), room), k, vPts(v, k));
+        created(stream.file!);
+      }
+      await stream.fragment(v, (i) => vPts(v, i), own ? lists.get(own.id)! : null);
+    };
+    const missing = await loadFragments(main, own ? [video, own] : [video], start, end, onRead, walk);
     if (missing) return { notTaken: missing };
   }
-  const vt = timeline(video, main.movie.timescale);
-  if (typeof vt === "string") return { notTaken: vt };
 
   const vs = video.samples;
-  const vPts = (i: number) => (vs.dts[i]! + vs.cto[i]! - vt.mediaTime) / video.timescale + vt.shift;
   const isKey = (i: number) => !vs.key || vs.key[i] === 1;
-  // The keyframe shown last at or before the start (a start before the first picture: the first keyframe).
-  let k = -1;
-  for (let i = 0; i < vs.count; i++) {
-    if (isKey(i) && vPts(i) <= start + 0.001 && (k < 0 || vPts(i) >= vPts(k))) k = i;
-  }
-  if (k < 0) for (let i = 0; i < vs.count && k < 0; i++) if (isKey(i)) k = i;
+  const k = keyframeBefore(vs.count, (i) => vPts(vs, i), isKey, start);
   if (k < 0) return { notTaken: "no keyframe" };
+  if (stream && stream.key !== k) return { notTaken: "a keyframe past the first fragment's is the clip's" };
 
   // Metadata of the video from the keyframe in decode order through the margin past the end: the packet list the
   // plan functions take (on the 90 kHz clock, as direct-copy.ts builds it).
   const packets: Packet[] = [];
   for (let i = k; i < vs.count; i++) {
-    const pts = toTicks(vPts(i));
+    const pts = toTicks(vPts(vs, i));
     packets.push({ pts, dts: pts, key: isKey(i) });
-    if (vPts(i) > end + MARGIN_SECONDS) break;
+    if (vPts(vs, i) > end + MARGIN_SECONDS) break;
   }
   packets[0]!.key = true;
   const frames = planFrames(packets, toTicks(start), toTicks(end));
@@ -257,9 +322,9 @@ async function plan(
   const choice = chooseStrategy(req, frames, packets);
   if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
   const keyTicks = frames.keyBefore;
-  const keySeconds = vPts(k);
+  const keySeconds = vPts(vs, k);
 
-  if (separate) {
+  if (separate && !stream) {
     const loaded = await (early ?? loadAudio(keySeconds - 0.1));
     if (typeof loaded === "string") return { notTaken: loaded };
     audioFile = loaded.opened;
@@ -278,13 +343,15 @@ async function plan(
   let aFrom = 0;
   let aCount = 0;
   let aStart = 0;
-  if (audio && at) {
-    const as = audio.samples;
-    const aPts = (i: number) => (as.dts[i]! + as.cto[i]! - at.mediaTime) / audio.timescale + at.shift;
+  const track = audio;
+  if (track && at) {
+    const as = track.samples;
+    const shown = presented(track, at);
+    const aPts = (i: number) => shown(as, i);
     const run = copiedAudioRun(
       as.count,
       (i) => toTicks(aPts(i)),
-      (i) => toTicks(as.duration[i]! / audio.timescale),
+      (i) => toTicks(as.duration[i]! / track.timescale),
       keyTicks,
       choice.endPts,
     );
@@ -292,6 +359,8 @@ async function plan(
     aCount = run.count;
     if (aCount > 0) aStart = aPts(aFrom);
   }
+  const unkept = stream?.unkept(k + choice.packets, aFrom, aCount);
+  if (unkept) return { notTaken: unkept };
 
   const known: CopiedPackets = {
     seconds: toSeconds(choice.endPts - keyTicks),
@@ -326,6 +395,36 @@ async function plan(
     t.edits = edits;
     tracks.push(t);
   }
+  const starts = { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null };
+  const check = (out: string, o: Parameters<DirectPlan["write"]>[1]) =>
+    checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
+  const planned = {
+    ...copySpan(frames, choice),
+    via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
+    known,
+    stats,
+  };
+
+  if (stream) {
+    // The clip was written during the walk, but for what waited near the end: the samples it keeps are added.
+    const file = stream.file!;
+    const readerOf = (t: ClipTrack) => (t.track === video ? main.reader : audioFile!.reader);
+    const result: DirectPlan = {
+      ...planned,
+      async close() {
+        await close();
+        await file.discard();
+      },
+      async write(out, o) {
+        o.signal?.throwIfAborted();
+        await stream.finish(tracks, readerOf);
+        await file.place(out);
+        o.onProgress?.(1);
+        return check(out, o);
+      },
+    };
+    return { plan: result };
+  }
 
   // The mdat: the video file's ranges, then (DASH) the audio file's; each track's samples are placed in its file's.
   const files = [{ file: main, tracks: tracks.filter((t) => t.track === video || audioFile === main) }];
@@ -356,10 +455,7 @@ async function plan(
   const header = clipHeader(req.format, tracks, place, payload);
 
   const result: DirectPlan = {
-    ...copySpan(frames, choice),
-    via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
-    known,
-    stats,
+    ...planned,
     close,
     async write(out, o) {
       const file = await open(out, "w");
@@ -380,12 +476,43 @@ async function plan(
       } finally {
         await file.close();
       }
-      const starts = { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null };
-      return checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
+      return check(out, o);
     },
   };
   return { plan: result };
 }
+
+/** The keyframe shown last at or before `start` among `count` samples (a start before the first picture: the first). */
+function keyframeBefore(
+  count: number,
+  pts: (i: number) => number,
+  isKey: (i: number) => boolean,
+  start: number,
+): number {
+  let k = -1;
+  for (let i = 0; i < count; i++) {
+    if (isKey(i) && pts(i) <= start + 0.001 && (k < 0 || pts(i) >= pts(k))) k = i;
+  }
+  if (k < 0) for (let i = 0; i < count && k < 0; i++) if (isKey(i)) k = i;
+  return k;
+}
+
+/** Presentation time in seconds of a track's sample i, its one edit applied (`timeline`). */
+const presented =
+  (track: Mp4Track, edit: { mediaTime: number; shift: number }) =>
+  (s: Samples, i: number): number =>
+    (s.dts[i]! + s.cto[i]! - edit.mediaTime) / track.timescale + edit.shift;
+
+/** Samples per second over what is listed (the moov's room is kept from it). */
+function rateOf(s: Samples, timescale: number): number {
+  let total = 0;
+  const n = s.size.length;
+  for (let i = 0; i < n; i++) total += s.duration[i]!;
+  return total > 0 ? (n * timescale) / total : 0;
+}
+
+/** A walk that stops because the copy does not take this source (the reason is the message). */
+class NotTaken extends Error {}
 
 /** The chosen samples' bytes as few ranges of the source, in file order, and where each lands in the mdat. */
 function byteRanges(tracks: ClipTrack[], base: number): { start: number; end: number; out: number }[] {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Progress } from "../../../app/domain/companion";
 import { cutClip } from "../src/cut";
 import { checkClipStarts } from "../src/direct-copy";
+import { boxes } from "../src/mp4-boxes";
 import { isPrivateAddress, type Guard } from "../src/net-guard";
 import { probeMedia } from "../src/probe";
 import { resolveSource } from "../src/source";
@@ -134,7 +135,7 @@ describe("copies cut in-process from the container's index", () => {
     await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));
   });
 
-  it("a fragmented MP4's walk shows progress while it reads the clip's fragments", async () => {
+  it("a fragmented MP4's clip is written as its fragments are read: progress all along, a few parts held", async () => {
     const name = "frag-lossless.mp4";
     const seen: { percent: number; sent: number }[] = [];
     const onProgress = (p: Progress) => seen.push({ percent: p.percent, sent: server.bytesFor(name) });
@@ -145,6 +146,15 @@ describe("copies cut in-process from the container's index", () => {
     expect(seen.some((s) => s.sent < sent / 2)).toBe(true);
     expect(seen.map((s) => s.percent)).toEqual([...seen.map((s) => s.percent)].sort((a, b) => a - b));
     expect(result.frames).toBeGreaterThan(800);
+    // What the reader held at most: its parts in flight and the samples near the end, not the clip.
+    expect(statSync(result.output).size).toBeGreaterThan(15e6);
+    const held = Number(/at most ([\d.]+) MB held/.exec(trace.join("\n"))?.[1]) * 1e6;
+    expect(held).toBeLessThan(10e6);
+    // The moov was kept room for: the clip starts fast.
+    const top = [...boxes(new Uint8Array(readFileSync(result.output)))].map((b) => b.type);
+    expect(top).toEqual(["ftyp", "moov", "free", "mdat"]);
+    const src = join(dir, name);
+    await expectSameAsSource(result, src, src);
   });
 
   it("VP9 with alt-ref frames and Opus in WebM", async () => {

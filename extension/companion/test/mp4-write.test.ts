@@ -1,9 +1,14 @@
 import { readFileSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { boxes } from "../src/mp4-boxes";
+import { Mp4ClipFile } from "../src/mp4-clip-file";
 import { readMovie } from "../src/mp4-tables";
-import { clipHeader, type ClipTrack } from "../src/mp4-write";
+import { clipFtyp, clipHeader, type ClipTrack } from "../src/mp4-write";
+import { openRangeReader } from "../src/range-reader";
+import { packetTimes } from "./copy-helpers";
+import { tempDir } from "./helpers";
 
 /**
  * The byte copy's header (mp4-write.ts) read back by our own table reader: the clip's tables list exactly the chosen
@@ -71,6 +76,66 @@ describe("the byte copy's MP4 header", () => {
           expect(got.samples.key?.[k] ?? 1).toBe(want.key?.[s] ?? 1);
         }
       });
+    });
+  }
+});
+
+describe("the fragmented copy's clip file: samples written first, the moov last", () => {
+  // Room for the moov, or too little (8 bytes): the moov then goes after the samples, as plain ffmpeg writes it.
+  for (const [title, room, layout] of [
+    ["in the room kept before the samples", 64 * 1024, ["ftyp", "moov", "free", "mdat"]],
+    ["after the samples when the room is too small", 8, ["ftyp", "free", "mdat", "moov"]],
+  ] as const) {
+    it(`puts the moov ${title}, listing each sample where its bytes were written`, async () => {
+      const movie = sourceMovie();
+      const video = movie.tracks.find((t) => t.handler === "vide")!;
+      const audio = movie.tracks.find((t) => t.handler === "soun")!;
+      const tracks: ClipTrack[] = [
+        { track: video, from: 60, count: 90, edits: [{ segmentDuration: 3000, mediaTime: 1024, rate: 0x10000 }] },
+        { track: audio, from: 94, count: 140, edits: [{ segmentDuration: 2990, mediaTime: 0, rate: 0x10000 }] },
+      ];
+      const src = join(dir, "src360.mp4");
+      const reader = await openRangeReader({
+        url: `file:${src}`,
+        kind: "file",
+        headers: {},
+        title: "s",
+        original: src,
+      });
+      const out = tempDir();
+      const file = await Mp4ClipFile.create(out, clipFtyp("mp4", ["avc1", "mp4a"]), room);
+      // Video, then sound, one sample at a time (the order a walk may write them in differs from the source's).
+      for (const t of tracks) {
+        const s = t.track.samples;
+        for (let i = t.from; i < t.from + t.count; i++) await file.add(reader, s.offset[i]!, s.offset[i]! + s.size[i]!);
+      }
+      await file.finish(tracks, () => reader);
+      const clip = join(out, "clip.mp4");
+      await file.place(clip);
+      await reader.close();
+      expect(await readdir(out)).toEqual(["clip.mp4"]);
+
+      const bytes = new Uint8Array(readFileSync(clip));
+      const top = [...boxes(bytes)];
+      expect(top.map((b) => b.type)).toEqual(layout);
+      expect(top[top.length - 1]!.end).toBe(bytes.length);
+      const moov = top.find((b) => b.type === "moov")!;
+      const written = readMovie(bytes.subarray(moov.start, moov.end));
+      const source = new Uint8Array(readFileSync(src));
+      tracks.forEach((t, n) => {
+        const got = written.tracks[n]!.samples;
+        expect(got.count).toBe(t.count);
+        for (let k = 0; k < t.count; k++) {
+          const at = t.track.samples.offset[t.from + k]!;
+          const size = t.track.samples.size[t.from + k]!;
+          expect(Buffer.from(bytes.subarray(got.offset[k]!, got.offset[k]! + size))).toEqual(
+            Buffer.from(source.subarray(at, at + size)),
+          );
+        }
+      });
+      // ffmpeg reads the file as written: every listed packet of both streams.
+      expect((await packetTimes(clip, "v")).length).toBe(90);
+      expect((await packetTimes(clip, "a")).length).toBe(140);
     });
   }
 });

@@ -4,8 +4,8 @@
  * process's CPU and its minor page faults (memory touched for the first time: on this CI's VM each costs ~18 us, so
  * copies into new buffers show up here before they show in the time). CLIPCUT_TRACE=1 adds the job's phases.
  *   npx tsx bench/companion/after-report.ts [dashsidx|vp9|progressive] [at] [runs]
- * MODE=cached: the same source was cut just before (no report); MODE=first: no report. PROF=1 writes a V8 CPU
- * profile of each job from the third on into /tmp/arprof (sampled every 200 us).
+ * MODE=cached: the same source was cut just before (no report); MODE=first: no report. CLIP_SECONDS: the clip's
+ * length (20). PROF=1 writes a V8 CPU profile of each job from the third on into /tmp/arprof (sampled every 200 us).
  * Needs the sources bench/companion-cut.ts generates (tmpdir/clipcut-bench-media-v1).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -20,6 +20,7 @@ const which = process.argv[2] ?? "dashsidx";
 const at = Number(process.argv[3] ?? 10.5);
 const runs = Number(process.argv[4] ?? 6);
 const mode = process.env.MODE ?? "report";
+const clipSeconds = Number(process.env.CLIP_SECONDS ?? 20);
 const mediaDir = join(tmpdir(), "clipcut-bench-media-v1");
 const server = await startRangeServerProcess(mediaDir);
 const work = mkdtempSync(join(tmpdir(), "clipcut-ar-"));
@@ -69,7 +70,7 @@ const profile = process.env.PROF === "1";
 const body = (r: number) => ({
   source: pageOf(r),
   startSeconds: at,
-  endSeconds: at + 20,
+  endSeconds: at + clipSeconds,
   format,
   quality: which === "vp9" ? "1440p" : "1080p",
 });

@@ -92,16 +92,19 @@ async function loadFragments(
   const stop = span.offset + span.length;
   o.reader.expectSpan(span.offset, stop);
   const lists = new Map(tracks.map((t) => [t.id, new FragmentSamples()]));
+  let listed = false;
   for (let at = span.offset; at + 8 <= stop;) {
     const box = boxHeader(await o.reader.read(at, Math.min(stop, at + 16)), at, stop);
     if (!box) return "a malformed fragment";
-    if (box.type === "moof") {
-      readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
-      await onFragment?.(lists);
-    }
+    // A fragment's samples are handed on once the header after its moof (its mdat's) is read: the samples' writer
+    // lets the reader forget everything before their end.
+    if (listed) await onFragment?.(lists);
+    listed = box.type === "moof";
+    if (listed) readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
     at += box.length;
     onRead?.((at - span.offset) / span.length);
   }
+  if (listed) await onFragment?.(lists);
   for (const t of tracks) t.samples = lists.get(t.id)!.table();
   return null;
 }

@@ -24,14 +24,19 @@ function sourceMovie() {
   return readMovie(bytes.subarray(moov.start, moov.end));
 }
 
-function roundTrip(payloadBase: number) {
+/** A 3 s clip of the source: 90 pictures from a keyframe (60), 140 AAC frames. */
+function clipTracks(): ClipTrack[] {
   const movie = sourceMovie();
   const video = movie.tracks.find((t) => t.handler === "vide")!;
   const audio = movie.tracks.find((t) => t.handler === "soun")!;
-  const tracks: ClipTrack[] = [
+  return [
     { track: video, from: 60, count: 90, edits: [{ segmentDuration: 3000, mediaTime: 1024, rate: 0x10000 }] },
     { track: audio, from: 94, count: 140, edits: [{ segmentDuration: 2990, mediaTime: 0, rate: 0x10000 }] },
   ];
+}
+
+function roundTrip(payloadBase: number) {
+  const tracks = clipTracks();
   // Every source byte lands `payloadBase` bytes later than its offset (a stand-in for a long file's mdat).
   const header = clipHeader("mp4", tracks, (_t, o) => payloadBase + o, payloadBase + 20_000_000);
   // The mdat's header closes it (its payload follows as the source's byte ranges).
@@ -87,13 +92,7 @@ describe("the fragmented copy's clip file: samples written first, the moov last"
     ["after the samples when the room is too small", 8, ["ftyp", "free", "mdat", "moov"]],
   ] as const) {
     it(`puts the moov ${title}, listing each sample where its bytes were written`, async () => {
-      const movie = sourceMovie();
-      const video = movie.tracks.find((t) => t.handler === "vide")!;
-      const audio = movie.tracks.find((t) => t.handler === "soun")!;
-      const tracks: ClipTrack[] = [
-        { track: video, from: 60, count: 90, edits: [{ segmentDuration: 3000, mediaTime: 1024, rate: 0x10000 }] },
-        { track: audio, from: 94, count: 140, edits: [{ segmentDuration: 2990, mediaTime: 0, rate: 0x10000 }] },
-      ];
+      const tracks = clipTracks();
       const src = join(dir, "src360.mp4");
       const reader = await openRangeReader({
         url: `file:${src}`,

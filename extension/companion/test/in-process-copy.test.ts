@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Progress } from "../../../app/domain/companion";
 import { cutClip } from "../src/cut";
@@ -158,6 +158,17 @@ describe("copies cut in-process from the container's index", () => {
     expect(top).toEqual(["ftyp", "moov", "free", "mdat"]);
     const src = join(dir, name);
     await expectSameAsSource(result, src, src);
+  });
+
+  it("a DASH copy not taken after its walk (auto chose a smart cut) leaves only the clip in the folder", async () => {
+    const { result, trace } = await cutUrl(server, {
+      ...{ name: "dash-video.mp4", audio: "dash-audio.m4a", start: 60.4, end: 62 },
+      ...{ strategy: "auto" as const, allowSnap: false },
+    });
+    expect(trace).toContain("in-process via mediabunny (byte copy not taken: auto chose smart)");
+    expect(result.strategy).toBe("smart");
+    // The byte copy's file, written during the walk, is removed: no hidden part file is left behind.
+    expect(readdirSync(dirname(result.output))).toEqual([basename(result.output)]);
   });
 
   it("VP9 with alt-ref frames and Opus in WebM", async () => {

@@ -54,9 +54,9 @@ export class ClipSpool {
     this.forgettable.set(reader, Math.max(this.forgettable.get(reader) ?? 0, to));
   }
 
-  /** Issues a write when enough is gathered; waits only when too many are in flight. */
-  async flushIfFull(): Promise<void> {
-    if (this.pendingBytes >= FLUSH) await this.flush();
+  /** Enough is gathered for a write (`flush`): checked before awaiting it, so most appends cost no promise. */
+  get full(): boolean {
+    return this.pendingBytes >= FLUSH;
   }
 
   /** Starts over at `from`: what was appended is overwritten by what comes next. */
@@ -96,7 +96,8 @@ export class ClipSpool {
     await this.file.close();
   }
 
-  private async flush(): Promise<void> {
+  /** Issues a write of what is gathered; waits only when too many are in flight. */
+  async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const write = this.file.writev(this.pending, this.pendingAt);
     this.inFlight.push(write);

@@ -82,7 +82,7 @@ export class MkvClipFile {
     spool.append(head);
     if (end > patch + 4) for (const v of await reader.pieces(patch + 4, end)) spool.append(v);
     spool.forget(reader, end);
-    await spool.flushIfFull();
+    if (spool.full) await spool.flush();
   }
 
   /**

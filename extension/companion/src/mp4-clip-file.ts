@@ -59,7 +59,7 @@ export class Mp4ClipFile {
     const before = list[i - 1];
     if (before && before.end === start && before.out + (before.end - before.start) === out) before.end = end;
     else list.splice(i, 0, { start, end, out });
-    await this.spool.flushIfFull();
+    if (this.spool.full) await this.spool.flush();
   }
 
   /** `reader` may forget its bytes before `to` once what was added so far is handed to a write. */

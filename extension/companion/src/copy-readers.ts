@@ -15,7 +15,23 @@ export interface CopyReaders {
 /** Extra video listed past the end, in seconds: the closed-prefix search needs a few frames past it. */
 export const MARGIN_SECONDS = 1;
 
-export type ByteCopyOutcome<P> = { plan: P } | { notTaken: string };
+/** `chose`: the strategy rule, not the container, ruled the copy out; it chose this cut instead. */
+export type ByteCopyOutcome<P> = { plan: P } | { notTaken: string; chose?: OtherCut };
+
+type OtherCut = "smart" | "reencode";
+
+/** Ends a byte copy's planning: it does not take this source (the message says why). */
+export class NotTaken extends Error {
+  constructor(
+    message: string,
+    readonly chose?: OtherCut,
+  ) {
+    super(message);
+  }
+}
+
+/** The strategy rule chose another cut than a copy (chooseStrategy, or copyRuledOut once the start is known). */
+export const choseOther = (kind: OtherCut) => ({ notTaken: `auto chose ${kind}`, chose: kind });
 
 /**
  * Runs a byte copy's planning with its readers: a plan keeps them open (its `close` ends them); a `notTaken`, a

@@ -161,6 +161,11 @@ export async function planDirectCopy(
   const matroska = /matroska|webm/.test(req.info.formatName);
   const fast = matroska ? await planMkvCopy(req, signal, onRead) : await planMp4Copy(req, signal, onRead);
   if ("plan" in fast) return fast;
+  // The strategy rule ruled the copy out, not the container: mediabunny's plan would choose the same after reading
+  // the clip again, so it is asked only for a smart cut it makes itself (H.264 into MP4/MOV).
+  if (fast.chose === "reencode") return { refused: "auto chose reencode" };
+  const staged = fast.chose === "smart" ? smartRefusal(req) : null;
+  if (staged) return { refused: `auto chose smart: ${staged}` };
   const via = `mediabunny (byte copy not taken: ${fast.notTaken})`;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
   const start = req.startSeconds;

@@ -1,7 +1,7 @@
 import type { DirectPlan } from "./direct-copy";
 import { concat } from "./bytes";
 import { checkWrittenClip } from "./clip-mux";
-import { withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
+import { choseOther, NotTaken, withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
 import { el, elHeader, floatEl, idEl, MKV, textEl, uintEl } from "./ebml";
 import { copiedAudioRun, planFrames, showsByStart, toSeconds, toTicks } from "./keyframes";
 import { MkvClipFile, type ClipHead } from "./mkv-clip-file";
@@ -16,7 +16,7 @@ import {
 } from "./mkv-index";
 import type { Packet } from "./probe";
 import type { CutRequest } from "./request";
-import { chooseStrategy, copySpan } from "./strategy";
+import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
 import type { CopiedPackets } from "./verify";
 
 /**
@@ -120,7 +120,11 @@ async function plan(
   const vCues = cuesOf(main, video);
   if (vCues.length === 0) return { notTaken: "no cue points" };
   const span = cueSpan(main, vCues, start, end + MARGIN_SECONDS, req.info.durationSeconds);
-  main.reader.expectSpan(span.from.cluster, span.likelyEnd);
+  // Large parts read ahead over the span, from the start; or, when auto copies only a clip that starts on a
+  // keyframe, once the walk has seen that it does (otherwise they would be read for nothing).
+  const onKeyOnly = copyRuledOut(req, false) !== null;
+  const readSpan = () => main.reader.expectSpan(span.from.cluster, span.likelyEnd);
+  if (!onKeyOnly) readSpan();
   const seconds = (file: MkvFile, time: number) => (time * file.timecodeScale) / 1e9;
   const keyCueSeconds = seconds(main, span.from.time);
 
@@ -167,6 +171,8 @@ async function plan(
     let keyTicks = 0;
     let keyByte = 0;
     let pastStart = false;
+    /** The last picture shown by the start (planFrames's start frame). */
+    let startShown = -1;
     let pair: MkvBlock[] = [];
     let pairNext = 0;
     const audioOut = (b: MkvBlock) => Math.max(0, Math.round((b.time * aScale) / main.timecodeScale) - key!.time);
@@ -185,8 +191,16 @@ async function plan(
         onRead(Math.min(0.99, (b.end - span.from.cluster) / spanLength));
       }
       if (b.track === video.number) {
-        const early = showsByStart(toTicks(seconds(main, b.time)), startTick);
+        const pts = toTicks(seconds(main, b.time));
+        const early = showsByStart(pts, startTick);
         const adopt = b.key && b.time >= span.from.time && (!key || (early && !pastStart));
+        if (early) startShown = pts;
+        if (!early && !pastStart && key) {
+          // The start's frame is known: a clip auto will not copy is not read on (the cut that follows reads it).
+          const other = copyRuledOut(req, startShown === keyTicks);
+          if (other) throw new NotTaken(`auto chose ${other.kind}`, other.kind);
+          if (onKeyOnly) readSpan();
+        }
         if (!early) pastStart = true;
         if (adopt) {
           if (key) await file.restart();
@@ -221,7 +235,7 @@ async function plan(
     try {
       blocks = await readBlocks(main, span.from.cluster, span.to, past, onBlock);
     } catch (error) {
-      if (error instanceof NotTaken) return { notTaken: error.message };
+      if (error instanceof NotTaken) return { notTaken: error.message, chose: error.chose };
       throw error;
     }
     if (typeof blocks === "string") return { notTaken: blocks };
@@ -244,7 +258,7 @@ async function plan(
     const frames = planFrames(packets, startTick, toTicks(end));
     if (frames.keyBefore !== keyTicks) return { notTaken: "the keyframe is not the clip's first" };
     const choice = chooseStrategy(req, frames, packets);
-    if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
+    if (choice.kind !== "copy") return choseOther(choice.kind);
     if (!startsClean(video.codecId, keyByte)) return { notTaken: "the keyframe is not a key frame in the bitstream" };
     const chosenVideo = listed.slice(0, choice.packets);
 
@@ -312,9 +326,6 @@ async function plan(
     throw error;
   }
 }
-
-/** A walk that stops because the copy does not take this source (the reason is the message). */
-class NotTaken extends Error {}
 
 /**
  * The clip's head: EBML header, a Segment of `segmentLength`, SeekHead (Cues at `cuesAt`), Info (the source's

@@ -1,8 +1,8 @@
 import { open } from "node:fs/promises";
 import type { DirectPlan } from "./direct-copy";
 import { checkWrittenClip } from "./clip-mux";
-import { MARGIN_SECONDS, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
-import { copiedAudioRun, planFrames, toSeconds, toTicks } from "./keyframes";
+import { choseOther, MARGIN_SECONDS, NotTaken, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
+import { copiedAudioRun, planFrames, showsByStart, toSeconds, toTicks } from "./keyframes";
 import { boxHeader, fourcc } from "./mp4-boxes";
 import { FragmentSamples, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
@@ -12,7 +12,7 @@ import { Mp4ClipFile, moovRoom } from "./mp4-clip-file";
 import type { Packet } from "./probe";
 import type { RangeReader, ReadStats } from "./range-reader";
 import type { CutRequest } from "./request";
-import { chooseStrategy, copySpan } from "./strategy";
+import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
 import type { CopiedPackets } from "./verify";
 
 /**
@@ -85,26 +85,40 @@ async function loadFragments(
   start: number,
   end: number,
   onRead?: (fraction: number) => void,
-  onFragment?: (lists: Map<number, FragmentSamples>) => Promise<void>,
+  walk?: {
+    /** After each fragment's moof and the header after it are read. */
+    onFragment: (lists: Map<number, FragmentSamples>) => Promise<void>;
+    /** Seconds from the presentation clock to the media clock the sidx counts in (the track's edit). */
+    toMedia: number;
+    /** Large parts are read ahead over the span only after the first fragment (its start frame decides the cut). */
+    afterFirst: boolean;
+  },
 ): Promise<string | null> {
-  const span = o.index && clipSubsegments(o.index, start, end, MARGIN_SECONDS);
+  const toMedia = walk?.toMedia ?? 0;
+  const span = o.index && clipSubsegments(o.index, start + toMedia, end + toMedia, MARGIN_SECONDS);
   if (!span) return "the clip's first fragment does not start with a keyframe";
   const stop = span.offset + span.length;
-  o.reader.expectSpan(span.offset, stop);
+  let readSpan = walk?.afterFirst ? () => o.reader.expectSpan(span.offset, stop) : null;
+  if (!readSpan) o.reader.expectSpan(span.offset, stop);
   const lists = new Map(tracks.map((t) => [t.id, new FragmentSamples()]));
+  const handOn = async () => {
+    await walk?.onFragment(lists);
+    readSpan?.();
+    readSpan = null;
+  };
   let listed = false;
   for (let at = span.offset; at + 8 <= stop;) {
     const box = boxHeader(await o.reader.read(at, Math.min(stop, at + 16)), at, stop);
     if (!box) return "a malformed fragment";
     // A fragment's samples are handed on once the header after its moof (its mdat's) is read: the samples' writer
     // lets the reader forget everything before their end.
-    if (listed) await onFragment?.(lists);
+    if (listed) await handOn();
     listed = box.type === "moof";
     if (listed) readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
     at += box.length;
     onRead?.((at - span.offset) / span.length);
   }
-  if (listed) await onFragment?.(lists);
+  if (listed) await handOn();
   for (const t of tracks) t.samples = lists.get(t.id)!.table();
   return null;
 }
@@ -223,7 +237,7 @@ async function plan(
     return outcome;
   } catch (error) {
     await (clip as Mp4ClipFile | null)?.discard();
-    if (error instanceof NotTaken) return { notTaken: error.message };
+    if (error instanceof NotTaken) return { notTaken: error.message, chose: error.chose };
     throw error;
   }
 }
@@ -277,6 +291,15 @@ async function planWith(
           start,
         );
         if (k < 0) throw new NotTaken("no keyframe in the clip's first fragment");
+        // The start's frame is in this fragment too: a clip auto will not copy is not read on.
+        const keyTicks = toTicks(vPts(v, k));
+        let onKey = true;
+        for (let i = k + 1; i < v.size.length; i++) {
+          const pts = toTicks(vPts(v, i));
+          if (pts > keyTicks && showsByStart(pts, toTicks(start))) onKey = false;
+        }
+        const other = copyRuledOut(req, onKey);
+        if (other) throw new NotTaken(`auto chose ${other.kind}`, other.kind);
         if (!startsClean(video, await main.reader.read(v.offset[k]!, v.offset[k]! + v.size[k]!))) {
           throw new NotTaken("the keyframe is not an IDR picture");
         }
@@ -301,7 +324,11 @@ async function planWith(
       }
       await stream.fragment(v, (i) => vPts(v, i), own ? lists.get(own.id)! : null);
     };
-    const missing = await loadFragments(main, own ? [video, own] : [video], start, end, onRead, walk);
+    const missing = await loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
+      onFragment: walk,
+      toMedia: vt.mediaTime / video.timescale - vt.shift,
+      afterFirst: copyRuledOut(req, false) !== null,
+    });
     if (missing) return { notTaken: missing };
   }
 
@@ -323,7 +350,7 @@ async function planWith(
   const frames = planFrames(packets, toTicks(start), toTicks(end));
   if (frames.keyBefore !== packets[0]!.pts) return { notTaken: "the keyframe is not the first listed" };
   const choice = chooseStrategy(req, frames, packets);
-  if (choice.kind !== "copy") return { notTaken: `auto chose ${choice.kind}` };
+  if (choice.kind !== "copy") return choseOther(choice.kind);
   const keyTicks = frames.keyBefore;
   const keySeconds = vPts(vs, k);
 
@@ -513,9 +540,6 @@ function rateOf(s: Samples, timescale: number): number {
   for (let i = 0; i < n; i++) total += s.duration[i]!;
   return total > 0 ? (n * timescale) / total : 0;
 }
-
-/** A walk that stops because the copy does not take this source (the reason is the message). */
-class NotTaken extends Error {}
 
 /** The chosen samples' bytes as few ranges of the source, in file order, and where each lands in the mdat. */
 function byteRanges(tracks: ClipTrack[], base: number): { start: number; end: number; out: number }[] {

@@ -96,6 +96,32 @@ export function stagingFormat(req: CutRequest): "mpegts" | "matroska" {
   return ["aac", "mp3", "ac3"].includes(req.info.audio?.codec ?? "") ? "mpegts" : "matroska";
 }
 
+/** A start inside a GOP, no snap allowed: smart when the codec allows, re-encode otherwise. */
+function frameExact(codec: string): Exclude<Choice, { kind: "copy" }> {
+  if (SMART_CODECS.has(codec)) {
+    return { kind: "smart", reason: "frame-accurate: only the partial GOPs at the ends are re-encoded" };
+  }
+  return {
+    kind: "reencode",
+    reason: `${codec} cannot be joined safely by smart cut in this FFmpeg (H.264 and VP9 only), so the whole clip is re-encoded`,
+  };
+}
+
+/**
+ * What chooseStrategy chooses instead of a copy whatever the clip's end, known once the start's frame is: null
+ * while a copy may still be chosen (asked for; auto with the start on its keyframe or a snap allowed). A byte copy's
+ * walk stops there instead of reading the clip for nothing (the cut that follows reads it).
+ */
+export function copyRuledOut(req: CutRequest, startOnKey: boolean): Exclude<Choice, { kind: "copy" }> | null {
+  if (req.strategy === "copy") return null;
+  if (req.strategy === "smart") return { kind: "smart", reason: "smart asked" };
+  if (req.strategy === "reencode") return { kind: "reencode", reason: "re-encode asked" };
+  const needs = reencodeReasons(req);
+  if (needs.length > 0) return { kind: "reencode", reason: `full re-encode: ${needs.join(", ")}` };
+  if (startOnKey || req.allowSnap) return null;
+  return frameExact(req.info.video?.codec ?? "unknown");
+}
+
 /** auto: copy when it is exact, smart when the codec allows, re-encode otherwise. */
 export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Parameters<typeof copyEnd>[0]): Choice {
   const copyAt = (reason: string) => {
@@ -103,24 +129,14 @@ export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Para
     const end = copyEnd(packets, frames.keyBefore, endTick, frames.frameTicks);
     return { kind: "copy" as const, packets: end.packets, endPts: end.endPts, reason };
   };
-  const codec = req.info.video?.codec ?? "unknown";
+  const other = copyRuledOut(req, frames.startOnKey);
+  if (other) return other;
   if (req.strategy === "copy") return copyAt("copy asked");
-  if (req.strategy === "smart") return { kind: "smart", reason: "smart asked" };
-  if (req.strategy === "reencode") return { kind: "reencode", reason: "re-encode asked" };
-  const needs = reencodeReasons(req);
-  if (needs.length > 0) return { kind: "reencode", reason: `full re-encode: ${needs.join(", ")}` };
-  if (frames.startOnKey) {
-    const copy = copyAt("the clip starts on a keyframe and ends cleanly: stream copy is exact");
-    if (copy.endPts === frames.endPts) return copy;
-  } else if (req.allowSnap) {
-    return copyAt("snapping to the keyframe before the start was allowed");
-  }
-  if (SMART_CODECS.has(codec)) {
-    return { kind: "smart", reason: "frame-accurate: only the partial GOPs at the ends are re-encoded" };
-  }
-  if (req.allowSnap) return copyAt("snapping to the keyframe before the start was allowed");
-  return {
-    kind: "reencode",
-    reason: `${codec} cannot be joined safely by smart cut in this FFmpeg (H.264 and VP9 only), so the whole clip is re-encoded`,
-  };
+  if (!frames.startOnKey) return copyAt("snapping to the keyframe before the start was allowed");
+  const copy = copyAt("the clip starts on a keyframe and ends cleanly: stream copy is exact");
+  if (copy.endPts === frames.endPts) return copy;
+  // The end is not where a copy can stop: the tail is re-encoded, or (allowed) the copy snaps there.
+  const codec = req.info.video?.codec ?? "unknown";
+  if (SMART_CODECS.has(codec) || !req.allowSnap) return frameExact(codec);
+  return copyAt("snapping to the keyframe before the start was allowed");
 }

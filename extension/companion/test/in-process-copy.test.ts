@@ -161,14 +161,26 @@ describe("copies cut in-process from the container's index", () => {
   });
 
   it("a DASH copy not taken after its walk (auto chose a smart cut) leaves only the clip in the folder", async () => {
+    // The start is a keyframe (60.0667 s), so the walk reads the clip; its end is not where a copy can stop.
     const { result, trace } = await cutUrl(server, {
-      ...{ name: "dash-video.mp4", audio: "dash-audio.m4a", start: 60.4, end: 62 },
+      ...{ name: "dash-video.mp4", audio: "dash-audio.m4a", start: 60.066667, end: 61.55 },
       ...{ strategy: "auto" as const, allowSnap: false },
     });
     expect(trace).toContain("in-process via mediabunny (byte copy not taken: auto chose smart)");
     expect(result.strategy).toBe("smart");
     // The byte copy's file, written during the walk, is removed: no hidden part file is left behind.
     expect(readdirSync(dirname(result.output))).toEqual([basename(result.output)]);
+  });
+
+  it("a frame-exact cut (auto, a start inside a GOP) of a fragmented MP4 reads the clip about once", async () => {
+    const name = "frag-lossless.mp4";
+    const { result, trace } = await cutUrl(server, { name, start: 2.5, end: 22, strategy: "auto", allowSnap: false });
+    expect(trace).toContain("in-process via mediabunny (byte copy not taken: auto chose smart)");
+    // The byte copy stops at its first fragment, whose start frame rules a copy out; it used to read the whole
+    // clip (2.4 times the clip in all, with the smart cut's own read).
+    expect(server.bytesFor(name)).toBeLessThan(statSync(result.output).size * 1.4);
+    expect(result.strategy).toBe("smart");
+    expect(Math.abs(result.startSeconds - 2.5)).toBeLessThan(1 / 30);
   });
 
   it("VP9 with alt-ref frames and Opus in WebM", async () => {

@@ -187,6 +187,19 @@ describe("the WebM byte copy writes the clip as it reads it", () => {
   });
 });
 
+describe("a frame-exact VP9 cut (auto, a start inside a GOP) is read about once", () => {
+  it("the byte copy stops once the start's frame rules a copy out, and mediabunny's plan is not asked", async () => {
+    const name = "vp9-lossless-30.webm";
+    const c = { name, start: 2.5, end: 22, format: "webm" as const, strategy: "auto" as const, allowSnap: false };
+    const { result, trace } = await cutUrl(server, c);
+    expect(trace).toContain("ffmpeg path: auto chose smart: the vp9 smart cut is staged by ffmpeg");
+    expect(result.strategy).toBe("smart");
+    // The staged smart cut reads the clip; the walk before it read a few small parts. It used to read the whole
+    // clip twice more (the byte copy's walk and mediabunny's listing): 3.6 times the clip in all.
+    expect(server.bytesFor(name)).toBeLessThan(statSync(result.output).size * 1.5);
+  });
+});
+
 describe("the WebM byte copy keeps what the source says about its streams", () => {
   it("codec setup, colour, the sound's language and Opus's pre-skip", async () => {
     const { result, trace } = await cutUrl(server, { name: "vp9-opus-60.webm", start: 20.5, end: 23, format: "webm" });

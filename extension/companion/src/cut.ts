@@ -135,10 +135,10 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
         req = await trace.span("probe (smart cut)", () => withFfprobe(req, hooks));
         direct = await trace.span("index", () => planDirectCopy(req, hooks.signal));
       }
+      // What the walk showed stays: the cut that follows (its write, or another cut) has the rest of the bar.
+      if (walked) progress.carry();
       if ("plan" in direct) {
-        if (walked) progress.next();
-        const writeShare = walked ? 1 - WALK_SHARE : 1;
-        return await cutInProcess(req, hooks, direct.plan, { trace, progress, writeShare, began, ownTrace });
+        return await cutInProcess(req, hooks, direct.plan, { trace, progress, began, ownTrace });
       }
       void trace.span(`ffmpeg path: ${direct.refused}`, async () => undefined);
       progress.plan(stageShare);
@@ -271,14 +271,14 @@ async function cutInProcess(
   req: CutRequest,
   hooks: CutHooks,
   plan: DirectPlan,
-  o: { trace: Trace; progress: ProgressTracker; writeShare: number; began: number; ownTrace: Trace | null },
+  o: { trace: Trace; progress: ProgressTracker; began: number; ownTrace: Trace | null },
 ): Promise<CutResult> {
   let slot: OutputSlot | null = null;
   try {
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
     const seconds = plan.endSeconds - plan.startSeconds;
-    o.progress.plan(o.writeShare);
+    o.progress.plan(1);
     const onProgress = o.progress.step(seconds, 0);
     if (plan.via) void o.trace.span(`in-process via ${plan.via}`, async () => undefined);
     const verified = await o.trace.span(`${plan.strategy} (in-process)`, () =>

@@ -198,6 +198,31 @@ describe("a frame-exact VP9 cut (auto, a start inside a GOP) is read about once"
     // clip twice more (the byte copy's walk and mediabunny's listing): 3.6 times the clip in all.
     expect(server.bytesFor(name)).toBeLessThan(statSync(result.output).size * 1.5);
   });
+
+  it("on a slow link, the progress the walk showed stays: the smart cut that follows goes on from there", async () => {
+    const slow = await startRangeServer(dir, { delayMs: 150 });
+    try {
+      const shown: number[] = [];
+      const c = {
+        name: "vp9-lossless-30.webm",
+        start: 2.5,
+        end: 12,
+        format: "webm" as const,
+        strategy: "auto" as const,
+      };
+      const { result } = await cutUrl(slow, {
+        ...c,
+        allowSnap: false,
+        onProgress: (p: Progress) => shown.push(p.percent),
+      });
+      expect(result.strategy).toBe("smart");
+      // The walk to the start's frame showed some progress (several slow round trips); it never goes back.
+      expect(shown.some((p) => p > 0 && p < 50)).toBe(true);
+      expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    } finally {
+      await slow.close();
+    }
+  });
 });
 
 describe("the WebM byte copy keeps what the source says about its streams", () => {

@@ -138,6 +138,8 @@ export class FragmentStream {
 function byteRuns(s: Samples, from: number, to: number): { start: number; end: number }[] {
   const runs: { start: number; end: number }[] = [];
   for (let i = from; i < to; i++) {
+    // A sample of no bytes adds nothing (the plan does not take a clip that keeps one).
+    if (s.size[i] === 0) continue;
     const start = s.offset[i]!;
     const last = runs[runs.length - 1];
     if (last && last.end === start) last.end += s.size[i]!;

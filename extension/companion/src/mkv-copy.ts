@@ -195,9 +195,9 @@ async function plan(
         const early = showsByStart(pts, startTick);
         const adopt = b.key && b.time >= span.from.time && (!key || (early && !pastStart));
         if (early) startShown = pts;
-        if (!early && !pastStart && key) {
+        if (!early && !pastStart) {
           // The start's frame is known: a clip auto will not copy is not read on (the cut that follows reads it).
-          const other = copyRuledOut(req, startShown === keyTicks);
+          const other = key && copyRuledOut(req, startShown === keyTicks);
           if (other) throw new NotTaken(`auto chose ${other.kind}`, other.kind);
           if (onKeyOnly) readSpan();
         }
@@ -303,8 +303,11 @@ async function plan(
       known,
       stats: readers.stats,
       async close() {
-        await readers.close();
-        await discard();
+        try {
+          await readers.close();
+        } finally {
+          await discard();
+        }
       },
       async write(out, o) {
         o.signal?.throwIfAborted();

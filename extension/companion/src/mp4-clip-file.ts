@@ -13,7 +13,10 @@ import type { RangeReader } from "./range-reader";
 
 /** The mdat header's place: a 16-byte header past 4 GiB, otherwise an 8-byte one (the free box before it grows). */
 const MDAT_HEADER = 16;
-/** Room per sample the clip may list (its stsz, stts, ctts, stss and chunk entries take at most about this). */
+/**
+ * Room per sample the clip may list: its stsz, stts, ctts and stss entries and its share of the chunk entries take
+ * less when chunks hold a fragment's samples (a chunk of one sample takes more; the moov then goes at the end).
+ */
 const ROOM_PER_SAMPLE = 24;
 
 /**

@@ -4,7 +4,15 @@ import { checkWrittenClip } from "./clip-mux";
 import { choseOther, MARGIN_SECONDS, NotTaken, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
 import { copiedAudioRun, planFrames, showsByStart, toSeconds, toTicks } from "./keyframes";
 import { boxHeader, fourcc } from "./mp4-boxes";
-import { FragmentSamples, readMoof, readMovie, type Edit, type Mp4Movie, type Mp4Track } from "./mp4-tables";
+import {
+  FragmentSamples,
+  readMoof,
+  readMovie,
+  type Edit,
+  type Mp4Movie,
+  type Mp4Track,
+  type SampleTable,
+} from "./mp4-tables";
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "./sidx";
 import { clipFtyp, clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "./mp4-write";
 import { FragmentStream, type Samples } from "./fragment-stream";
@@ -86,25 +94,33 @@ async function loadFragments(
   end: number,
   onRead?: (fraction: number) => void,
   walk?: {
-    /** After each fragment's moof and the header after it are read. */
-    onFragment: (lists: Map<number, FragmentSamples>) => Promise<void>;
+    /**
+     * After each fragment's moof and the header after it are read; `readSpan` starts the large parts read ahead
+     * (called after the first fragment anyway).
+     */
+    onFragment: (lists: Map<number, FragmentSamples>, readSpan: () => void) => Promise<void>;
     /** Seconds from the presentation clock to the media clock the sidx counts in (the track's edit). */
     toMedia: number;
     /** Large parts are read ahead over the span only after the first fragment (its start frame decides the cut). */
     afterFirst: boolean;
+    /** Subsegments to begin before the one the sidx gives for the start. */
+    back: number;
   },
 ): Promise<string | null> {
   const toMedia = walk?.toMedia ?? 0;
-  const span = o.index && clipSubsegments(o.index, start + toMedia, end + toMedia, MARGIN_SECONDS);
+  const span = o.index && clipSubsegments(o.index, start + toMedia, end + toMedia, MARGIN_SECONDS, walk?.back);
   if (!span) return "the clip's first fragment does not start with a keyframe";
   const stop = span.offset + span.length;
   let readSpan = walk?.afterFirst ? () => o.reader.expectSpan(span.offset, stop) : null;
   if (!readSpan) o.reader.expectSpan(span.offset, stop);
   const lists = new Map(tracks.map((t) => [t.id, new FragmentSamples()]));
-  const handOn = async () => {
-    await walk?.onFragment(lists);
+  const spanNow = () => {
     readSpan?.();
     readSpan = null;
+  };
+  const handOn = async () => {
+    await walk?.onFragment(lists, spanNow);
+    spanNow();
   };
   let listed = false;
   for (let at = span.offset; at + 8 <= stop;) {
@@ -274,13 +290,17 @@ async function planWith(
     const missing = track && opened.index ? await loadFragments(opened, [track], Math.max(0, from), end) : null;
     return missing ? `audio: ${missing}` : { opened, track };
   };
-  const firstFragment = main.index && clipFrom(main.index, start);
-  const early = separate && firstFragment !== null ? loadAudio(firstFragment - 0.5) : null;
+  // The sidx counts on the media clock: the edit's offset from the presentation one (and the keyframe rule's 1 ms).
+  const toMedia = vt.mediaTime / video.timescale - vt.shift + 0.001;
+  const firstFragment = main.index && clipFrom(main.index, start + toMedia);
+  const early = separate && firstFragment !== null ? loadAudio(firstFragment - toMedia - 0.5) : null;
   early?.catch(() => undefined);
   const stream = main.index ? new FragmentStream(main.reader, toTicks(end - HOLD_SECONDS)) : null;
+  /** Subsegments the walk begins before the sidx's choice (1 when the start's frame was in the one before). */
+  let back = 0;
   if (main.index && stream) {
     const own = audio;
-    const walk = async (lists: Map<number, FragmentSamples>) => {
+    const walk = async (lists: Map<number, FragmentSamples>, readSpan: () => void) => {
       const v = lists.get(video.id)!;
       if (!stream.file) {
         // The keyframe is the first fragment's (the sidx's subsegment at or before the start begins with one).
@@ -291,6 +311,9 @@ async function planWith(
           start,
         );
         if (k < 0) throw new NotTaken("no keyframe in the clip's first fragment");
+        // The sidx's times can be decode times: a start just before a fragment's first picture is shown by the
+        // fragment before it (its last frames), which is then read from.
+        if (vPts(v, k) > start + 0.001 && back === 0) throw new StartEarlier();
         // The start's frame is in this fragment too: a clip auto will not copy is not read on.
         const keyTicks = toTicks(vPts(v, k));
         let onKey = true;
@@ -300,12 +323,15 @@ async function planWith(
         }
         const other = copyRuledOut(req, onKey);
         if (other) throw new NotTaken(`auto chose ${other.kind}`, other.kind);
+        readSpan();
         if (!startsClean(video, await main.reader.read(v.offset[k]!, v.offset[k]! + v.size[k]!))) {
           throw new NotTaken("the keyframe is not an IDR picture");
         }
         const rates = [{ rate: rateOf(v, video.timescale), stsd: video.stsd }];
         if (separate) {
-          const loaded = await (early ?? loadAudio(vPts(v, k) - 0.1));
+          let loaded = await (early ?? loadAudio(vPts(v, k) - 0.1));
+          // Read again from the keyframe when the early read (from the sidx's guess) began after it.
+          if (typeof loaded !== "string" && shownFirst(loaded) > vPts(v, k)) loaded = await loadAudio(vPts(v, k) - 0.1);
           if (typeof loaded === "string") throw new NotTaken(loaded);
           audioFile = loaded.opened;
           audio = loaded.track;
@@ -324,11 +350,18 @@ async function planWith(
       }
       await stream.fragment(v, (i) => vPts(v, i), own ? lists.get(own.id)! : null);
     };
-    const missing = await loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
-      onFragment: walk,
-      toMedia: vt.mediaTime / video.timescale - vt.shift,
-      afterFirst: copyRuledOut(req, false) !== null,
-    });
+    let missing: string | null = null;
+    for (; ; back++) {
+      try {
+        missing = await loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
+          ...{ onFragment: walk, toMedia, back },
+          afterFirst: copyRuledOut(req, false) !== null,
+        });
+        break;
+      } catch (error) {
+        if (!(error instanceof StartEarlier)) throw error;
+      }
+    }
     if (missing) return { notTaken: missing };
   }
 
@@ -391,6 +424,11 @@ async function planWith(
   }
   const unkept = stream?.unkept(k + choice.packets, aFrom, aCount);
   if (unkept) return { notTaken: unkept };
+  // A sample of no bytes has no place among the written ones (the progressive path's ranges give it one).
+  const empty = (s: SampleTable, from: number, count: number) => s.size.subarray(from, from + count).includes(0);
+  if (stream && (empty(vs, k, choice.packets) || (audio && empty(audio.samples, aFrom, aCount)))) {
+    return { notTaken: "a sample of no bytes" };
+  }
 
   const known: CopiedPackets = {
     seconds: toSeconds(choice.endPts - keyTicks),
@@ -442,8 +480,11 @@ async function planWith(
     const result: DirectPlan = {
       ...planned,
       async close() {
-        await close();
-        await file.discard();
+        try {
+          await close();
+        } finally {
+          await file.discard();
+        }
       },
       async write(out, o) {
         o.signal?.throwIfAborted();
@@ -525,6 +566,17 @@ function keyframeBefore(
   }
   if (k < 0) for (let i = 0; i < count && k < 0; i++) if (isKey(i)) k = i;
   return k;
+}
+
+/** The first fragment began after the start's frame: the walk begins one subsegment earlier. */
+class StartEarlier extends Error {}
+
+/** When a loaded track's first sample is shown (-Infinity: nothing listed or no single edit). */
+function shownFirst(l: { opened: Opened; track: Mp4Track | undefined }): number {
+  const t = l.track;
+  const edit = t ? timeline(t, l.opened.movie.timescale) : null;
+  if (!t || t.samples.count === 0 || !edit || typeof edit === "string") return -Infinity;
+  return presented(t, edit)(t.samples, 0);
 }
 
 /** Presentation time in seconds of a track's sample i, its one edit applied (`timeline`). */

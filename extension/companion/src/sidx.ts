@@ -147,12 +147,15 @@ export function clipSubsegments(
   start: number,
   end: number,
   margin = 1,
+  back = 0,
 ): { offset: number; length: number } | null {
   const list = index.subsegments;
   let first = 0;
   list.forEach((s, i) => {
     if (s.time <= start) first = i;
   });
+  // `back` subsegments earlier (a caller that found the start's frame before the one the sidx's times gave).
+  first = Math.max(0, first - back);
   let last = first;
   while (last + 1 < list.length && list[last + 1]!.time < end + margin) last++;
   const from = list[first];

@@ -172,6 +172,29 @@ describe("copies cut in-process from the container's index", () => {
     expect(readdirSync(dirname(result.output))).toEqual([basename(result.output)]);
   });
 
+  it("a start a hair before a fragment's keyframe is that keyframe: auto copies it, frame-exact", async () => {
+    // The keyframe shows at 60.0667 s; within the 1 ms the start rule allows, it is the start's frame.
+    const { result, trace } = await cutUrl(server, {
+      ...{ name: "dash-video.mp4", audio: "dash-audio.m4a", start: 60.0664, end: 61.6 },
+      ...{ strategy: "auto" as const, allowSnap: false },
+    });
+    expect(trace).toContain(`in-process via ${FRAGMENTS_COPY}`);
+    expect(result.strategy).toBe("copy");
+    expect(result.snapped).toBe(false);
+  });
+
+  it("a start between a fragment's sidx time and its first picture is shown by the fragment before", async () => {
+    // dash-video.mp4's sidx gives 60 s (a decode time) for a fragment whose keyframe shows at 60.0667 s: at 60.05 s
+    // the picture on screen is the one before it (60.0333 s), so the copy starts on the keyframe before that.
+    const { result, trace } = await cutUrl(server, {
+      ...{ name: "dash-video.mp4", audio: "dash-audio.m4a", start: 60.05, end: 62.5 },
+    });
+    expect(trace).toContain(`in-process via ${FRAGMENTS_COPY}`);
+    expect(result.startSeconds).toBeLessThanOrEqual(60.05);
+    expect(result.startSeconds).toBeCloseTo(58.0667, 3);
+    await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));
+  });
+
   it("a frame-exact cut (auto, a start inside a GOP) of a fragmented MP4 reads the clip about once", async () => {
     const name = "frag-lossless.mp4";
     const { result, trace } = await cutUrl(server, { name, start: 2.5, end: 22, strategy: "auto", allowSnap: false });

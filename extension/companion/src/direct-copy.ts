@@ -114,6 +114,7 @@ async function openSource(
   start: number,
   end: number,
   signal?: AbortSignal,
+  back = 0,
 ): Promise<Opened> {
   const reader = await openRangeReader(spec, signal);
   const source = (): Source =>
@@ -125,7 +126,7 @@ async function openSource(
   try {
     if (/mov|mp4/.test(req.info.formatName)) {
       const index = await readFragmentIndex((a, b) => reader.read(a, b), reader.size);
-      const span = index && clipSubsegments(index, start, end, MARGIN_SECONDS);
+      const span = index && clipSubsegments(index, start, end, MARGIN_SECONDS, back);
       if (index && span) {
         reader.expectSpan(span.offset, span.offset + span.length);
         const whole = source();
@@ -179,20 +180,34 @@ export async function planDirectCopy(
     await Promise.all(opened.map((o) => o.reader.close()));
   };
   try {
-    const main = await openSource(req, req.input, start, end, signal);
-    opened.push(main);
-    const videoTrack = await main.input.getPrimaryVideoTrack();
+    /** The video from `back` subsegments before the sidx's choice, and its keyframe at or before the start. */
+    const openVideo = async (back: number) => {
+      const source = await openSource(req, req.input, start, end, signal, back);
+      opened.push(source);
+      const track = await source.input.getPrimaryVideoTrack();
+      const sink = track && new EncodedPacketSink(track);
+      const key = sink && (await sink.getKeyPacket(start + 0.001, { verifyKeyPackets: true }));
+      return { source, track, sink, key };
+    };
+    let opening = await openVideo(0);
+    if (!opening.key && opening.source.viaIndex) {
+      // The sidx's times can be decode times: a start just before a fragment's first picture is shown by the
+      // fragment before it, which is opened instead.
+      const first = opened.pop()!;
+      first.input.dispose();
+      await first.reader.close();
+      opening = await openVideo(1);
+    }
+    const { source: main, track: videoTrack } = opening;
     if (!videoTrack) return await refuse(closeAll, "mediabunny found no video track");
     const vCodec = await videoTrack.getCodec();
     if (vCodec !== VIDEO_CODEC[req.info.video!.codec]) return await refuse(closeAll, `video codec ${vCodec}`);
 
     // Video: from the keyframe at or before the start (verified in the bitstream) through the margin past the end,
     // metadata only (an MP4's sample tables need no media bytes).
-    const vSink = new EncodedPacketSink(videoTrack);
+    const vSink = opening.sink!;
     // A start before the first picture (an audio priming offset) is the first picture, as in planFrames.
-    const key =
-      (await vSink.getKeyPacket(start + 0.001, { verifyKeyPackets: true })) ??
-      (await vSink.getFirstKeyPacket({ verifyKeyPackets: true }));
+    const key = opening.key ?? (await vSink.getFirstKeyPacket({ verifyKeyPackets: true }));
     if (!key) return await refuse(closeAll, "no keyframe at or before the start");
     // A separate audio stream (DASH) is opened from the keyframe's time: its sound starts there, not at the start.
     const audioSource = req.input.audio

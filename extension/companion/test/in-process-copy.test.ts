@@ -193,6 +193,13 @@ describe("copies cut in-process from the container's index", () => {
     expect(result.startSeconds).toBeLessThanOrEqual(60.05);
     expect(result.startSeconds).toBeCloseTo(58.0667, 3);
     await expectSameAsSource(result, join(dir, "dash-video.mp4"), join(dir, "dash-audio.m4a"));
+    // Frame-exact (auto, no snap: mediabunny's plan for the smart cut): the clip starts on that picture.
+    const exact = await cutUrl(server, {
+      ...{ name: "dash-video.mp4", audio: "dash-audio.m4a", start: 60.05, end: 62.5 },
+      ...{ strategy: "auto" as const, allowSnap: false },
+    });
+    expect(exact.result.strategy).toBe("smart");
+    expect(exact.result.startSeconds).toBeCloseTo(60.0333, 3);
   });
 
   it("a frame-exact cut (auto, a start inside a GOP) of a fragmented MP4 reads the clip about once", async () => {

@@ -3,7 +3,7 @@ import { CUT_STRATEGIES } from "../../../app/domain/companion";
 import { planFrames } from "./keyframes";
 import type { Packet } from "./probe";
 import type { CutRequest } from "./request";
-import { chooseStrategy, copyRuledOut } from "./strategy";
+import { chooseStrategy, copyRuledOut, expectsFullEncode, expectsSmartCut } from "./strategy";
 
 const F = 3000; // one frame at 30 fps in 90 kHz ticks
 
@@ -45,14 +45,34 @@ describe("copyRuledOut: what auto chooses instead of a copy, once the start's fr
               const req = request({ codec, strategy, allowSnap, watermark });
               const frames = planFrames(packets, start!, end!);
               const early = copyRuledOut(req, frames.startOnKey);
-              const chosen = chooseStrategy(req, frames, packets);
-              // Ruled out: the very choice chooseStrategy makes. Not ruled out: a copy stays possible.
               if (early) {
+                // Ruled out: the very choice chooseStrategy makes, whatever the end.
                 ruledOut++;
-                expect(chosen).toEqual(early);
-              } else expect(["copy", "smart", "reencode"]).toContain(chosen.kind);
+                expect(chooseStrategy(req, frames, packets)).toEqual(early);
+              } else {
+                // Not ruled out: with an end where a copy stops cleanly (12 frames), a copy is chosen.
+                const clean = planFrames(packets, start!, 12 * F);
+                expect(chooseStrategy(req, clean, packets).kind).toBe("copy");
+              }
             }
     expect(ruledOut).toBeGreaterThan(0);
+  });
+
+  it("the cut expected before any media is read is chooseStrategy's for a start inside a GOP", () => {
+    const frames = planFrames(packets, 8 * F, 13 * F);
+    expect(frames.startOnKey).toBe(false);
+    for (const strategy of CUT_STRATEGIES)
+      for (const allowSnap of [false, true])
+        for (const codec of ["h264", "vp9", "hevc"])
+          for (const watermark of [false, true]) {
+            const req = request({ codec, strategy, allowSnap, watermark });
+            // validateCut refuses these before anything is expected.
+            if ((strategy === "copy" || strategy === "smart") && watermark) continue;
+            if (strategy === "smart" && codec === "hevc") continue;
+            const kind = chooseStrategy(req, frames, packets).kind;
+            expect(expectsSmartCut(req)).toBe(kind === "smart");
+            expect(expectsFullEncode(req)).toBe(kind === "reencode");
+          }
   });
 
   it("rules a copy out for auto only when the start is inside a GOP and no snap is allowed", () => {

@@ -75,19 +75,17 @@ export const SMART_CODECS = new Set(["h264", "vp9"]);
 /** Known before any media is read: the clip will be a full re-encode (output needs, or a codec smart cut lacks). */
 export function expectsFullEncode(req: CutRequest): boolean {
   if (isAudioFormat(req.format) || !req.info.video) return false;
-  if (req.strategy === "reencode" || reencodeReasons(req).length > 0) return true;
-  return req.strategy === "auto" && !req.allowSnap && !SMART_CODECS.has(req.info.video.codec);
+  return reencodeReasons(req).length > 0 || copyRuledOut(req, false)?.kind === "reencode";
 }
 
 /**
  * Known before any media is read: the cut will be a smart cut (unless its start turns out to be a keyframe), so the
- * cut may start its head while the stage is read (early-head.ts). It mirrors chooseStrategy for a start inside a GOP.
+ * cut may start its head while the stage is read (early-head.ts): chooseStrategy's choice for a start inside a GOP.
  */
 export function expectsSmartCut(req: CutRequest): boolean {
   const video = req.info.video;
   if (!video || isAudioFormat(req.format) || !SMART_CODECS.has(video.codec)) return false;
-  if (reencodeReasons(req).length > 0) return false;
-  return req.strategy === "smart" || (req.strategy === "auto" && !req.allowSnap);
+  return reencodeReasons(req).length === 0 && copyRuledOut(req, false)?.kind === "smart";
 }
 
 export function stagingFormat(req: CutRequest): "mpegts" | "matroska" {

@@ -1,17 +1,19 @@
 /**
  * One copy job through `serve` as the extension asks for it: the panel's true-cut report (POST /dry-run), then the clip
  * (POST /jobs → done on the WebSocket), N times, each on its own URL variant. Prints per job its wall time, the
- * process's CPU and its minor page faults (memory touched for the first time: on this CI's VM each costs ~18 us, so
- * copies into new buffers show up here before they show in the time). CLIPCUT_TRACE=1 adds the job's phases.
+ * process's CPU, its minor page faults (memory touched for the first time: about 2.5 us each on this machine, ~18 us on
+ * an older VM) and its GC pauses (full collections, counted, and scavenges). CLIPCUT_TRACE=1 adds the job's phases.
  *   npx tsx bench/companion/after-report.ts [dashsidx|vp9|progressive] [at] [runs]
  * MODE=cached: the same source was cut just before (no report); MODE=first: no report. CLIP_SECONDS: the clip's
- * length (20). PROF=1 writes a V8 CPU profile of each job from the third on into /tmp/arprof (sampled every 200 us).
+ * length (20). PROF=1 writes a V8 CPU profile of each job from the third on into /tmp/arprof (sampled every 200 us);
+ * HEAPPROF=1 a sampled allocation profile (garbage included). BENCH_HEAP=default: without the CLI's heap setting.
  * Needs the sources bench/companion-cut.ts generates (tmpdir/clipcut-bench-media-v1).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session } from "node:inspector/promises";
+import { PerformanceObserver, constants as perfConstants } from "node:perf_hooks";
 import { toolPaths } from "../../extension/companion/src/tools";
 import { startRangeServerProcess } from "./range-server-process";
 import { startServeHarness } from "./serve-harness";
@@ -67,6 +69,7 @@ session.connect();
 await session.post("Profiler.enable");
 await session.post("Profiler.setSamplingInterval", { interval: 200 });
 const profile = process.env.PROF === "1";
+const heapProfile = process.env.HEAPPROF === "1";
 const body = (r: number) => ({
   source: pageOf(r),
   startSeconds: at,
@@ -75,6 +78,20 @@ const body = (r: number) => ({
   quality: which === "vp9" ? "1440p" : "1080p",
 });
 const times: number[] = [];
+// GC pauses on the main thread while a job runs: major (mark-compact, incremental steps) and minor (scavenge).
+const gcMs = { major: 0, minor: 0, majors: 0 };
+let inJob = false;
+new PerformanceObserver((list) => {
+  if (!inJob) return;
+  for (const e of list.getEntries()) {
+    const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+    if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gcMs.minor += e.duration;
+    else {
+      gcMs.major += e.duration;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) gcMs.majors++;
+    }
+  }
+}).observe({ entryTypes: ["gc"] });
 for (let r = 0; r < runs; r++) {
   if (mode === "report") {
     await serve.report({ ...body(r), thumbnails: true });
@@ -83,11 +100,21 @@ for (let r = 0; r < runs; r++) {
     await serve.job({ ...body(r), strategy: "copy", allowSnap: true });
   }
   if (profile && r >= 2) await session.post("Profiler.start");
+  if (heapProfile && r >= 2)
+    await session.post("HeapProfiler.startSampling", {
+      samplingInterval: 16384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    } as never);
+  Object.assign(gcMs, { major: 0, minor: 0, majors: 0 });
+  inJob = true;
   const began = performance.now();
   const cpu = process.cpuUsage();
   const flt0 = process.resourceUsage().minorPageFault;
   const job = await serve.job({ ...body(r), strategy: "copy", allowSnap: true });
   const ms = performance.now() - began;
+  await new Promise((r) => setImmediate(r)); // the observer's last entries
+  inJob = false;
   const used = process.cpuUsage(cpu);
   const flt = process.resourceUsage().minorPageFault - flt0;
   if (profile && r >= 2) {
@@ -95,12 +122,19 @@ for (let r = 0; r < runs; r++) {
     mkdirSync("/tmp/arprof", { recursive: true });
     writeFileSync(join("/tmp/arprof", `job-${which}-${mode}-${r}.cpuprofile`), JSON.stringify(p));
   }
+  if (heapProfile && r >= 2) {
+    const { profile: p } = await session.post("HeapProfiler.stopSampling");
+    mkdirSync("/tmp/arprof", { recursive: true });
+    writeFileSync(join("/tmp/arprof", `heap-${which}-${mode}-${r}.heapprofile`), JSON.stringify(p));
+  }
   times.push(ms);
   process.stderr.write(
-    `run ${r}: ${job.status} ${ms.toFixed(0)} ms, cpu ${((used.user + used.system) / 1000).toFixed(0)} ms, faults ${flt}, load ${loadavg()[0]!.toFixed(2)}\n`,
+    `run ${r}: ${job.status} ${ms.toFixed(0)} ms, cpu ${((used.user + used.system) / 1000).toFixed(0)} ms, faults ${flt}, gc ${gcMs.majors} major ${gcMs.major.toFixed(0)} ms + minor ${gcMs.minor.toFixed(0)} ms, load ${loadavg()[0]!.toFixed(2)}\n`,
   );
 }
 times.sort((a, b) => a - b);
-process.stderr.write(`median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms\n`);
+process.stderr.write(
+  `median ${times[Math.floor(runs / 2)]!.toFixed(0)} ms, most resident ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`,
+);
 await serve.close();
 await server.close();

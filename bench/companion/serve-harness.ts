@@ -4,6 +4,7 @@ import { WebSocket } from "ws";
 import type { Job } from "../../app/domain/companion";
 import { newPairingToken } from "../../extension/companion/src/config";
 import { allowedOrigins } from "../../extension/companion/src/security";
+import { tuneHeapForStreaming } from "../../extension/companion/src/heap";
 import { createCompanionServer } from "../../extension/companion/src/server";
 import type { Tools } from "../../extension/companion/src/tools";
 import { call, EXTENSION_ORIGIN } from "../../extension/companion/test/client";
@@ -18,6 +19,8 @@ export const FAKE_YTDLP = new URL("../../extension/companion/test/fake-yt-dlp.mj
  * would add up to 100 ms to every timing).
  */
 export async function startServeHarness(o: { tools: Tools; workDir: string }) {
+  // As the CLI does when it starts (serve, native-host): BENCH_HEAP=default measures without it.
+  if (process.env.BENCH_HEAP !== "default") tuneHeapForStreaming();
   const api = await startFakeApi([{ token: "tok-bench-12345", plan: "Pro", balance: 1_000_000 }]);
   const token = newPairingToken();
   const outputDir = join(o.workDir, "out");

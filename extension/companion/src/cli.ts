@@ -6,6 +6,7 @@ import { CUT_STRATEGIES, type CutStrategy } from "../../../app/domain/companion"
 import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "../../../app/domain/media";
 import { parseTimecode } from "../../../app/domain/time";
 import { ClipError } from "./errors";
+import { tuneHeapForStreaming } from "./heap";
 import { MissingToolError, requireFfmpeg, toolPaths, toolVersion } from "./tools";
 // The clip engine (cut, probe, sources, yt-dlp) is imported by the command that needs it: --version, --help and
 // serve start without loading it.
@@ -395,6 +396,7 @@ async function autostartCommand(args: string[]) {
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
+  tuneHeapForStreaming();
   if (command === "--help" || command === "-h" || command === "help") return void process.stdout.write(HELP);
   if (command === "--version" || command === "-v") return void process.stdout.write(`${VERSION}\n`);
   if (command === "cut") return cutCommand(rest);

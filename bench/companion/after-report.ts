@@ -7,6 +7,8 @@
  * MODE=cached: the same source was cut just before (no report); MODE=first: no report. CLIP_SECONDS: the clip's
  * length (20). PROF=1 writes a V8 CPU profile of each job from the third on into /tmp/arprof (sampled every 200 us);
  * HEAPPROF=1 a sampled allocation profile (garbage included). BENCH_HEAP=default: without the CLI's heap setting.
+ * JOBMARKS=1 prints each job's start and end on CLOCK_MONOTONIC, to keep only the jobs' samples of a
+ * `perf record -k CLOCK_MONOTONIC` run.
  * Needs the sources bench/companion-cut.ts generates (tmpdir/clipcut-bench-media-v1).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -108,11 +110,13 @@ for (let r = 0; r < runs; r++) {
     } as never);
   Object.assign(gcMs, { major: 0, minor: 0, majors: 0 });
   inJob = true;
+  if (process.env.JOBMARKS === "1") process.stderr.write(`mark start ${process.hrtime.bigint()}\n`);
   const began = performance.now();
   const cpu = process.cpuUsage();
   const flt0 = process.resourceUsage().minorPageFault;
   const job = await serve.job({ ...body(r), strategy: "copy", allowSnap: true });
   const ms = performance.now() - began;
+  if (process.env.JOBMARKS === "1") process.stderr.write(`mark end ${process.hrtime.bigint()}\n`);
   await new Promise((r) => setImmediate(r)); // the observer's last entries
   inJob = false;
   const used = process.cpuUsage(cpu);

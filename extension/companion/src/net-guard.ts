@@ -166,6 +166,24 @@ export function pinnedLookup(address: Address): LookupFunction {
   };
 }
 
+/**
+ * Hosts one reader has checked, and the address each was checked at. A reader that asks a host again connects to
+ * that same address without a second lookup: no DNS round trip per range, and no later answer is ever used.
+ */
+export type CheckedHosts = Map<string, Address>;
+
+/** checkPublicUrl, once per host for the holder of `checked`. */
+async function checkOnce(raw: string, guard: Guard, checked: CheckedHosts | undefined) {
+  if (!checked) return checkPublicUrl(raw, guard);
+  const url = parseSourceUrl(raw);
+  let address = checked.get(url.hostname);
+  if (!address) {
+    address = await checkPublicHost(url.hostname, guard, url.href);
+    checked.set(url.hostname, address);
+  }
+  return { url, address };
+}
+
 /** One request to one checked URL, connected to the checked address; redirects are returned, not followed. */
 export async function pinnedRequest(
   raw: string,
@@ -174,9 +192,10 @@ export async function pinnedRequest(
     headers: Record<string, string | string[]>;
     signal?: AbortSignal;
     body?: NodeJS.ReadableStream;
+    checked?: CheckedHosts;
   },
 ): Promise<IncomingMessage> {
-  const { url, address } = await checkPublicUrl(raw, options);
+  const { url, address } = await checkOnce(raw, options, options.checked);
   return new Promise<IncomingMessage>((resolve, reject) => {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(
@@ -203,7 +222,7 @@ export async function pinnedRequest(
  */
 export async function pinnedGet(
   raw: string,
-  options: Guard & { headers: Record<string, string>; signal: AbortSignal },
+  options: Guard & { headers: Record<string, string>; signal: AbortSignal; checked?: CheckedHosts },
 ): Promise<IncomingMessage> {
   let current = raw;
   for (let hop = 0; hop < 6; hop++) {

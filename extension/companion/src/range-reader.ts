@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import { concat } from "./bytes";
 import { ClipError } from "./errors";
-import { pinnedGet } from "./net-guard";
+import { pinnedGet, type CheckedHosts } from "./net-guard";
 import { guardOf } from "./range-proxy";
 import type { InputSpec } from "./source";
 
@@ -284,9 +284,12 @@ type Fetcher = ((from: number, to: number) => Promise<Fetched>) & {
 
 /** Reads through the guard: pinned to the checked address, redirects checked again, ranges required. */
 function httpFetcher(input: InputSpec, signal: AbortSignal): Fetcher {
+  // Each host is looked up and checked once for this reader; its later ranges go to the same address.
+  const checked: CheckedHosts = new Map();
   return async (from, to) => {
     const res = await pinnedGet(input.url, {
       ...guardOf(input),
+      checked,
       headers: { ...input.headers, Range: `bytes=${from}-${to}` },
       signal: AbortSignal.any([signal, AbortSignal.timeout(60_000)]),
     }).catch((error: unknown) => {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Resolver } from "../src/net-guard";
 import { openRangeReader } from "../src/range-reader";
 import { startRangeServer, type RangeServer } from "./range-server";
 
@@ -74,6 +75,30 @@ describe("the range reader within the clip's span", () => {
       const one = await reader.read(from, from + first[0]!.length);
       expect(one.buffer).toBe(first[0]!.buffer);
       expect(md5(await reader.read(from, to))).toBe(md5(file.subarray(from, to)));
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe("the range reader's connections", () => {
+  it("looks its host up once: every later range goes to the address it checked", async () => {
+    const name = "src1080.mp4";
+    const file = readFileSync(join(dir, name));
+    // *.test names do not resolve on this machine: only the checked answer can make a connection.
+    let asked = 0;
+    const resolve: Resolver = async () => (asked++, [{ address: "127.0.0.1", family: 4 }]);
+    const reader = await openRangeReader({
+      ...{ url: server.url(name).replace("127.0.0.1", "media.rebind.test"), kind: "http", headers: {} },
+      ...{ title: name, original: name, guard: { allowPrivate: true, resolve } },
+    });
+    try {
+      // Reads far apart: each one a request of its own.
+      for (const at of [3_000_000, 9_000_000, 14_000_000]) {
+        expect(md5(await reader.read(at, at + 1000))).toBe(md5(file.subarray(at, at + 1000)));
+      }
+      expect(reader.stats().requests).toBeGreaterThanOrEqual(4);
+      expect(asked).toBe(1);
     } finally {
       await reader.close();
     }

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { ClipError } from "./errors";
 
@@ -184,6 +184,26 @@ async function checkOnce(raw: string, guard: Guard, checked: CheckedHosts | unde
   return { url, address };
 }
 
+/**
+ * Kept-alive sockets are pooled by host and the address it was checked at. Node's own pool keys on the host name alone,
+ * so a request checked at one address could be sent over a socket opened for an earlier answer (of another check,
+ * perhaps under another guard). The defaults are node's global agent's (keep-alive, newest socket first).
+ */
+type Pinned = ClientRequestArgs & { pinned?: string };
+const pooledBy = (name: string, options?: Pinned) => `${name}:${options?.pinned ?? ""}`;
+class PinnedHttpAgent extends HttpAgent {
+  override getName(options?: Pinned) {
+    return pooledBy(super.getName(options), options);
+  }
+}
+class PinnedHttpsAgent extends HttpsAgent {
+  override getName(options?: Pinned) {
+    return pooledBy(super.getName(options), options);
+  }
+}
+const agentOptions = { keepAlive: true, scheduling: "lifo", timeout: 5000 } as const;
+const agents = { "http:": new PinnedHttpAgent(agentOptions), "https:": new PinnedHttpsAgent(agentOptions) };
+
 /** One request to one checked URL, connected to the checked address; redirects are returned, not followed. */
 export async function pinnedRequest(
   raw: string,
@@ -197,17 +217,16 @@ export async function pinnedRequest(
 ): Promise<IncomingMessage> {
   const { url, address } = await checkOnce(raw, options, options.checked);
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = send(
-      url,
-      {
-        method: options.method ?? "GET",
-        headers: options.headers,
-        signal: options.signal,
-        lookup: pinnedLookup(address),
-      },
-      resolve,
-    );
+    const https = url.protocol === "https:";
+    const pinned: Pinned = {
+      method: options.method ?? "GET",
+      headers: options.headers,
+      signal: options.signal,
+      lookup: pinnedLookup(address),
+      agent: agents[https ? "https:" : "http:"],
+      pinned: address.address,
+    };
+    const req = (https ? httpsRequest : httpRequest)(url, pinned, resolve);
     req.on("error", reject);
     if (options.body) options.body.pipe(req);
     else req.end();

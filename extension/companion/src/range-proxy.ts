@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ClipError } from "./errors";
-import { pinnedGet, type Guard } from "./net-guard";
+import { pinnedGet, type CheckedHosts, type Guard } from "./net-guard";
 import type { InputSpec } from "./source";
 
 /**
@@ -69,10 +69,14 @@ async function fetchOriginSize(input: InputSpec): Promise<number> {
   );
 }
 
-/** Where the last answer ended and how big its chunks had grown: a request that continues it keeps the pace. */
+/**
+ * Where the last answer ended and how big its chunks had grown: a request that continues it keeps the pace. And the
+ * origin's hosts as checked once for this proxy: every later request goes to the same address, without a lookup.
+ */
 interface ReadState {
   nextByte: number;
   chunk: number;
+  checked: CheckedHosts;
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpec, size: number, state: ReadState) {
@@ -102,12 +106,14 @@ async function serve(req: IncomingMessage, res: ServerResponse, origin: InputSpe
   try {
     while (position <= end && !res.destroyed) {
       const last = Math.min(end, position + chunk - 1);
-      // Connected to the address the guard checked (no second DNS answer), every redirect checked again.
+      // Connected to the address the guard checked (once per host for this proxy, no second DNS answer); a redirect's
+      // host is checked too.
       const upstream = await pinnedGet(origin.url, {
         headers: { ...origin.headers, Range: `bytes=${position}-${last}` },
         // A stalled origin must not hold ffmpeg forever.
         signal: AbortSignal.any([controller.signal, AbortSignal.timeout(60_000)]),
         ...guardOf(origin),
+        checked: state.checked,
       });
       if (upstream.statusCode !== 206) {
         upstream.resume();
@@ -151,7 +157,7 @@ export async function startRangeProxy(input: InputSpec): Promise<RangeProxy> {
   if (input.kind !== "http" || input.viaProxy) return { input, close: async () => undefined };
   const size = await originSize(input);
   const secret = randomBytes(16).toString("hex");
-  const state: ReadState = { nextByte: -1, chunk: MIN_CHUNK };
+  const state: ReadState = { nextByte: -1, chunk: MIN_CHUNK, checked: new Map() };
   const server = createServer((req, res) => {
     if (req.url !== `/${secret}`) return void res.writeHead(404).end();
     void serve(req, res, input, size, state);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ClipError } from "../src/errors";
 import { checkApiBase, isPrivateAddress, pinnedGet, type Resolver } from "../src/net-guard";
 import { newPairingToken } from "../src/config";
+import { startRangeProxy } from "../src/range-proxy";
 import { allowedOrigins } from "../src/security";
 import { createCompanionServer, type CompanionServer } from "../src/server";
 import { resolveSource } from "../src/source";
@@ -167,6 +168,52 @@ describe("DNS rebinding: the range proxy connects to the address the guard check
     res.resume();
     expect(res.statusCode).toBe(206);
     expect(asked).toBe(1);
+  });
+
+  it("looks the origin's host up once for all of ffmpeg's requests through one proxy", async () => {
+    let asked = 0;
+    const resolve: Resolver = async () => (asked++, [{ address: "127.0.0.1", family: 4 }]);
+    const url = onHost("media.rebind.test");
+    const proxy = await startRangeProxy({
+      ...{ kind: "http", url, headers: {}, title: "src360", original: url },
+      guard: { allowPrivate: true, resolve },
+    });
+    try {
+      const sizeCheck = asked; // the origin's size, read before the proxy serves
+      for (const range of ["bytes=0-999", "bytes=200000-200999", "bytes=50000-50999"]) {
+        const res = await fetch(proxy.input.url, { headers: { Range: range } });
+        expect(res.status).toBe(206);
+        expect((await res.arrayBuffer()).byteLength).toBe(1000);
+      }
+      expect(asked - sizeCheck).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a kept-alive socket opened for one answer never carries a request checked at another", async () => {
+    const url = onHost("pool.rebind.test");
+    const first = await pinnedGet(url, {
+      headers: { Range: "bytes=0-9" },
+      signal: AbortSignal.timeout(5000),
+      allowPrivate: true,
+      resolve: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
+    expect(first.statusCode).toBe(206);
+    await new Promise((done) => first.resume().on("end", done));
+    await new Promise((done) => setTimeout(done, 20)); // the socket back in the pool
+    media.reset();
+    const outcome = await pinnedGet(url, {
+      headers: { Range: "bytes=0-9" },
+      signal: AbortSignal.timeout(1500),
+      allowPrivate: false,
+      resolve: async () => [{ address: "203.0.113.9", family: 4 }],
+    }).then(
+      (res) => (res.resume(), `answered ${res.statusCode}`),
+      () => "no connection",
+    );
+    expect(outcome).toBe("no connection");
+    expect(media.requests()).toBe(0);
   });
 
   it("a name that answers public for the check and loopback afterwards never reaches this computer", async () => {

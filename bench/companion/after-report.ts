@@ -81,19 +81,24 @@ const body = (r: number) => ({
 });
 const times: number[] = [];
 // GC pauses on the main thread while a job runs: major (mark-compact, incremental steps) and minor (scavenge).
-const gcMs = { major: 0, minor: 0, majors: 0 };
-let inJob = false;
+// Entries arrive after the fact: each job keeps those that began within its own span.
+const gcs: { at: number; ms: number; kind: number | undefined }[] = [];
 new PerformanceObserver((list) => {
-  if (!inJob) return;
-  for (const e of list.getEntries()) {
-    const kind = (e as { detail?: { kind?: number } }).detail?.kind;
-    if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gcMs.minor += e.duration;
+  for (const e of list.getEntries())
+    gcs.push({ at: e.startTime, ms: e.duration, kind: (e as { detail?: { kind?: number } }).detail?.kind });
+}).observe({ entryTypes: ["gc"] });
+const gcWithin = (from: number, to: number) => {
+  const gcMs = { major: 0, minor: 0, majors: 0 };
+  for (const g of gcs) {
+    if (g.at < from || g.at > to) continue;
+    if (g.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) gcMs.minor += g.ms;
     else {
-      gcMs.major += e.duration;
-      if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) gcMs.majors++;
+      gcMs.major += g.ms;
+      if (g.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) gcMs.majors++;
     }
   }
-}).observe({ entryTypes: ["gc"] });
+  return gcMs;
+};
 for (let r = 0; r < runs; r++) {
   if (mode === "report") {
     await serve.report({ ...body(r), thumbnails: true });
@@ -108,8 +113,6 @@ for (let r = 0; r < runs; r++) {
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     } as never);
-  Object.assign(gcMs, { major: 0, minor: 0, majors: 0 });
-  inJob = true;
   if (process.env.JOBMARKS === "1") process.stderr.write(`mark start ${process.hrtime.bigint()}\n`);
   const began = performance.now();
   const cpu = process.cpuUsage();
@@ -117,10 +120,10 @@ for (let r = 0; r < runs; r++) {
   const job = await serve.job({ ...body(r), strategy: "copy", allowSnap: true });
   const ms = performance.now() - began;
   if (process.env.JOBMARKS === "1") process.stderr.write(`mark end ${process.hrtime.bigint()}\n`);
-  await new Promise((r) => setImmediate(r)); // the observer's last entries
-  inJob = false;
   const used = process.cpuUsage(cpu);
   const flt = process.resourceUsage().minorPageFault - flt0;
+  await new Promise((r) => setTimeout(r, 20)); // the observer's last entries
+  const gcMs = gcWithin(began, began + ms);
   if (profile && r >= 2) {
     const { profile: p } = await session.post("Profiler.stop");
     mkdirSync("/tmp/arprof", { recursive: true });

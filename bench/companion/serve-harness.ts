@@ -19,8 +19,6 @@ export const FAKE_YTDLP = new URL("../../extension/companion/test/fake-yt-dlp.mj
  * would add up to 100 ms to every timing).
  */
 export async function startServeHarness(o: { tools: Tools; workDir: string }) {
-  // As the CLI does when it starts (serve, native-host): BENCH_HEAP=default measures without it.
-  if (process.env.BENCH_HEAP !== "default") tuneHeapForStreaming();
   const api = await startFakeApi([{ token: "tok-bench-12345", plan: "Pro", balance: 1_000_000 }]);
   const token = newPairingToken();
   const outputDir = join(o.workDir, "out");
@@ -36,6 +34,8 @@ export async function startServeHarness(o: { tools: Tools; workDir: string }) {
     allowPrivateSources: true,
   });
   const port = await companion.listen(0);
+  // As the CLI does once serve or the native host has started: BENCH_HEAP=default measures without it.
+  if (process.env.BENCH_HEAP !== "default") tuneHeapForStreaming();
   await call(port, token, "PUT", "/session", { body: { apiToken: "tok-bench-12345" } });
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: EXTENSION_ORIGIN });
   await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));

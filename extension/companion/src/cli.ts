@@ -216,6 +216,7 @@ async function serveCommand(args: string[]) {
     allowPrivateSources: values["allow-private-sources"],
     trustDevExtension: values["trust-dev-extension"],
   });
+  tuneHeapForStreaming();
 }
 
 /** The options serve and the native host share (install writes them into the host's launcher). */
@@ -245,6 +246,7 @@ async function nativeHostCommand(args: string[]) {
     caller: positionals,
     onExit: () => process.exit(0),
   });
+  tuneHeapForStreaming();
   // Firefox sends SIGTERM a few seconds after closing the port; treat it (and the others) like the port closing.
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void host.stop(signal));
   process.on("uncaughtException", (error) => {
@@ -396,7 +398,6 @@ async function autostartCommand(args: string[]) {
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
-  tuneHeapForStreaming();
   if (command === "--help" || command === "-h" || command === "help") return void process.stdout.write(HELP);
   if (command === "--version" || command === "-v") return void process.stdout.write(`${VERSION}\n`);
   if (command === "cut") return cutCommand(rest);

@@ -6,14 +6,18 @@ import { setFlagsFromString } from "node:v8";
  *
  * Why: a copy allocates two to three times its clip in short-lived buffers (the socket's pieces, and the HTTP
  * parser's copies of them), and V8 counts buffer memory allocated since its last full collection against the old
- * generation's room. With the default room, a 20 s VP9 clip started 1–3 full collections (its marking task's soft
- * limit, seen with a uprobe on `Heap::StartIncrementalMarking`), each 10–30 ms on the event loop plus marking on the
- * machine's other core. With this setting: 10 full collections in 32 jobs instead of 72, and the job's median
- * 191 → 111 ms (decision 002, 23). The cost is a larger heap before a collection: tens of MB for this process.
+ * generation's room. With the default room, a 20 s VP9 clip set off 1–3 full collections (its marking task's soft
+ * limit, seen with a uprobe on `Heap::StartIncrementalMarking`), each a 4–17 ms pause on the event loop plus 10–30 ms
+ * of incremental steps and marking on the machine's other core. With this setting, over 24 jobs: 4 full collections
+ * instead of 39, and the job's median 181 → 132 ms (decision 002, 23). The cost is a larger heap before a collection.
  *
- * V8 reads the flag each time it sets the limit after a collection, so setting it once at start takes effect (the
- * usual `--heap-growing-percent` on node's command line would miss the packed CLI, started by its shebang).
+ * V8 reads the flag each time it sets the limit after a collection, so setting it once the process has started takes
+ * effect, whichever way it was started (the packed CLI by its shebang, the native host by its launcher).
+ * Node compiles a built-in module without its embedded code cache once any V8 flag differs from the build's, so this
+ * runs after start-up, when serve or the native host is up, and first loads fetch's implementation (undici), which
+ * node otherwise loads at a job's first call to the API.
  */
 export function tuneHeapForStreaming(): void {
+  void globalThis.Response;
   setFlagsFromString("--heap-growing-percent=200");
 }

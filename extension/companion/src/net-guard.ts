@@ -167,10 +167,11 @@ export function pinnedLookup(address: Address): LookupFunction {
 }
 
 /**
- * Hosts one reader has checked, and the address each was checked at. A reader that asks a host again connects to
- * that same address without a second lookup: no DNS round trip per range, and no later answer is ever used.
+ * Hosts one reader has checked (or is checking), and the address each was checked at. A reader that asks a host
+ * again connects to that same address without a second lookup: no DNS round trip per range, and no later answer is
+ * ever used. A check that fails is not kept.
  */
-export type CheckedHosts = Map<string, Address>;
+export type CheckedHosts = Map<string, Promise<Address>>;
 
 /** checkPublicUrl, once per host for the holder of `checked`. */
 async function checkOnce(raw: string, guard: Guard, checked: CheckedHosts | undefined) {
@@ -178,10 +179,11 @@ async function checkOnce(raw: string, guard: Guard, checked: CheckedHosts | unde
   const url = parseSourceUrl(raw);
   let address = checked.get(url.hostname);
   if (!address) {
-    address = await checkPublicHost(url.hostname, guard, url.href);
+    address = checkPublicHost(url.hostname, guard, url.href);
     checked.set(url.hostname, address);
+    address.catch(() => checked.delete(url.hostname));
   }
-  return { url, address };
+  return { url, address: await address };
 }
 
 /**

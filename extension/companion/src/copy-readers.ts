@@ -28,10 +28,18 @@ export class NotTaken extends Error {
   ) {
     super(message);
   }
+
+  /** The strategy rule chose another cut than a copy (chooseStrategy, or copyRuledOut once the start is known). */
+  static chose(kind: OtherCut): NotTaken {
+    return new NotTaken(`auto chose ${kind}`, kind);
+  }
 }
 
-/** The strategy rule chose another cut than a copy (chooseStrategy, or copyRuledOut once the start is known). */
-export const choseOther = (kind: OtherCut) => ({ notTaken: `auto chose ${kind}`, chose: kind });
+/** NotTaken.chose as a planning's answer. */
+export function choseOther(kind: OtherCut): { notTaken: string; chose: OtherCut } {
+  const why = NotTaken.chose(kind);
+  return { notTaken: why.message, chose: kind };
+}
 
 /**
  * Runs a byte copy's planning with its readers: a plan keeps them open (its `close` ends them); a `notTaken`, a

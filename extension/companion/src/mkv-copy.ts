@@ -198,7 +198,7 @@ async function plan(
         if (!early && !pastStart) {
           // The start's frame is known: a clip auto will not copy is not read on (the cut that follows reads it).
           const other = key && copyRuledOut(req, startShown === keyTicks);
-          if (other) throw new NotTaken(`auto chose ${other.kind}`, other.kind);
+          if (other) throw NotTaken.chose(other.kind);
           if (onKeyOnly) readSpan();
         }
         if (!early) pastStart = true;

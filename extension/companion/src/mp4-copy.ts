@@ -322,7 +322,7 @@ async function planWith(
           if (pts > keyTicks && showsByStart(pts, toTicks(start))) onKey = false;
         }
         const other = copyRuledOut(req, onKey);
-        if (other) throw new NotTaken(`auto chose ${other.kind}`, other.kind);
+        if (other) throw NotTaken.chose(other.kind);
         readSpan();
         if (!startsClean(video, await main.reader.read(v.offset[k]!, v.offset[k]! + v.size[k]!))) {
           throw new NotTaken("the keyframe is not an IDR picture");

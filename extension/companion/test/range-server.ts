@@ -3,7 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join, normalize } from "node:path";
 
-/** A loopback static file server that honours single byte ranges and counts every byte it sends. */
+/**
+ * A loopback static file server that honours single byte ranges and counts every byte it sends. The counts since a
+ * reset are of the requests that arrived since then: an answer still streaming from before (a probe's request that
+ * ffprobe left behind) is not counted against the cut that follows.
+ */
 export interface RangeServer {
   url: (name: string) => string;
   bytesSent: () => number;
@@ -13,7 +17,7 @@ export interface RangeServer {
   seen: () => { name: string; headers: Record<string, string | string[] | undefined> }[];
   /** The most requests answered at once since the last reset (from arrival to the end of the answer). */
   mostAtOnce: () => number;
-  /** Bytes sent per file name since the last reset. */
+  /** Bytes sent per file name for the requests that arrived since the last reset. */
   bytesFor: (name: string) => number;
   close: () => Promise<void>;
 }
@@ -26,6 +30,8 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
   let perFile = new Map<string, number>();
   let atOnce = 0;
   let mostAtOnce = 0;
+  /** Bumped by each reset: a request counts only while the epoch it arrived in lasts. */
+  let epoch = 0;
   const server: Server = createServer((req, res) => {
     atOnce++;
     mostAtOnce = Math.max(mostAtOnce, atOnce);
@@ -64,7 +70,9 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
     }
     if (req.method === "HEAD") return void res.end();
     const stream = createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
+    const arrived = epoch;
     stream.on("data", (chunk) => {
+      if (arrived !== epoch) return;
       sent += chunk.length;
       perFile.set(name, (perFile.get(name) ?? 0) + chunk.length);
     });
@@ -78,6 +86,7 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
     bytesSent: () => sent,
     requests: () => requests,
     reset: () => {
+      epoch++;
       sent = 0;
       requests = 0;
       seen = [];

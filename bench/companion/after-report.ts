@@ -7,6 +7,7 @@
  * MODE=cached: the same source was cut just before (no report); MODE=first: no report. CLIP_SECONDS: the clip's
  * length (20). PROF=1 writes a V8 CPU profile of each job from the third on into /tmp/arprof (sampled every 200 us);
  * HEAPPROF=1 a sampled allocation profile (garbage included). BENCH_HEAP=default: without the CLI's heap setting.
+ * BENCH_V8_FLAGS="--flag …": more V8 flags, set once serve is up as the heap setting is (A/B runs of the JIT's).
  * JOBMARKS=1 prints each job's start and end on CLOCK_MONOTONIC, to keep only the jobs' samples of a
  * `perf record -k CLOCK_MONOTONIC` run.
  * Needs the sources bench/companion-cut.ts generates (tmpdir/clipcut-bench-media-v1).

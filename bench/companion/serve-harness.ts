@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { WebSocket } from "ws";
 import type { Job } from "../../app/domain/companion";
 import { newPairingToken } from "../../extension/companion/src/config";
@@ -36,6 +37,8 @@ export async function startServeHarness(o: { tools: Tools; workDir: string }) {
   const port = await companion.listen(0);
   // As the CLI does once serve or the native host has started: BENCH_HEAP=default measures without it.
   if (process.env.BENCH_HEAP !== "default") tuneHeapForStreaming();
+  // BENCH_V8_FLAGS: more V8 flags set the same way, after start-up (for A/B runs of the JIT's settings).
+  for (const flag of (process.env.BENCH_V8_FLAGS ?? "").split(" ").filter(Boolean)) setFlagsFromString(flag);
   await call(port, token, "PUT", "/session", { body: { apiToken: "tok-bench-12345" } });
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { origin: EXTENSION_ORIGIN });
   await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));

@@ -31,15 +31,12 @@ export class NotTaken extends Error {
 
   /** The strategy rule chose another cut than a copy (chooseStrategy, or copyRuledOut once the start is known). */
   static chose(kind: OtherCut): NotTaken {
-    return new NotTaken(`auto chose ${kind}`, kind);
+    return new NotTaken(choseOther(kind).notTaken, kind);
   }
 }
 
 /** NotTaken.chose as a planning's answer. */
-export function choseOther(kind: OtherCut): { notTaken: string; chose: OtherCut } {
-  const why = NotTaken.chose(kind);
-  return { notTaken: why.message, chose: kind };
-}
+export const choseOther = (kind: OtherCut) => ({ notTaken: `auto chose ${kind}`, chose: kind });
 
 /**
  * Runs a byte copy's planning with its readers: a plan keeps them open (its `close` ends them); a `notTaken`, a

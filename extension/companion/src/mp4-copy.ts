@@ -350,18 +350,17 @@ async function planWith(
       }
       await stream.fragment(v, (i) => vPts(v, i), own ? lists.get(own.id)! : null);
     };
-    let missing: string | null = null;
-    for (; ; back++) {
-      try {
-        missing = await loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
-          ...{ onFragment: walk, toMedia, back },
-          afterFirst: copyRuledOut(req, false) !== null,
-        });
-        break;
-      } catch (error) {
-        if (!(error instanceof StartEarlier)) throw error;
-      }
-    }
+    const load = () =>
+      loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
+        ...{ onFragment: walk, toMedia, back },
+        afterFirst: copyRuledOut(req, false) !== null,
+      });
+    // At most twice: begun one subsegment earlier, the walk does not ask again (`back` is 1).
+    const missing = await load().catch((error: unknown) => {
+      if (!(error instanceof StartEarlier)) throw error;
+      back = 1;
+      return load();
+    });
     if (missing) return { notTaken: missing };
   }
 

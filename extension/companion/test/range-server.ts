@@ -5,8 +5,8 @@ import { join, normalize } from "node:path";
 
 /**
  * A loopback static file server that honours single byte ranges and counts every byte it sends. The counts since a
- * reset are of the requests that arrived since then: an answer still streaming from before (a probe's request that
- * ffprobe left behind) is not counted against the cut that follows.
+ * reset (requests, what they asked, bytes) are of the requests that arrived since then: an answer still streaming
+ * from before (a probe's request that ffprobe left behind) is not counted against the cut that follows.
  */
 export interface RangeServer {
   url: (name: string) => string;
@@ -36,14 +36,16 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
     atOnce++;
     mostAtOnce = Math.max(mostAtOnce, atOnce);
     res.on("close", () => atOnce--);
-    if (o.delayMs) return void setTimeout(() => answer(req, res), o.delayMs);
-    answer(req, res);
+    const arrived = epoch;
+    if (o.delayMs) return void setTimeout(() => answer(req, res, arrived), o.delayMs);
+    answer(req, res, arrived);
   });
-  const answer = (req: IncomingMessage, res: ServerResponse) => {
-    requests++;
+  const answer = (req: IncomingMessage, res: ServerResponse, arrived: number) => {
+    const counted = () => arrived === epoch;
+    if (counted()) requests++;
     const name = normalize(decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/")).replace(/^[/\\]+/, "");
     if (name.includes("..")) return void res.writeHead(400).end();
-    seen.push({ name, headers: { ...req.headers } });
+    if (counted()) seen.push({ name, headers: { ...req.headers } });
     const path = join(root, name);
     let size: number;
     try {
@@ -70,9 +72,8 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
     }
     if (req.method === "HEAD") return void res.end();
     const stream = createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
-    const arrived = epoch;
     stream.on("data", (chunk) => {
-      if (arrived !== epoch) return;
+      if (!counted()) return;
       sent += chunk.length;
       perFile.set(name, (perFile.get(name) ?? 0) + chunk.length);
     });

@@ -158,6 +158,8 @@ export const clips = sqliteTable(
     // The top sources: grouped in index order by video, covering (no sort of every clip by URL).
     index("clips_user_sources_idx").on(t.userId, t.videoUrl, t.createdAt, t.cost),
     index("clips_created_at_idx").on(t.createdAt),
+    // A team owner's clips list: the clips their balance paid for (their members' too), newest first.
+    index("clips_payer_created_idx").on(t.payerId, t.createdAt),
     // Covers the admin aggregates (clips and credits per period, totals): they read the index, never the rows.
     index("clips_created_cost_idx").on(t.createdAt, t.cost),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX `clips_payer_created_idx` ON `clips` (`payer_id`,`created_at`);

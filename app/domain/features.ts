@@ -1,3 +1,4 @@
+import { BATCH_COPY } from "./batch-copy";
 import { PRESET_COPY } from "./preset-copy";
 import { PLAN_LIST, type PlanDefinition } from "./plans";
 
@@ -77,10 +78,9 @@ export const FEATURES: readonly Feature[] = [
     id: "batch",
     icon: "batch",
     title: "Batch processing",
-    summary: "Queue up several clips and let ClipCut export them one after another while you keep working.",
-    details:
-      "Mark all the moments you need from a stream or a long interview, then export them in one go. ClipCut processes the queue on your own computer, so long batches do not wait on an upload or a remote server.",
-    highlights: ["Queue many clips at once", "Processed locally on your computer", "Keep working while it runs"],
+    summary: BATCH_COPY.summary,
+    details: BATCH_COPY.details,
+    highlights: BATCH_COPY.highlights,
     availability: plansWhere((plan) => plan.batch),
   },
   {

@@ -1,3 +1,4 @@
+import { BATCH_COPY, BATCH_MAX_HOLDS } from "./batch-copy";
 import { PRESET_COPY } from "./preset-copy";
 import { FORMATS, FORMAT_LABELS, QUALITY_LABELS, compareQuality, type Format, type Quality } from "./media";
 
@@ -289,7 +290,7 @@ export const COMPARISON_ROWS: readonly ComparisonRow[] = [
   },
   {
     feature: "Batch Processing",
-    description: "Queue many clips from one or many videos and let them process together.",
+    description: BATCH_COPY.comparison,
     values: perPlan((p) => p.batch),
   },
   {
@@ -317,7 +318,7 @@ export function monthlyCredits(plan: PlanId): number {
 export const PLAN_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Clips in flight at once (open holds): batch processing is what Advanced and Pro add. */
-export const BATCH_MAX_HOLDS = 10;
+export { BATCH_MAX_HOLDS };
 export function maxOpenHolds(plan: PlanId): number {
   return PLANS[plan].batch ? BATCH_MAX_HOLDS : 1;
 }

@@ -20,6 +20,7 @@ import {
 } from "./extension/harness";
 import { apiRequest } from "./api-request";
 import { newUserOnDashboard } from "./helpers";
+import { BATCH_COPY } from "../../app/domain/batch-copy";
 import { NATIVE_HOST_NAME } from "../../app/domain/native-messaging";
 
 /**
@@ -382,11 +383,11 @@ test("presets live in the account: the panel saves one, the API lists it, the pa
   expect(await listed()).toEqual([]);
 
   // The batch follows the account's limit from /api/v1/me (Advanced: 10 clips in flight) and says so.
-  const add = watch.getByRole("button", { name: "Add this range to the batch" });
-  await expect(add).toHaveAccessibleDescription("Up to 10 clips at once on your plan.");
+  const add = watch.getByRole("button", { name: BATCH_COPY.addRange });
+  await expect(add).toHaveAccessibleDescription(BATCH_COPY.rule(10, false));
   for (let i = 0; i < 10; i++) await add.click();
   await expect(add).toBeDisabled();
-  await expect(add).toHaveAccessibleDescription("The batch is full: your plan cuts up to 10 clips at once.");
+  await expect(add).toHaveAccessibleDescription(BATCH_COPY.rule(10, true));
   await expect(watch.getByRole("button", { name: "Create 10 clips" })).toBeEnabled();
   await watch.getByRole("button", { name: "Remove range 10" }).click();
   await expect(add).toBeEnabled();

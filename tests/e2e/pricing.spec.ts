@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { BATCH_COPY } from "../../app/domain/batch-copy";
 
 test.describe("pricing", () => {
   test("four plan cards with monthly prices, Advanced flagged Most Popular", async ({ page, visit }) => {
@@ -36,7 +37,7 @@ test.describe("pricing", () => {
   test("comparison table descriptions show on hover and on keyboard focus", async ({ page, visit }) => {
     await visit("/pricing");
     const trigger = page.getByRole("button", { name: "Batch Processing" });
-    const tip = page.getByRole("tooltip").filter({ hasText: "Queue many clips" });
+    const tip = page.getByRole("tooltip").filter({ hasText: BATCH_COPY.comparison });
     await expect(tip).toBeHidden();
     await trigger.hover();
     await expect(tip).toBeVisible();

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { Preset } from "../../../../app/domain/api";
+import { BATCH_COPY } from "../../../../app/domain/batch-copy";
 import { FORMAT_LABELS, type Format, type Quality } from "../../../../app/domain/media";
 import { formatTimecode } from "../../../../app/domain/time";
 import type { Account, ClipJob } from "../../lib/messages";
@@ -145,13 +146,11 @@ export function BatchAndPresets({
             aria-describedby="clipcut-batch-rule"
             onClick={() => setBatch((b) => (b.length < limits.maxOpenHolds ? [...b, current()] : b))}
           >
-            Add this range to the batch
+            {BATCH_COPY.addRange}
           </button>
           {/* The account's own rule (/api/v1/me): the server refuses a hold beyond it. */}
           <p id="clipcut-batch-rule" className={`text-xs ${full ? "text-amber-800" : "text-slate-600"}`}>
-            {full
-              ? `The batch is full: your plan cuts up to ${limits.maxOpenHolds} clips at once.`
-              : `Up to ${limits.maxOpenHolds} clips at once on your plan.`}
+            {BATCH_COPY.rule(limits.maxOpenHolds, full)}
           </p>
           {batch.length > 0 && (
             <>

@@ -3,7 +3,8 @@ import { hasSessionCookie } from "../app/services/cache.server";
 
 /**
  * Anonymous GETs of the public pages are served from a stored copy, rendered once with a placeholder where the CSP
- * nonce goes. Two tiers, both keyed by build version, path and query (a deploy never serves the old build's HTML):
+ * nonce goes. Two tiers, both keyed by build version, origin, path and query (a deploy never serves the old build's
+ * HTML; a foreign Host never fills our visitors' copy):
  * - the isolate's memory: the page split on the placeholder into bytes encoded once, joined around a fresh nonce per
  *   response (no HTMLRewriter, no cache lookup; a hit costs about what a static asset does);
  * - behind it the Workers Cache API (`caches.default`), which a new isolate fills its memory from.
@@ -39,10 +40,14 @@ export function isCacheablePage(request: Request): boolean {
   return PUBLIC_PAGES.has(pathname) || /^\/blog\/[a-z0-9-]+$/.test(pathname);
 }
 
-/** Only the build, the page and its query name a copy; the build version retires every copy at a deploy. */
+/**
+ * The build, the origin, the page and its query name a copy; the build version retires every copy at a deploy. The
+ * origin is the request's (its Host): a page names it (the YouTube embed's origin on /clip), so a copy rendered for
+ * a foreign Host is only ever served to requests with that same Host, never to our visitors.
+ */
 export function pageKey(request: Request, buildVersion: string): string {
   const url = new URL(request.url);
-  return `${buildVersion}${url.pathname}${url.search}`;
+  return `${buildVersion}/${url.protocol}${url.host}${url.pathname}${url.search}`;
 }
 
 const cacheRequest = (key: string) => new Request(`https://page-cache.clipcut.internal/${key}`);

@@ -1,4 +1,5 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import * as build from "remix-server-build";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,6 +11,7 @@ import {
   storedPage,
   type StoredPage,
 } from "../../workers/edge-cache";
+import worker from "../../workers/app";
 import { get, insertUser, ORIGIN, signIn } from "./helpers";
 
 /** The nonce the CSP header allows, and every nonce attribute in the page. */
@@ -149,6 +151,29 @@ describe("edge cache for public pages", () => {
     const html = await again.text();
     expect(html).not.toContain("planted anonymous copy");
     expect(html).toContain("Dashboard");
+  });
+
+  it("never serves a page rendered for another Host to our visitors (the embed origin on /clip)", async () => {
+    const path = "/clip?url=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3DdQw4w9WgXcQ";
+    // The production Worker, as a request with a foreign Host reaches it: the page it renders names that host.
+    const foreignVisit = async () => {
+      const ctx = createExecutionContext();
+      const foreign = await worker.fetch(new Request(`http://attacker.example${path}`), env, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(foreign.status).toBe(200);
+      expect(await foreign.text()).toContain("attacker.example");
+    };
+    // Memory first; then a fresh isolate, whose memory fills from the Workers cache.
+    for (const tier of ["memory", "cache"]) {
+      pageMemory.clear();
+      await foreignVisit();
+      if (tier === "cache") pageMemory.clear();
+      const page = await get(path);
+      expect(page.status, tier).toBe(200);
+      const html = await page.text();
+      expect(html, tier).not.toContain("attacker.example");
+      expect(html, tier).toContain(`origin=${encodeURIComponent(ORIGIN)}`);
+    }
   });
 
   it("keeps at most one page per public page and blog post, dropping the one served least recently", async () => {

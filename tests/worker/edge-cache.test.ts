@@ -158,7 +158,11 @@ describe("edge cache for public pages", () => {
     // The production Worker, as a request with a foreign Host reaches it: the page it renders names that host.
     const foreignVisit = async () => {
       const ctx = createExecutionContext();
-      const foreign = await worker.fetch(new Request(`http://attacker.example${path}`), env, ctx);
+      const foreign = await worker.fetch(
+        new Request(`http://attacker.example${path}`) as Parameters<typeof worker.fetch>[0],
+        env,
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       expect(foreign.status).toBe(200);
       expect(await foreign.text()).toContain("attacker.example");

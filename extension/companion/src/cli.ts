@@ -7,7 +7,7 @@ import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "..
 import { parseTimecode } from "../../../app/domain/time";
 import { ClipError } from "./errors";
 import { tuneHeapForStreaming } from "./heap";
-import { MissingToolError, requireFfmpeg, toolPaths, toolVersion } from "./tools";
+import { MissingToolError, requireFfmpeg, toolPaths, ytDlpVersion as askYtDlpVersion } from "./tools";
 // The clip engine (cut, probe, sources, yt-dlp) is imported by the command that needs it: --version, --help and
 // serve start without loading it.
 import { VERSION } from "./version";
@@ -19,14 +19,16 @@ Usage:
                                           (native messaging: no server, no pairing)
   clipcut-companion uninstall             Remove exactly what install wrote
   clipcut-companion doctor                Check the browsers' registrations, ffmpeg/ffprobe/yt-dlp, the output folder
-  clipcut-companion [serve] [options]     Start the local server (127.0.0.1 only) for the extension (opt-in
-                                          fallback, e.g. for Snap/Flatpak browsers; needs pairing)
+  clipcut-companion serve [options]       Start the local server (127.0.0.1 only) for the extension (opt-in
+                                          fallback, e.g. for Snap/Flatpak browsers; needs pairing). No other
+                                          command opens a port
   clipcut-companion cut <source> --start <time> --end <time> [options]
                                           Cut one clip in the terminal (no server, no account)
   clipcut-companion pair --reset          Make a new pairing token (the old one stops working)
   clipcut-companion autostart enable|disable [--dry-run]
-                                          Start at login (systemd user unit, macOS LaunchAgent, Windows
-                                          Startup folder); --dry-run prints the file without writing it
+                                          For serve users only: start serve at login (systemd user unit, macOS
+                                          LaunchAgent, Windows Startup folder); --dry-run prints the file
+                                          without writing it. Not needed after install: the browser starts it
   clipcut-companion --help | --version
 
 install options (and serve's --output-dir, --api-base, --concurrency, --allow-private-sources,
@@ -63,6 +65,13 @@ cut options:
 
 The last line of 'cut' is a JSON object: output, strategy, startSeconds, endSeconds, durationSeconds, …
 `;
+
+const NO_COMMAND = `clipcut-companion needs a command.
+  clipcut-companion install    once: your browsers then start the companion for the ClipCut extension
+  clipcut-companion doctor     check that install worked, and the tools
+  clipcut-companion cut …      cut one clip in the terminal
+  clipcut-companion serve      the local server instead (opt-in, e.g. for Snap/Flatpak browsers; needs pairing)
+See clipcut-companion --help.`;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`${message}\n`);
@@ -123,7 +132,7 @@ async function cutCommand(args: string[]) {
   // beside its resolve (the age warning is printed when it comes, and added to a failed resolve); ffmpeg and ffprobe
   // are checked only when the cut fails, to say what to install. Version runs before every cut cost a 2-core machine
   // ~150 ms of CPU beside the probe and the staging read, and a page a whole Python start-up first.
-  const ytDlpVersion = isPage ? toolVersion(tools.ytDlp, "--version") : undefined;
+  const ytDlpVersion = isPage ? askYtDlpVersion(tools.ytDlp) : undefined;
   const ytDlpWarning = ytDlpVersion?.then((version) => {
     const warning = ytDlpAgeWarning(version);
     if (warning) process.stderr.write(`Warning: ${warning}\n`);
@@ -407,8 +416,11 @@ async function main(argv: string[]) {
   if (command === "uninstall") return uninstallCommand();
   if (command === "doctor") return doctorCommand(rest);
   if (command === "autostart") return autostartCommand(rest);
-  if (command === undefined || command === "serve") return serveCommand(rest);
-  if (command.startsWith("--")) return serveCommand(argv);
+  // Only `serve` opens a port: the extension starts the companion itself (native messaging) once it is installed.
+  if (command === "serve") return serveCommand(rest);
+  if (command === undefined) fail(NO_COMMAND, 2);
+  if (command.startsWith("-"))
+    fail(`Unknown option: ${command}. Options go after a command (e.g. serve ${command}).`, 2);
   fail(`Unknown command: ${command}. See --help.`, 2);
 }
 

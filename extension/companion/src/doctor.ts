@@ -12,7 +12,7 @@ import {
   type InstallContext,
   type Runner,
 } from "./native-install";
-import { installHint, toolVersion, type Tools } from "./tools";
+import { installHint, toolVersion, ytDlpVersion, type Tools } from "./tools";
 import { ytDlpAgeWarning } from "./ytdlp";
 
 export interface Check {
@@ -96,7 +96,7 @@ export async function doctor(
   const [ffmpeg, ffprobe, ytDlp] = await Promise.all([
     toolVersion(options.tools.ffmpeg),
     toolVersion(options.tools.ffprobe),
-    toolVersion(options.tools.ytDlp, "--version"),
+    ytDlpVersion(options.tools.ytDlp),
   ]);
   for (const [label, version] of [
     ["ffmpeg", ffmpeg],

@@ -18,7 +18,7 @@ import { JobQueue, type JobQueueOptions, type Session } from "./jobs";
 import { SourceCache } from "./source-cache";
 import { encodeFrame, FrameReader, frameTooLarge } from "./native-frame";
 import { checkApiBase, envAllowsPrivateSources } from "./net-guard";
-import { installHint, toolPaths, toolVersion, type Tools } from "./tools";
+import { installHint, toolPaths, toolVersion, ytDlpVersion, type Tools } from "./tools";
 import { VERSION } from "./version";
 import { ytDlpAgeWarning } from "./ytdlp";
 
@@ -77,7 +77,7 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
   const toolsReady = Promise.all([
     toolVersion(tools.ffmpeg),
     toolVersion(tools.ffprobe),
-    toolVersion(tools.ytDlp, "--version"),
+    ytDlpVersion(tools.ytDlp),
   ]).then(([ffmpeg, ffprobe, ytDlp]) => ({ ffmpeg, ffprobe, ytDlp, ytDlpWarning: ytDlpAgeWarning(ytDlp) }));
   // Several browsers (or profiles) may each run a host on the same folder: only parts no cut is writing are removed.
   const folderReady = mkdir(outputDir, { recursive: true })

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { basename, extname, isAbsolute } from "node:path";
 import { CancelledError, ClipError } from "./errors";
 import { assertPublicUrl, pinnedGet, type Guard } from "./net-guard";
-import { installHint, toolVersion, type Tools } from "./tools";
+import { installHint, ytDlpVersion, type Tools } from "./tools";
 import { resolveWithYtDlp } from "./ytdlp";
 
 /** Where ffmpeg reads the media from, with the options that make that safe. */
@@ -134,7 +134,7 @@ async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions
     guard,
   }).catch(async (error: unknown) => {
     if (!(error instanceof CancelledError) && !presentYtDlp.has(tools.ytDlp)) {
-      if (!(await (options.ytDlpVersion ?? toolVersion(tools.ytDlp, "--version")))) {
+      if (!(await (options.ytDlpVersion ?? ytDlpVersion(tools.ytDlp)))) {
         throw new ClipError(
           "missing_tool",
           `Cannot open ${pageUrl}: it is not a media file.\n${installHint("yt-dlp")}`,

@@ -42,13 +42,29 @@ export function installHint(tool: "ffmpeg" | "yt-dlp"): string {
   return INSTALL_HINTS[tool];
 }
 
-/** First line of `<bin> -version` / `--version`, or null when the program cannot be started. */
-export function toolVersion(bin: string, flag = "-version"): Promise<string | null> {
+/**
+ * Every yt-dlp run starts with these. Otherwise yt-dlp reads option files: yt-dlp.conf in the working folder (its
+ * "home" file when no -P is given), the user's and the system's; one in whatever folder the companion was started
+ * from could add --exec or another --proxy to a resolve. Given on the command line, --ignore-config stops yt-dlp
+ * before it reads any file (only --config-locations would name one, and the companion never passes it).
+ */
+export const YTDLP_NO_CONFIG = ["--ignore-config"] as const;
+
+/** yt-dlp's version (a date), asked without reading its option files; null when it cannot be started. */
+export function ytDlpVersion(bin: string): Promise<string | null> {
+  return toolVersion(bin, [...YTDLP_NO_CONFIG, "--version"]);
+}
+
+/** First line of `<bin> -version` (or the arguments given), or null when the program cannot be started. */
+export function toolVersion(bin: string, args: string | readonly string[] = "-version"): Promise<string | null> {
   return new Promise((resolve) => {
     let out = "";
     let child;
     try {
-      child = spawn(bin, [flag], { stdio: ["ignore", "pipe", "ignore"], env: childEnv() });
+      child = spawn(bin, typeof args === "string" ? [args] : [...args], {
+        stdio: ["ignore", "pipe", "ignore"],
+        env: childEnv(),
+      });
     } catch {
       resolve(null);
       return;
@@ -75,7 +91,7 @@ export interface ToolReport {
 
 /** Checks ffmpeg and ffprobe (required) and yt-dlp (optional); throws with install instructions. */
 export async function checkTools(tools: Tools): Promise<ToolReport> {
-  const [required, ytDlp] = await Promise.all([requireFfmpeg(tools), toolVersion(tools.ytDlp, "--version")]);
+  const [required, ytDlp] = await Promise.all([requireFfmpeg(tools), ytDlpVersion(tools.ytDlp)]);
   return { ...required, ytDlp };
 }
 

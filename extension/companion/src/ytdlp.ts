@@ -3,6 +3,7 @@ import { CancelledError, ClipError } from "./errors";
 import { withEgressProxy } from "./egress-proxy";
 import { ProcessFailed, runProcess } from "./ffmpeg";
 import type { Guard } from "./net-guard";
+import { YTDLP_NO_CONFIG } from "./tools";
 
 /** yt-dlp resolves a page in a few seconds; a minute means it is stuck (network, a broken extractor). */
 export const YTDLP_TIMEOUT_MS = 60_000;
@@ -184,6 +185,7 @@ export async function resolveWithYtDlp(
       ytDlp,
       // The page URL last (after "--"): nothing in it is read as an option.
       [
+        ...YTDLP_NO_CONFIG,
         "-J",
         "--no-playlist",
         "--no-warnings",

@@ -8,9 +8,10 @@ export const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/cli.mjs
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  cwd?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSX, CLI, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [TSX, CLI, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, inject, it } from "vitest";
 import { cutResultSchema } from "../../../app/domain/companion";
-import { BIN, runCli } from "./cli-process";
+import { BIN, CLI, runCli, TSX } from "./cli-process";
 import { tempDir } from "./helpers";
 import { fakeYtDlp } from "./ytdlp-fixture";
 
@@ -56,6 +56,30 @@ it("a page URL is resolved beside yt-dlp's --version: an old yt-dlp's warning st
   expect(yt.calls().filter((argv) => argv.includes("--version"))).toHaveLength(1);
 });
 
+it("yt-dlp reads no option file: a yt-dlp.conf in the working folder or the user's config runs nothing", async () => {
+  const yt = fakeYtDlp({ id: "dQw4w9WgXcQ", title: "x", duration: 10, formats: [] });
+  const work = tempDir("clipcut-cwd-");
+  const config = tempDir("clipcut-xdg-");
+  const planted = (where: string) => join(work, `ran-from-${where}`);
+  writeFileSync(join(work, "yt-dlp.conf"), `--exec "touch '${planted("cwd")}'"\n`);
+  mkdirSync(join(config, "yt-dlp"));
+  writeFileSync(join(config, "yt-dlp", "config"), `--exec 'pre_process:touch ${planted("user")}'\n`);
+  const page = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
+  const { code } = await runCli(
+    ["cut", page, "--start", "1", "--end", "2"],
+    { ...yt.env, XDG_CONFIG_HOME: config },
+    work,
+  );
+  expect(code).toBe(1);
+  expect(existsSync(planted("cwd"))).toBe(false);
+  expect(existsSync(planted("user"))).toBe(false);
+  // The version run and the resolve both started, and neither read a file.
+  const calls = yt.calls();
+  expect(calls.filter((argv) => argv.includes("--version"))).toHaveLength(1);
+  expect(calls.filter((argv) => argv.includes("-J"))).toHaveLength(1);
+  for (const argv of calls) expect(argv).toContain("--ignore-config");
+});
+
 it("a page URL without yt-dlp says what to install", async () => {
   const page = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
   const { code, stderr } = await runCli(["cut", page, "--start", "1", "--end", "2"], {
@@ -83,6 +107,39 @@ it("rejects bad arguments with a usage message", async () => {
   const help = await runCli(["--help"]);
   expect(help.code).toBe(0);
   expect(help.stdout).toMatch(/cut <source> --start <time> --end <time>/);
+});
+
+/** Runs the CLI until it exits, or until it says it is listening (then stops it). */
+function runUntilListening(args: string[]) {
+  return new Promise<{ code: number | null; output: string; listened: boolean }>((resolve) => {
+    const env = { ...process.env, CLIPCUT_COMPANION_CONFIG_DIR: tempDir("clipcut-config-") };
+    const child = spawn(process.execPath, [TSX, CLI, ...args], { env });
+    let output = "";
+    let listened = false;
+    const read = (d: Buffer) => {
+      output += d.toString();
+      if (!listened && /listening on/.test(output)) {
+        listened = true;
+        child.kill("SIGTERM");
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("close", (code) => resolve({ code, output, listened }));
+  });
+}
+
+it("no command but serve opens a port: without one it says what to run", async () => {
+  const bare = await runUntilListening([]);
+  expect(bare.listened).toBe(false);
+  expect(bare.code).toBe(2);
+  expect(bare.output).toContain("clipcut-companion install");
+  expect(bare.output).toContain("clipcut-companion serve");
+  // serve's options alone do not start it either.
+  const options = await runUntilListening(["--port", "0"]);
+  expect(options.listened).toBe(false);
+  expect(options.code).toBe(2);
+  expect(options.output).toContain("serve --port");
 });
 
 it("says exactly what to install when ffmpeg is missing", async () => {

@@ -29,15 +29,22 @@
  *            else directly. A refused or failed request ends like yt-dlp's "Unable to download webpage".
  * env FAKE_YTDLP_LOG: a file to which each invocation's argv is appended as one JSON line (tests read the -f used).
  *
+ * Option files, as yt-dlp reads them: unless its command line has --ignore-config (or --no-config), yt-dlp reads
+ * yt-dlp.conf in the working folder (its "home" file when no -P is given) and the user's
+ * ${XDG_CONFIG_HOME:-~/.config}/yt-dlp/config. The stand-in reads the same two files and acts on the one option of
+ * theirs that shows they were read: --exec [WHEN:]CMD runs CMD through the shell before answering.
+ *
  * Selectors (-f): alternatives "A/B/C", merges "V+A", atoms b|best|bv|bv*|bestvideo|ba|ba*|bestaudio|w|worst|wv|wa
  * or a format_id, each with filters [key<=n] [key>=n] [key<n] [key>n] [key=v] [key!=v] [key^=s] [key$=s] [key*=s]
  * (a "?" after the operator also accepts formats without the key). Output as yt-dlp's -J: a single format's fields
  * (url, ext, vcodec, acodec, height, http_headers, …) merged into the info dict, or for "V+A" a requested_formats
  * array [video, audio] (each with its own url and http_headers) and no top-level url. The formats list is kept.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { appendFileSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 
 const ERRORS = {
   private: (id) => `ERROR: [youtube] ${id}: Private video. Sign in if you've been granted access to this video`,
@@ -66,6 +73,35 @@ const ERRORS = {
 
 const argv = process.argv.slice(2);
 if (process.env.FAKE_YTDLP_LOG) appendFileSync(process.env.FAKE_YTDLP_LOG, `${JSON.stringify(argv)}\n`);
+
+/** A config file's options: one or more a line, quoted with "" or '', "#" starting a comment. */
+function splitOptions(text) {
+  const out = [];
+  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(#[^\n]*)|([^\s"'#]+)/g)) {
+    if (m[3] === undefined) out.push(m[1] ?? m[2] ?? m[4]);
+  }
+  return out;
+}
+
+if (!argv.includes("--ignore-config") && !argv.includes("--no-config")) {
+  const files = [
+    join(process.cwd(), "yt-dlp.conf"),
+    join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "yt-dlp", "config"),
+  ];
+  for (const file of files) {
+    let options;
+    try {
+      options = splitOptions(readFileSync(file, "utf8"));
+    } catch {
+      continue;
+    }
+    for (let i = 0; i < options.length; i++) {
+      if (options[i] !== "--exec" || options[i + 1] === undefined) continue;
+      const command = options[i + 1].replace(/^[a-z_]+:/, "");
+      spawnSync("sh", ["-c", command], { stdio: "ignore" });
+    }
+  }
+}
 
 function loadFixture(url) {
   const file = process.env.FAKE_YTDLP_JSON;

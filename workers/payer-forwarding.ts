@@ -1,6 +1,5 @@
 import type { ChargeOutcome, HoldOutcome, LedgerResult, LedgerState, Payer, RelayedEvent } from "../app/domain/ledger";
 import { MAX_PAYER_HOLDS } from "../app/domain/ledger";
-import { NOT_A_MEMBER_MESSAGE, TEAM_SUSPENDED_MESSAGE } from "../app/domain/teams";
 import type { LedgerClient } from "../app/services/ledger.server";
 
 export interface MemberSide {
@@ -36,16 +35,14 @@ export async function forwardToPayer(
     const request = input as { key: string };
     const teamInput = { ...request, key: `team:${memberId}:${request.key}`, creatorId: memberId };
     const result = await side.payerLedger(payer.ownerId).forwarded(memberId, name, teamInput as never);
-    if (!result.ok && result.code === "forbidden") {
-      // The owner's ledger is the authority: a suspension or a removal this ledger was not told of.
-      if (result.message === TEAM_SUSPENDED_MESSAGE) {
-        side.stale(payer.ownerId, { ...payer, active: false });
-        return null;
-      }
-      if (result.message === NOT_A_MEMBER_MESSAGE) {
-        side.stale(payer.ownerId, null);
-        return null;
-      }
+    // The owner's ledger is the authority: a suspension or a removal this ledger was not told of.
+    if (!result.ok && result.reason === "team_suspended") {
+      side.stale(payer.ownerId, { ...payer, active: false });
+      return null;
+    }
+    if (!result.ok && result.reason === "not_a_member") {
+      side.stale(payer.ownerId, null);
+      return null;
     }
     heard(side, payer.ownerId, name, result);
     return result;

@@ -94,7 +94,7 @@ export class UserLedger extends LedgerSockets {
     input: LedgerInput<K>,
     forwardedBy?: string,
   ): Promise<LedgerResult<LedgerOutcome<K>>> {
-    if (!(name in LEDGER_OPS)) return fail(400, "invalid_input", "Unknown ledger operation.");
+    if (!(name in LEDGER_OPS)) return fail("unknown_operation", "Unknown ledger operation.");
     return this.enqueue(userId, name, input, forwardedBy) as Promise<LedgerResult<LedgerOutcome<K>>>;
   }
 
@@ -131,8 +131,8 @@ export class UserLedger extends LedgerSockets {
     input: unknown,
     forwardedBy?: string,
   ): Promise<LedgerResult<unknown>> {
-    if (!(await this.ready(userId))) return fail(404, "not_found", "User not found.");
-    if (this.waiting.length >= this.limits.maxWaiting) return fail(503, "busy", BUSY_MESSAGE);
+    if (!(await this.ready(userId))) return fail("user_not_found", "User not found.");
+    if (this.waiting.length >= this.limits.maxWaiting) return fail("busy", BUSY_MESSAGE);
     return new Promise<LedgerResult<unknown>>((answer) => {
       this.waiting.push({ name, input, answer, forwardedBy });
       if (!this.committing) void this.commitLoop();
@@ -172,7 +172,7 @@ export class UserLedger extends LedgerSockets {
   /** Decide each operation in memory, in arrival order, then commit them all in one D1 batch. */
   private async commitGroup(group: Waiting[]): Promise<void> {
     const base = this.state;
-    if (!base) return group.forEach((w) => w.answer(fail(404, "not_found", "User not found.")));
+    if (!base) return group.forEach((w) => w.answer(fail("user_not_found", "User not found.")));
     const draft = cloneState(base);
     const now = Date.now();
     const decided: (Decision<unknown> | null)[] = [];
@@ -202,7 +202,7 @@ export class UserLedger extends LedgerSockets {
   /** The slow path after a failed batch: decide with D1 consulted for unknown keys, commit alone. */
   private async commitOne(w: Waiting): Promise<void> {
     const base = this.state;
-    if (!base) return w.answer(fail(404, "not_found", "User not found."));
+    if (!base) return w.answer(fail("user_not_found", "User not found."));
     const draft = cloneState(base);
     const now = Date.now();
     let decision: Decision<unknown>;
@@ -213,7 +213,7 @@ export class UserLedger extends LedgerSockets {
     } catch (error) {
       // The batch is a transaction: nothing of it was written, and the state stays as it was.
       console.error(JSON.stringify({ level: "error", msg: "ledger operation failed", error: String(error) }));
-      return w.answer(fail(500, "internal", SAVE_FAILED_MESSAGE));
+      return w.answer(fail("save_failed", SAVE_FAILED_MESSAGE));
     }
     this.state = draft;
     const topics = new Set<AdminTopic>();

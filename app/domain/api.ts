@@ -123,7 +123,9 @@ export const API_ERROR_CODES = [
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export const apiErrorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string() }),
+  // `reason`: a ledger refusal's finer code (`LEDGER_REFUSALS`); clients branch on `code` or `reason`, never on
+  // `message`, which is for people.
+  error: z.object({ code: z.string(), reason: z.string().optional(), message: z.string() }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 

@@ -17,8 +17,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await connectPlugin(context.cloudflare.env, user.id);
   if (!result.ok) {
     // The ledger's own save-failure text speaks of clips; here what failed is the connection.
-    const reason = result.code === "internal" ? CONNECT_SAVE_FAILED : result.message;
-    const message = result.code === "not_found" ? "User profile not found." : `Connection failed: ${reason}`;
+    const why = result.reason === "save_failed" ? CONNECT_SAVE_FAILED : result.message;
+    const message = result.reason === "user_not_found" ? "User profile not found." : `Connection failed: ${why}`;
     return data({ ok: false as const, message }, { status: result.status, headers: busyHeaders(result) });
   }
   return {

@@ -65,7 +65,7 @@ export async function createClipFromForm(
     request: { name, videoUrl, startSeconds, endSeconds, format: "mp4", quality },
   });
   if (!result.ok) {
-    if (result.code === "insufficient_credits") {
+    if (result.reason === "insufficient_credits") {
       return refused(402, { ok: false, error: INSUFFICIENT_CREDITS_MESSAGE, upgrade: true });
     }
     const error = result.code === "internal" ? ADMIN_MESSAGES.clipError : result.message;

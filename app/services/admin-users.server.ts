@@ -47,7 +47,7 @@ async function editMoney(
       stepUp: { sessionId: ctx.stepUp.sessionId },
     });
   let result = await edit();
-  if (!result.ok && result.code === "step_up_required") {
+  if (!result.ok && result.reason === "step_up_required") {
     // The ledger would change money and this session's step-up is not fresh: check the password, then ask again.
     const proved = await ctx.stepUp.prove();
     if (!proved.ok) return { ok: false, status: proved.status, message: proved.message };

@@ -41,7 +41,7 @@ export async function apiCallerOrError(
   const blocked = badTokenBlocked(request);
   if (blocked !== null) return rateLimitedResponse(blocked);
   const caller = token ? await apiCallerForToken(env, token) : null;
-  if (caller === "busy") return ledgerError(fail(503, "busy", BUSY_MESSAGE));
+  if (caller === "busy") return ledgerError(fail("busy", BUSY_MESSAGE));
   if (!caller) {
     const wait = token ? await countBadToken(env, request) : null;
     if (wait !== null) return rateLimitedResponse(wait);
@@ -118,9 +118,13 @@ export async function parseClipRequest(
   return parsed.data;
 }
 
-/** A ledger refusal as API v1 says it; "busy" tells the client when it may retry (with the same key). */
+/**
+ * A ledger refusal as API v1 says it, its reason included for clients to branch on; "busy" tells the client when it
+ * may retry (with the same key).
+ */
 export function ledgerError(failure: LedgerFailure): Response {
   // Admin-only refusals never come from an API operation; should one, it is a refusal like any other.
   const code = failure.code === "step_up_required" || failure.code === "balance_changed" ? "forbidden" : failure.code;
-  return apiError(failure.status, code, failure.message, busyHeaders(failure) as Record<string, string>);
+  const headers = busyHeaders(failure) as Record<string, string>;
+  return apiError(failure.status, code, failure.message, headers, failure.reason);
 }

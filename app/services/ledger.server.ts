@@ -29,7 +29,7 @@ async function guarded<T>(call: () => Promise<T>): Promise<T | LedgerFailure> {
     return await call();
   } catch (error) {
     console.warn(JSON.stringify({ level: "warn", msg: "ledger unreachable", error: String(error) }));
-    return fail(503, "busy", BUSY_MESSAGE);
+    return fail("busy", BUSY_MESSAGE);
   }
 }
 

@@ -102,10 +102,10 @@ describe("group commit", () => {
   }, 20_000);
 
   it("says busy in API v1 as 503 with a JSON body and Retry-After", async () => {
-    const res = ledgerError({ ok: false, status: 503, code: "busy", message: "The ledger is busy." });
+    const res = ledgerError({ ok: false, status: 503, code: "busy", reason: "busy", message: "The ledger is busy." });
     expect(res.status).toBe(503);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(await res.json()).toEqual({ error: { code: "busy", message: "The ledger is busy." } });
+    expect(await res.json()).toEqual({ error: { code: "busy", reason: "busy", message: "The ledger is busy." } });
   });
 
   it("adjusts to an exact balance once per key and refunds a clip's cost once, deleting it when asked", async () => {

@@ -84,7 +84,11 @@ describe("charging clips through API v1", () => {
     const res = await api("/api/v1/clips", token, { body: clip({ endSeconds: 50 }), key: "too-expensive" }); // 40 s → 4
     expect(res.status).toBe(402);
     expect(await res.json()).toEqual({
-      error: { code: "insufficient_credits", message: "You do not have enough credits to create this clip." },
+      error: {
+        code: "insufficient_credits",
+        reason: "insufficient_credits",
+        message: "You do not have enough credits to create this clip.",
+      },
     });
     expect(await balance(userId)).toBe(3);
     expect(await countRows("SELECT count(*) n FROM credit_ledger WHERE user_id = ?", userId)).toBe(1);

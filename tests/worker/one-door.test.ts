@@ -156,6 +156,7 @@ describe("one door: batch processing is enforced on holds", () => {
       expect(await second.json()).toEqual({
         error: {
           code: "plan_limit",
+          reason: "batch_limit",
           message: "Batch processing is part of the Advanced plan: one clip at a time on your plan.",
         },
       });
@@ -324,6 +325,7 @@ describe("one door: the client maps an unreachable ledger to busy", () => {
       ok: false,
       status: 503,
       code: "busy",
+      reason: "busy",
       message: "The ledger is busy. Nothing was charged; retry with the same Idempotency-Key.",
     });
     expect(await client.setBanned({ banned: true })).toMatchObject({ ok: false, code: "busy" });

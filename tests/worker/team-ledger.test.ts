@@ -124,6 +124,44 @@ describe("a member's clip is forwarded by the member's ledger to the payer's", (
   });
 });
 
+/**
+ * The payer a member's ledger holds, without changing it: a word from another sender is ignored and answers the
+ * payer held (a null one is set to null, which it already is).
+ */
+async function payerHeldBy(memberId: string) {
+  const answer = await ledger(env, memberId).payerChanged({ from: "nobody", payer: null });
+  if (!answer.ok) throw new Error(answer.message);
+  return answer.value.payer;
+}
+
+describe("the owner's refusal corrects a member's ledger that missed a change", () => {
+  it("removed, though the member's ledger still has the team: the owner's says not a member, the member pays", async () => {
+    const { owner, member } = await team(100, 20);
+    expect(await removeMember(ctx, owner.id, member.id)).toMatchObject({ ok: true });
+    // The word of the removal lost on the way: the member's ledger believes the team still pays.
+    await ledger(env, member.id).payerChanged({ from: owner.id, payer: { ownerId: owner.id, active: true } });
+    expect(await payerHeldBy(member.id)).toEqual({ ownerId: owner.id, active: true });
+    const res = await api(member.token, "/api/v1/clips", own);
+    expect(res.status).toBe(201);
+    const cost = ((await res.json()) as { clip: { cost: number } }).clip.cost;
+    expect(await creditsOf(member.id)).toBe(20 - cost);
+    expect(await creditsOf(owner.id)).toBe(100);
+    expect(await payerHeldBy(member.id)).toBeNull();
+  });
+
+  it("suspended, though the member's ledger has the team working: the owner's says suspended, the member pays", async () => {
+    const { owner, member } = await team(100, 20);
+    expect(await ledger(env, owner.id).setBanned({ banned: true })).toMatchObject({ ok: true });
+    await ledger(env, member.id).payerChanged({ from: owner.id, payer: { ownerId: owner.id, active: true } });
+    const res = await api(member.token, "/api/v1/clips", own);
+    expect(res.status).toBe(201);
+    const cost = ((await res.json()) as { clip: { cost: number } }).clip.cost;
+    expect(await creditsOf(member.id)).toBe(20 - cost);
+    expect(await creditsOf(owner.id)).toBe(100);
+    expect(await payerHeldBy(member.id)).toEqual({ ownerId: owner.id, active: false });
+  });
+});
+
 describe("the owner's ledger decides who is in the team", () => {
   it("holds the seat limit: of four people accepting at once for two free seats, two join", async () => {
     const owner = await person("Pro");

@@ -258,7 +258,7 @@ describe("teams: paying", () => {
       source: "api",
       creatorId: member.id,
     });
-    expect(direct).toMatchObject({ ok: false, status: 403, message: TEAM_SUSPENDED_MESSAGE });
+    expect(direct).toMatchObject({ ok: false, status: 403, reason: "team_suspended", message: TEAM_SUSPENDED_MESSAGE });
     expect(await edit("Pro")).toMatchObject({ ok: true });
     await vi.waitFor(async () =>
       expect(

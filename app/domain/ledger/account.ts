@@ -83,7 +83,7 @@ function adjustDraft(
   ctx: DecideContext,
 ): Draft<{ credits: Credits }> {
   if (!Number.isInteger(input.newBalance) || input.newBalance < 0)
-    return { result: fail(422, "invalid_input", "Credits must be a whole number of at least 0.") };
+    return { result: fail("invalid_balance", "Credits must be a whole number of at least 0.") };
   return applyDelta(state, ctx, {
     key: input.key,
     hash: facts.hash,
@@ -173,20 +173,19 @@ export function adminEdit(
     const previous = previousKey(state, input.key, facts.hash);
     if (previous) return { result: previous.ok ? outcome(false, false, true) : previous };
     if (!Number.isInteger(input.newBalance) || input.newBalance < 0)
-      return { result: fail(422, "invalid_input", "Credits must be a whole number of at least 0.") };
+      return { result: fail("invalid_balance", "Credits must be a whole number of at least 0.") };
     const { planChanged, balanceChanged } = adminEditChanges(state.user, input);
     if (balanceChanged && state.user.credits !== input.expectedBalance)
       return {
         result: fail(
-          409,
           "balance_changed",
           `The balance changed to ${state.user.credits} credits since this form was opened. Nothing was saved: check it and save again.`,
         ),
       };
     if (balanceChanged && !input.reason)
-      return { result: fail(400, "invalid_input", "Please give a reason for the credit change.") };
+      return { result: fail("reason_required", "Please give a reason for the credit change.") };
     if ((planChanged || balanceChanged) && !stepUpFresh(facts.stepUpAt, ctx.now))
-      return { result: fail(401, "step_up_required", ADMIN_RIGHTS_MESSAGES.stepUpNeeded) };
+      return { result: fail("step_up_required", ADMIN_RIGHTS_MESSAGES.stepUpNeeded) };
     const writes: Write[] = [];
     const patch = planChanged ? adminPlanPatch(state, input.plan, ctx.now, input.actorId) : null;
     if (patch) writes.push(patchUser(state, patch));

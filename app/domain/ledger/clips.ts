@@ -52,20 +52,20 @@ function priceClip(
   const user = state.user;
   // A team member's clip: this (the owner's) account pays only while the team works, and only for its members.
   if (creatorId && creatorId !== user.id) {
-    if (!teamWorksFor(user)) return fail(403, "forbidden", TEAM_SUSPENDED_MESSAGE);
-    if (!state.members.includes(creatorId)) return fail(403, "forbidden", NOT_A_MEMBER_MESSAGE);
+    if (!teamWorksFor(user)) return fail("team_suspended", TEAM_SUSPENDED_MESSAGE);
+    if (!state.members.includes(creatorId)) return fail("not_a_member", NOT_A_MEMBER_MESSAGE);
   }
-  if (user.banned) return fail(403, "forbidden", BANNED_MESSAGE);
+  if (user.banned) return fail("banned", BANNED_MESSAGE);
   const duration = request.endSeconds - request.startSeconds;
   const limits = checkPlanLimits(planOf(user).plan, {
     durationSeconds: duration,
     format: request.format,
     quality: request.quality,
   });
-  if (!limits.ok) return fail(403, "plan_limit", limits.message);
+  if (!limits.ok) return fail("plan_limit", limits.message);
   const cost = clipCost(duration, request.format, request.quality);
-  if (cost <= 0) return fail(422, "invalid_input", ZERO_DURATION_MESSAGE);
-  if (creditsOf(state, now).available < cost) return fail(402, "insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE);
+  if (cost <= 0) return fail("zero_duration", ZERO_DURATION_MESSAGE);
+  if (creditsOf(state, now).available < cost) return fail("insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE);
   return success({ cost });
 }
 
@@ -132,7 +132,7 @@ const addedClip = (clip: Clip, creatorId: string | null) => ({ clipsAdded: [{ it
 function replayClip(state: LedgerState, key: string, hash: string, now: number): LedgerResult<ChargeOutcome> | null {
   const previous = previousKey(state, key, hash);
   if (!previous || !previous.ok) return previous;
-  if (!previous.value.clip) return fail(404, "not_found", "The clip of this request no longer exists.");
+  if (!previous.value.clip) return fail("clip_gone", "The clip of this request no longer exists.");
   return success({ clip: previous.value.clip, credits: creditsOf(state, now) }, true);
 }
 
@@ -185,7 +185,7 @@ export function reserve(
     const terms = termsFor(state, input.request);
     const previous = [...state.holds.values()].find((h) => h.key === input.key) ?? facts.holdByKey ?? null;
     if (previous) {
-      if (previous.hash !== facts.hash) return { result: fail(409, "idempotency_conflict", CONFLICT_MESSAGE) };
+      if (previous.hash !== facts.hash) return { result: fail("idempotency_conflict", CONFLICT_MESSAGE) };
       return { result: success({ hold: holdView(previous), credits: creditsOf(state, ctx.now), terms }, true) };
     }
     // The clip is held (and later charged) at the quality the terms charge.
@@ -196,8 +196,7 @@ export function reserve(
     const { plan } = planOf(state.user);
     const open = [...state.holds.values()].filter((h) => h.expiresAt > ctx.now).length;
     const max = maxOpenHolds(plan);
-    if (open >= max)
-      return { result: fail(403, "plan_limit", max === 1 ? BATCH_LIMIT_MESSAGE : batchFullMessage(max)) };
+    if (open >= max) return { result: fail("batch_limit", max === 1 ? BATCH_LIMIT_MESSAGE : batchFullMessage(max)) };
     const hold: Hold = {
       id: ctx.newId(),
       amount: priced.value.cost,
@@ -233,21 +232,20 @@ export function capture(
     if (!hold) {
       // Not active: a replay of a capture, or a hold that was released, expired or never existed.
       const stored = facts.storedHold;
-      if (!stored) return { result: fail(404, "not_found", "Hold not found.") };
+      if (!stored) return { result: fail("hold_not_found", "Hold not found.") };
       if (stored.status === "captured") {
         const replay = replayClip(state, key, stored.hash, ctx.now);
         if (replay) return { result: replay };
       }
       return {
-        result: fail(409, "hold_not_active", `This hold was ${stored.status} and can no longer be captured.`),
+        result: fail("hold_not_active", `This hold was ${stored.status} and can no longer be captured.`),
       };
     }
     if (hold.expiresAt <= ctx.now)
-      return { result: fail(409, "hold_not_active", "This hold was expired and can no longer be captured.") };
+      return { result: fail("hold_not_active", "This hold was expired and can no longer be captured.") };
     const parsed = clipRequestSchema.safeParse(JSON.parse(hold.request));
-    if (!parsed.success) return { result: fail(500, "internal", "The hold's request could not be read.") };
-    if (state.user.credits < hold.amount)
-      return { result: fail(402, "insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE) };
+    if (!parsed.success) return { result: fail("hold_unreadable", "The hold's request could not be read.") };
+    if (state.user.credits < hold.amount) return { result: fail("insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE) };
     state.holds.delete(hold.id);
     const paid = payForClip(
       state,
@@ -282,9 +280,8 @@ export function release(
     const hold = state.holds.get(input.holdId);
     if (!hold) {
       const stored = facts.storedHold;
-      if (!stored) return { result: fail(404, "not_found", "Hold not found.") };
-      if (stored.status === "captured")
-        return { result: fail(409, "hold_not_active", "This hold was already captured.") };
+      if (!stored) return { result: fail("hold_not_found", "Hold not found.") };
+      if (stored.status === "captured") return { result: fail("hold_not_active", "This hold was already captured.") };
       return { result: success({ credits: creditsOf(state, ctx.now) }, true) };
     }
     state.holds.delete(hold.id);
@@ -326,14 +323,10 @@ export function refund(
     const key = refundKey(input.clipId);
     const previous = previousKey(state, key, facts.hash);
     if (previous) return { result: previous.ok ? success({ credits: creditsOf(state, ctx.now) }, true) : previous };
-    if (!facts.clip) return { result: fail(404, "not_found", "Clip not found.") };
+    if (!facts.clip) return { result: fail("clip_not_found", "Clip not found.") };
     if (input.amount !== undefined && input.amount !== facts.clip.cost)
       return {
-        result: fail(
-          422,
-          "invalid_input",
-          `This clip cost ${facts.clip.cost} credits; that is what a refund gives back.`,
-        ),
+        result: fail("refund_amount", `This clip cost ${facts.clip.cost} credits; that is what a refund gives back.`),
       };
     const draft = applyDelta(state, ctx, {
       key,
@@ -359,7 +352,7 @@ export function deleteClip(
   ctx: DecideContext,
 ): Decision<{ deleted: boolean }> {
   return decide(state, ctx, (): Draft<{ deleted: boolean }> => {
-    if (!facts.clip) return { result: fail(404, "not_found", "Clip not found.") };
+    if (!facts.clip) return { result: fail("clip_not_found", "Clip not found.") };
     if (facts.clip.creatorId === state.user.id) state.clipCount -= 1;
     return {
       result: success({ deleted: true }),

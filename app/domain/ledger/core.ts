@@ -1,6 +1,7 @@
 /** Shared pieces of every ledger decision: results, credits, the key memory, and events derived from a change. */
 import type { Clip, Credits } from "../api";
 import { teamWorks } from "../effective-plan";
+import { LEDGER_REFUSALS, type LedgerRefusal } from "./refusals";
 import type {
   AdminTopic,
   DecideContext,
@@ -8,7 +9,6 @@ import type {
   Effect,
   Hold,
   KeyMemo,
-  LedgerErrorCode,
   LedgerEvent,
   LedgerFailure,
   LedgerKind,
@@ -25,10 +25,11 @@ export const BUSY_MESSAGE = "The ledger is busy. Nothing was charged; retry with
 export const CONFLICT_MESSAGE = "This Idempotency-Key was already used for a different request.";
 export const BANNED_MESSAGE = "This account has been banned.";
 
-export const fail = (status: number, code: LedgerErrorCode, message: string): LedgerFailure => ({
+/** A refusal: its status and API code follow from the reason (`LEDGER_REFUSALS`); the message is for people. */
+export const fail = (reason: LedgerRefusal, message: string): LedgerFailure => ({
   ok: false,
-  status,
-  code,
+  ...LEDGER_REFUSALS[reason],
+  reason,
   message,
 });
 export const success = <T>(value: T, replayed = false): LedgerResult<T> => ({ ok: true, value, replayed });
@@ -156,7 +157,7 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
 export function previousKey(state: LedgerState, key: string, hash: string): LedgerResult<KeyMemo> | null {
   const memo = state.keys.get(key);
   if (!memo) return null;
-  if (memo.hash !== hash) return fail(409, "idempotency_conflict", CONFLICT_MESSAGE);
+  if (memo.hash !== hash) return fail("idempotency_conflict", CONFLICT_MESSAGE);
   return success(memo, true);
 }
 
@@ -182,7 +183,7 @@ export function applyDelta(
   const previous = previousKey(state, input.key, input.hash);
   if (previous) return { result: previous.ok ? success({ credits: creditsOf(state, ctx.now) }, true) : previous };
   const balanceAfter = state.user.credits + input.delta;
-  if (balanceAfter < 0) return { result: fail(422, "invalid_input", "This change would make the balance negative.") };
+  if (balanceAfter < 0) return { result: fail("negative_balance", "This change would make the balance negative.") };
   state.user = { ...state.user, ...input.patch, credits: balanceAfter };
   remember(state, input.key, { hash: input.hash, clip: null });
   const writes: Write[] = [

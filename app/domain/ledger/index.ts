@@ -45,6 +45,7 @@ import type { DecideContext, Decision, Facts, Hold, LedgerState, Payer } from ".
 
 export * from "./types";
 export * from "./core";
+export * from "./refusals";
 export type { AdminEditInput, AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange, TeamJoinInput };
 export { adminEditChanges, starterResetDue, stepUpFresh } from "./account";
 

@@ -28,7 +28,7 @@ export function changePlan(
   return decide(state, ctx, (): Draft<PlanChange> => {
     const { now } = ctx;
     const user = state.user;
-    if (user.banned) return { result: fail(403, "forbidden", BANNED_MESSAGE) };
+    if (user.banned) return { result: fail("banned", BANNED_MESSAGE) };
     const current = effectivePlan(user.plan);
     const target = input.plan;
     if (target === current) {
@@ -36,7 +36,7 @@ export function changePlan(
       if (!user.pendingPlan) return { result };
       return { result, writes: [patchUser(state, { pendingPlan: null })] };
     }
-    if (planRank(target) > planRank(current)) return { result: fail(403, "forbidden", UPGRADE_NEEDS_PAYMENT) };
+    if (planRank(target) > planRank(current)) return { result: fail("upgrade_needs_payment", UPGRADE_NEEDS_PAYMENT) };
     if (user.periodEnd !== null && user.periodEnd > now) {
       return {
         result: success<PlanChange>({ plan: user.plan, pendingPlan: target, effective: "period_end" }),

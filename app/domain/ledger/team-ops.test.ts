@@ -11,7 +11,7 @@ import {
   TEAM_SUSPENDED_MESSAGE,
   WRONG_ACCOUNT_MESSAGE,
 } from "../teams";
-import { cloneState, LEDGER_OPS, type Facts, type LedgerState } from "./index";
+import { cloneState, LEDGER_OPS, type Facts, type LedgerRefusal, type LedgerState } from "./index";
 
 /** Team operations are decided by the owner's ledger on its state: pure, so tested without workerd. */
 const NOW = Date.UTC(2026, 10, 26, 9);
@@ -50,10 +50,15 @@ const join = (state: LedgerState, facts: Partial<Facts> = {}, memberId = joinInp
   );
 
 /** A refused decision writes nothing, has no effects and leaves the state as it found it. */
-function expectRefused(state: LedgerState, decide: (s: LedgerState) => ReturnType<typeof join>, message: string) {
+function expectRefused(
+  state: LedgerState,
+  decide: (s: LedgerState) => ReturnType<typeof join>,
+  reason: LedgerRefusal,
+  message: string,
+) {
   const before = cloneState(state);
   const decision = decide(state);
-  expect(decision.result).toMatchObject({ ok: false, message });
+  expect(decision.result).toMatchObject({ ok: false, reason, message });
   expect(decision.writes).toEqual([]);
   expect(decision.effects).toEqual([]);
   expect(state.members).toEqual(before.members);
@@ -85,7 +90,7 @@ describe("joining a team is decided by the owner's ledger", () => {
     const four = owner(Array.from({ length: TEAM_SEATS - 2 }, (_, i) => `m${i}`));
     expect(join(four).result.ok).toBe(true);
     expect(four.members).toHaveLength(TEAM_SEATS - 1);
-    expectRefused(four, (s) => join(s, {}, "sixth"), SEAT_LIMIT_MESSAGE);
+    expectRefused(four, (s) => join(s, {}, "sixth"), "seat_limit", SEAT_LIMIT_MESSAGE);
   });
 
   it("refuses a used, revoked, expired or unknown invitation", () => {
@@ -95,19 +100,20 @@ describe("joining a team is decided by the owner's ledger", () => {
       { ...live, expiresAt: NOW },
       null,
     ])
-      expectRefused(owner(), (s) => join(s, { invitation }), INVITATION_INVALID_MESSAGE);
+      expectRefused(owner(), (s) => join(s, { invitation }), "invitation_invalid", INVITATION_INVALID_MESSAGE);
   });
 
   it("refuses another address, a person in a team already, and a suspended team", () => {
     expectRefused(
       owner(),
       (s) => join(s, { invitation: { ...live, email: "else@example.com" } }),
+      "wrong_account",
       WRONG_ACCOUNT_MESSAGE,
     );
-    expectRefused(owner(), (s) => join(s, { joinerTeam: "other-owner" }), ALREADY_IN_TEAM_MESSAGE);
-    expectRefused(owner(["new"]), (s) => join(s), ALREADY_IN_TEAM_MESSAGE);
-    expectRefused(owner([], "Advanced"), (s) => join(s), TEAM_SUSPENDED_JOIN_MESSAGE);
-    expectRefused(owner([], "Pro", true), (s) => join(s), TEAM_SUSPENDED_JOIN_MESSAGE);
+    expectRefused(owner(), (s) => join(s, { joinerTeam: "other-owner" }), "already_in_team", ALREADY_IN_TEAM_MESSAGE);
+    expectRefused(owner(["new"]), (s) => join(s), "already_in_team", ALREADY_IN_TEAM_MESSAGE);
+    expectRefused(owner([], "Advanced"), (s) => join(s), "team_suspended_join", TEAM_SUSPENDED_JOIN_MESSAGE);
+    expectRefused(owner([], "Pro", true), (s) => join(s), "team_suspended_join", TEAM_SUSPENDED_JOIN_MESSAGE);
   });
 });
 
@@ -127,13 +133,25 @@ describe("leaving a team is decided by the owner's ledger", () => {
   it("refuses someone who is not a member, and removing twice", () => {
     const state = owner(["a"]);
     expect(remove(state, "a").result.ok).toBe(true);
-    expect(remove(state, "a")).toMatchObject({ result: { ok: false, status: 404 }, writes: [], effects: [] });
-    expect(remove(owner(), "x", true).result).toMatchObject({ ok: false, message: "You are not in a team." });
+    expect(remove(state, "a")).toMatchObject({
+      result: { ok: false, status: 404, reason: "not_in_team" },
+      writes: [],
+      effects: [],
+    });
+    expect(remove(owner(), "x", true).result).toMatchObject({
+      ok: false,
+      reason: "not_in_team",
+      message: "You are not in a team.",
+    });
   });
 
   it("closes a team only when nobody else is in it", () => {
     const close = (state: LedgerState) => LEDGER_OPS.teamClose.decide(state, {}, { hash: "team" }, ctx);
-    expect(close(owner(["a"])).result).toMatchObject({ ok: false, message: OWNER_CANNOT_LEAVE_MESSAGE });
+    expect(close(owner(["a"])).result).toMatchObject({
+      ok: false,
+      reason: "owner_cannot_leave",
+      message: OWNER_CANNOT_LEAVE_MESSAGE,
+    });
     expect(close(owner())).toMatchObject({ result: { ok: true }, writes: [{ type: "teamClose" }] });
   });
 });
@@ -175,9 +193,12 @@ describe("the owner's ledger pays only for its members while the team works", ()
   });
 
   it("refuses a clip of someone who is not (or no longer) a member, and any member's clip while suspended", () => {
-    expect(charge(owner(["a"]), "gone").result).toMatchObject({ ok: false, message: NOT_A_MEMBER_MESSAGE });
-    expect(charge(owner(["a"], "Advanced"), "a").result).toMatchObject({ ok: false, message: TEAM_SUSPENDED_MESSAGE });
-    expect(charge(owner(["a"], "Pro", true), "a").result).toMatchObject({ ok: false, message: TEAM_SUSPENDED_MESSAGE });
+    // Forwarding decides who pays on these reasons: the member's ledger corrects its payer and pays itself.
+    const notMember = { ok: false, status: 403, reason: "not_a_member", message: NOT_A_MEMBER_MESSAGE };
+    const suspended = { ok: false, status: 403, reason: "team_suspended", message: TEAM_SUSPENDED_MESSAGE };
+    expect(charge(owner(["a"]), "gone").result).toMatchObject(notMember);
+    expect(charge(owner(["a"], "Advanced"), "a").result).toMatchObject(suspended);
+    expect(charge(owner(["a"], "Pro", true), "a").result).toMatchObject(suspended);
   });
 
   it("a ban or a plan below Pro tells every member's ledger the team is suspended; an owner without members tells nobody", () => {

@@ -35,19 +35,19 @@ export function teamJoin(
 ): Decision<{ joined: true }> {
   return decide(state, ctx, (): Draft<{ joined: true }> => {
     const invitation = facts.invitation;
-    if (!invitation) return { result: fail(410, "not_found", INVITATION_INVALID_MESSAGE) };
+    if (!invitation) return { result: fail("invitation_invalid", INVITATION_INVALID_MESSAGE) };
     if (invitation.email.toLowerCase() !== input.email.toLowerCase())
-      return { result: fail(403, "forbidden", WRONG_ACCOUNT_MESSAGE) };
+      return { result: fail("wrong_account", WRONG_ACCOUNT_MESSAGE) };
     if (state.members.includes(input.memberId))
       return invitation.acceptedAt !== null
         ? { result: success({ joined: true }, true) }
-        : { result: fail(409, "forbidden", ALREADY_IN_TEAM_MESSAGE) };
+        : { result: fail("already_in_team", ALREADY_IN_TEAM_MESSAGE) };
     if (invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= ctx.now)
-      return { result: fail(410, "not_found", INVITATION_INVALID_MESSAGE) };
-    if (!teamWorksFor(state.user)) return { result: fail(409, "forbidden", TEAM_SUSPENDED_JOIN_MESSAGE) };
+      return { result: fail("invitation_invalid", INVITATION_INVALID_MESSAGE) };
+    if (!teamWorksFor(state.user)) return { result: fail("team_suspended_join", TEAM_SUSPENDED_JOIN_MESSAGE) };
     if (input.memberId === state.user.id || facts.joinerTeam)
-      return { result: fail(409, "forbidden", ALREADY_IN_TEAM_MESSAGE) };
-    if (1 + state.members.length >= TEAM_SEATS) return { result: fail(409, "forbidden", SEAT_LIMIT_MESSAGE) };
+      return { result: fail("already_in_team", ALREADY_IN_TEAM_MESSAGE) };
+    if (1 + state.members.length >= TEAM_SEATS) return { result: fail("seat_limit", SEAT_LIMIT_MESSAGE) };
     state.members = [...state.members, input.memberId];
     return {
       result: success({ joined: true }),
@@ -70,8 +70,7 @@ export function teamRemove(
     if (!state.members.includes(input.memberId))
       return {
         result: fail(
-          404,
-          "not_found",
+          "not_in_team",
           input.leaving ? "You are not in a team." : "That person is not a member of your team.",
         ),
       };
@@ -87,7 +86,7 @@ export function teamRemove(
 /** The owner closes a team nobody else is in (their own row goes, live invitations are revoked). */
 export function teamClose(state: LedgerState, ctx: DecideContext): Decision<{ closed: true }> {
   return decide(state, ctx, (): Draft<{ closed: true }> => {
-    if (state.members.length > 0) return { result: fail(409, "forbidden", OWNER_CANNOT_LEAVE_MESSAGE) };
+    if (state.members.length > 0) return { result: fail("owner_cannot_leave", OWNER_CANNOT_LEAVE_MESSAGE) };
     return { result: success({ closed: true }), writes: [{ type: "teamClose" }] };
   });
 }

@@ -5,6 +5,7 @@
  */
 import type { Clip, Credits } from "../api";
 import type { PlanId, StoredPlan } from "../plans";
+import type { LedgerRefusal } from "./refusals";
 
 export interface LedgerUser {
   id: string;
@@ -76,7 +77,14 @@ export type LedgerErrorCode =
   | "balance_changed"
   | "busy"
   | "internal";
-export type LedgerFailure = { ok: false; status: number; code: LedgerErrorCode; message: string };
+/** A refusal: `reason` is what code branches on (one of `LEDGER_REFUSALS`); `message` is only for people. */
+export type LedgerFailure = {
+  ok: false;
+  status: number;
+  code: LedgerErrorCode;
+  reason: LedgerRefusal;
+  message: string;
+};
 export type LedgerResult<T> = { ok: true; value: T; replayed: boolean } | LedgerFailure;
 
 export type LedgerKind =

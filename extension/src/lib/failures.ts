@@ -1,3 +1,4 @@
+import type { JobError } from "../../../app/domain/companion";
 import { INSUFFICIENT_CREDITS_MESSAGE } from "../../../app/domain/credits";
 import type { Failure, FailureKind } from "./messages";
 
@@ -24,3 +25,10 @@ export function failureFromStatus(status: number, code: string, message: string)
   if (status === 400 || status === 422) return { kind: "invalid", message };
   return { kind: "other", message: message || "Something went wrong. Please try again." };
 }
+
+/**
+ * A job the companion could not finish, an API refusal among them: told by its code like any other failure, so
+ * only a plan limit offers an upgrade (a ban's 403 does not).
+ */
+export const jobFailure = (error: JobError): Failure =>
+  failureFromStatus(error.status ?? 500, error.code, error.message);

@@ -26,6 +26,7 @@ import { formatTimecode } from "../../../../app/domain/time";
 import type { DryRunReport } from "../../../../app/domain/true-cut";
 import { JobProgress, isActive } from "../../components/job-progress";
 import { SITE_ORIGIN } from "../../lib/config";
+import { jobFailure } from "../../lib/failures";
 import type { Account, AccountStatus, ClipJob, CompanionState, Failure, Job } from "../../lib/messages";
 import { applyJobEvent } from "../../lib/job-feed";
 import { ask } from "../../lib/send";
@@ -238,19 +239,9 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
     setJobs(result.value);
   }
 
-  // A job the API refused (402/403) fails inside the companion: show it like any other refusal.
-  const refused = jobs.find((j) => j.status === "failed" && j.error);
-  const shownFailure: Failure | null =
-    failure ??
-    (refused?.error
-      ? refused.error.status === 402
-        ? { kind: "credits", message: refused.error.message }
-        : refused.error.status === 403
-          ? { kind: "plan_limit", message: refused.error.message }
-          : refused.error.status === 401
-            ? { kind: "signed_out", message: "You are signed out. Sign in to ClipCut on the website, then try again." }
-            : { kind: "other", message: refused.error.message }
-      : null);
+  // A job the API refused fails inside the companion: show it like any other refusal.
+  const refused = jobs.find((j) => j.status === "failed" && j.error)?.error;
+  const shownFailure: Failure | null = failure ?? (refused ? jobFailure(refused) : null);
 
   return (
     // The panel takes focus when clicked anywhere (tabIndex −1) so that its frame keys work; it is a region, not a control.

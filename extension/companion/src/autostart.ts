@@ -5,7 +5,8 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 /**
- * `clipcut-companion autostart enable|disable [--dry-run]`: start the companion at login.
+ * `clipcut-companion autostart enable|disable [--dry-run]`: start `serve` at login, for those who use the local
+ * server instead of native messaging (after `install` the browser starts the companion itself, with no port open).
  * Linux: a systemd user unit; macOS: a LaunchAgent; Windows: a command file in the Startup folder.
  */
 export type AutostartPlatform = "linux" | "darwin" | "win32";
@@ -34,6 +35,12 @@ export function companionScript(argv1: string | undefined): string {
   return path;
 }
 
+/** Said in every file autostart writes, and when it is enabled: who it is for. */
+export const SERVE_ONLY_NOTE = [
+  "For clipcut-companion serve users only: this starts the local server (a port on 127.0.0.1) at login.",
+  "The ClipCut extension does not need it after clipcut-companion install: the browser starts the companion itself.",
+];
+
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const quoteUnit = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 
@@ -45,8 +52,9 @@ export function autostartPlan(ctx: AutostartContext): AutostartPlan {
     return {
       file: join(dir, unit),
       content: [
+        ...SERVE_ONLY_NOTE.map((line) => `# ${line}`),
         "[Unit]",
-        "Description=ClipCut companion (local clip engine for the ClipCut extension)",
+        "Description=ClipCut companion server (clipcut-companion serve, for serve users only)",
         "After=network-online.target",
         "",
         "[Service]",
@@ -74,6 +82,7 @@ export function autostartPlan(ctx: AutostartContext): AutostartPlan {
       file,
       content: `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<!-- ${SERVE_ONLY_NOTE.map(xml).join(" ")} -->
 <plist version="1.0">
 <dict>
   <key>Label</key>
@@ -112,7 +121,12 @@ export function autostartPlan(ctx: AutostartContext): AutostartPlan {
   return {
     file,
     // Minimised console window; the Startup folder runs it at every login.
-    content: `@echo off\r\nstart "ClipCut Companion" /min "${ctx.node}" "${ctx.script}" serve\r\n`,
+    content: [
+      "@echo off",
+      ...SERVE_ONLY_NOTE.map((line) => `rem ${line}`),
+      `start "ClipCut Companion" /min "${ctx.node}" "${ctx.script}" serve`,
+      "",
+    ].join("\r\n"),
     enable: [],
     disable: [],
   };

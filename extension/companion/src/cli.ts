@@ -387,7 +387,7 @@ async function autostartCommand(args: string[]) {
   });
   const action = positionals[0];
   if (action !== "enable" && action !== "disable") fail("autostart needs enable or disable. See --help.", 2);
-  const { autostart } = await import("./autostart");
+  const { autostart, SERVE_ONLY_NOTE } = await import("./autostart");
   const { plan, ran } = await autostart(action, { dryRun: values["dry-run"] });
   if (values["dry-run"]) {
     const commands = (action === "enable" ? plan.enable : plan.disable).map((c) => `  ${c.join(" ")}`);
@@ -399,7 +399,7 @@ async function autostartCommand(args: string[]) {
   }
   process.stdout.write(
     action === "enable"
-      ? `ClipCut companion will start at login (${plan.file}).\n`
+      ? `ClipCut companion (serve) will start at login (${plan.file}).\n${SERVE_ONLY_NOTE.join("\n")}\n`
       : `ClipCut companion will no longer start at login (removed ${plan.file}).\n`,
   );
   if (ran.length === 0 && action === "enable") process.stdout.write("It starts at your next login.\n");

@@ -20,6 +20,9 @@ it("Linux: a systemd user unit that runs `serve` with the user's PATH (dry run w
   expect(plan.content).toContain(`ExecStart="${process.execPath}" "/opt/clip cut/bin/clipcut-companion.cjs" serve`);
   expect(plan.content).toContain('Environment="PATH=/usr/bin:/bin"');
   expect(plan.content).toMatch(/\[Install\]\nWantedBy=default\.target/);
+  expect(plan.content).toMatch(
+    /^# For clipcut-companion serve users only: .*\n# The ClipCut extension does not need it/,
+  );
   expect(plan.enable).toEqual([
     ["systemctl", "--user", "daemon-reload"],
     ["systemctl", "--user", "enable", "--now", "clipcut-companion.service"],
@@ -40,6 +43,7 @@ it("macOS: a LaunchAgent plist that is valid XML and escapes paths", async () =>
   expect(plan.file).toBe(`${home}/Library/LaunchAgents/com.clipcut.companion.plist`);
   expect(plan.content).toContain("<string>/Users/a&amp;b/clipcut-companion.cjs</string>");
   expect(plan.content).toContain("<key>RunAtLoad</key>\n  <true/>");
+  expect(plan.content).toMatch(/<!-- For clipcut-companion serve users only: .* does not need it after .* -->/);
   expect(plan.enable).toEqual([["launchctl", "load", "-w", plan.file]]);
   // xmllint is not everywhere; when it is, the plist must parse.
   try {
@@ -60,13 +64,16 @@ it("Windows: a command file in the Startup folder", async () => {
   });
   expect(plan.file).toMatch(/Microsoft.Windows.Start Menu.Programs.Startup.ClipCut Companion\.cmd$/);
   expect(plan.content).toMatch(
-    /^@echo off\r\nstart "ClipCut Companion" \/min ".+" ".+clipcut-companion\.cjs" serve\r\n$/,
+    /^@echo off\r\nrem For clipcut-companion serve users only: .+\r\nrem The ClipCut extension does not need it .+\r\nstart "ClipCut Companion" \/min ".+" ".+clipcut-companion\.cjs" serve\r\n$/,
   );
 });
 
-it("the CLI prints the dry run", async () => {
+it("the CLI prints the dry run, and autostart is for serve users only (its help says so)", async () => {
   const { code, stdout } = await runCli(["autostart", "enable", "--dry-run"]);
   expect(code).toBe(0);
   expect(stdout).toMatch(/Would write .+/);
   expect(stdout).toMatch(/serve/);
+  expect(stdout).toContain("For clipcut-companion serve users only");
+  const help = await runCli(["--help"]);
+  expect(help.stdout).toMatch(/autostart enable\|disable[^\n]*\n\s+For serve users only/);
 });

@@ -4,7 +4,17 @@
  */
 import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
-import { billingCustomers, billingEvents, billingPayments, billingSubscriptions, users } from "./schema";
+import type { LineMonth, PaidLine } from "~/domain/billing";
+import type { Billing, PaidPlanId } from "~/domain/plans";
+import {
+  billingAlerts,
+  billingCustomers,
+  billingEvents,
+  billingPayments,
+  billingSubscriptions,
+  creditLines,
+  users,
+} from "./schema";
 
 export type BillingPayment = typeof billingPayments.$inferSelect;
 export type BillingSubscription = typeof billingSubscriptions.$inferSelect;
@@ -170,4 +180,73 @@ export async function markEvent(db: Db, id: string, type: string, now = Date.now
     .insert(billingEvents)
     .values({ id, type, processedAt: new Date(now) })
     .onConflictDoNothing();
+}
+
+// ── Paid lines (written by the ledger; read here for what a webhook or a refund must name) ─────────────────────
+
+/** The paid lines of a subscription: a proration credit without Stripe's `credited_items` names these. */
+export async function lineIdsOfSubscription(db: Db, userId: string, subscriptionId: string) {
+  return db
+    .select({
+      id: creditLines.id,
+      plan: creditLines.plan,
+      billing: creditLines.billing,
+      start: creditLines.startAt,
+      end: creditLines.endAt,
+    })
+    .from(creditLines)
+    .where(and(eq(creditLines.userId, userId), eq(creditLines.subscriptionId, subscriptionId)));
+}
+
+/** The lines a payment (an invoice, or a pack's payment intent) paid for, as the ledger last wrote them. */
+export async function linesOfPayment(db: Db, userId: string, paymentId: string): Promise<PaidLine[]> {
+  const rows = await db
+    .select()
+    .from(creditLines)
+    .where(and(eq(creditLines.userId, userId), eq(creditLines.paymentId, paymentId)));
+  return rows.map(toPaidLine);
+}
+
+export function toPaidLine(row: typeof creditLines.$inferSelect): PaidLine {
+  return {
+    id: row.id,
+    paymentId: row.paymentId,
+    subscriptionId: row.subscriptionId ?? null,
+    label: row.label,
+    plan: (row.plan as PaidPlanId | null) ?? null,
+    billing: (row.billing as Billing | null) ?? null,
+    start: row.startAt,
+    end: row.endAt,
+    chargedCents: row.chargedCents,
+    months: JSON.parse(row.months) as LineMonth[],
+    returned: JSON.parse(row.returned) as Record<string, number>,
+    granted: row.granted,
+    stopAt: row.stopAt ?? null,
+    moves: row.moves,
+  };
+}
+
+// ── Alerts (what an admin must look at) ──────────────────────────────────────
+
+export type BillingAlert = typeof billingAlerts.$inferSelect;
+
+/** Recorded once per id (an event id and kind): a redelivered event adds nothing. */
+export async function saveAlert(db: Db, row: Omit<BillingAlert, "createdAt"> & { createdAt?: Date }): Promise<void> {
+  await db
+    .insert(billingAlerts)
+    .values({ ...row, createdAt: row.createdAt ?? new Date() })
+    .onConflictDoNothing();
+}
+
+export async function recentAlerts(db: Db, limit = 100): Promise<BillingAlert[]> {
+  return db.select().from(billingAlerts).orderBy(desc(billingAlerts.createdAt)).limit(limit);
+}
+
+export async function alertsOfUser(db: Db, userId: string, limit = 50): Promise<BillingAlert[]> {
+  return db
+    .select()
+    .from(billingAlerts)
+    .where(eq(billingAlerts.userId, userId))
+    .orderBy(desc(billingAlerts.createdAt))
+    .limit(limit);
 }

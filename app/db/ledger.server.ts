@@ -14,15 +14,18 @@ import { MAX_PAYER_HOLDS, RECENT_KEYS } from "~/domain/ledger";
 import { teamWorks } from "~/domain/effective-plan";
 import type { PlanId, StoredPlan } from "~/domain/plans";
 import { sha256Hex } from "~/utils/crypto";
-import { subscriptionPaidUntil } from "./billing.server";
+import { subscriptionPaidUntil, toPaidLine } from "./billing.server";
 import type { Db } from "./client.server";
 import { toApiClip } from "./clips.server";
-import { clips, creditHolds, creditLedger, sessions, teamInvitations, teamMembers, users } from "./schema";
+import { clips, creditHolds, creditLedger, creditLines, sessions, teamInvitations, teamMembers, users } from "./schema";
 
 // ── Reading the state ────────────────────────────────────────────────────────
 
 type UserRow = typeof users.$inferSelect;
 type HoldRow = typeof creditHolds.$inferSelect;
+
+/** Lines older than this are settled for good (no refund or dispute reaches them): not loaded. */
+const LINE_MEMORY_MS = 400 * 24 * 60 * 60 * 1000;
 
 export function toLedgerUser(row: UserRow): LedgerUser {
   return {
@@ -62,7 +65,7 @@ function toHold(row: HoldRow): Hold {
  * (an owner's members, a member's payer) and the holds they opened on a payer's ledger.
  */
 export async function loadLedgerState(db: Db, userId: string): Promise<LedgerState | null> {
-  const [userRows, holdRows, recent, counted, teamRows, payerHolds] = await db.batch([
+  const [userRows, holdRows, recent, counted, teamRows, payerHolds, lineRows] = await db.batch([
     db.select().from(users).where(eq(users.id, userId)),
     db
       .select()
@@ -101,6 +104,10 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
       .where(and(eq(creditHolds.creatorId, userId), ne(creditHolds.userId, userId)))
       .orderBy(desc(creditHolds.createdAt))
       .limit(MAX_PAYER_HOLDS),
+    db
+      .select()
+      .from(creditLines)
+      .where(and(eq(creditLines.userId, userId), sql`${creditLines.endAt} > ${Date.now() - LINE_MEMORY_MS}`)),
   ]);
   const user = userRows[0];
   if (!user) return null;
@@ -116,6 +123,7 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
     members: teamRows.filter((r) => r.ownerId === userId && r.role === "member").map((r) => r.memberId),
     payer: payerOf(teamRows, userId),
     payerHolds: new Map(payerHolds.reverse().map((h) => [h.id, h.payerId])),
+    lines: new Map(lineRows.map((row) => [row.id, toPaidLine(row)])),
   };
 }
 
@@ -289,6 +297,7 @@ const SQL = {
   teamLeave: `DELETE FROM team_members WHERE owner_id = ? AND member_id = ? AND role = 'member'`,
   teamClose: `DELETE FROM team_members WHERE member_id = ?1 AND owner_id = ?1 AND role = 'owner'`,
   invitationsRevoked: `UPDATE team_invitations SET revoked_at = ? WHERE owner_id = ? AND accepted_at IS NULL AND revoked_at IS NULL`,
+  line: `INSERT INTO credit_lines (id, user_id, payment_id, subscription_id, label, plan, billing, start_at, end_at, charged_cents, months, returned, granted, stop_at, moves) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) ON CONFLICT (id) DO UPDATE SET returned = ?12, granted = ?13, stop_at = ?14, moves = ?15 WHERE user_id = ?2`,
 } as const;
 type SqlName = keyof typeof SQL;
 
@@ -366,6 +375,29 @@ export function toStatements(d1: D1Database, userId: string, writes: Write[], no
       case "teamLeave":
         out.push(statement(d1, "teamLeave").bind(userId, w.memberId));
         break;
+      case "line": {
+        const l = w.line;
+        out.push(
+          statement(d1, "line").bind(
+            l.id,
+            userId,
+            l.paymentId,
+            l.subscriptionId,
+            l.label,
+            l.plan,
+            l.billing,
+            l.start,
+            l.end,
+            l.chargedCents,
+            JSON.stringify(l.months),
+            JSON.stringify(l.returned),
+            l.granted,
+            l.stopAt,
+            l.moves,
+          ),
+        );
+        break;
+      }
       case "teamClose":
         out.push(statement(d1, "teamClose").bind(userId));
         out.push(statement(d1, "invitationsRevoked").bind(now, userId));

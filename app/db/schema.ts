@@ -443,3 +443,53 @@ export const presets = sqliteTable(
     index("presets_user_created_idx").on(t.userId, t.createdAt),
   ],
 );
+
+/**
+ * Paid invoice lines and packs: the money each credit stands on (`PaidLine` in app/domain/billing.ts). Written only
+ * by the user's ledger, in the same batch as the ledger rows that grant or take back their credits.
+ */
+export const creditLines = sqliteTable(
+  "credit_lines",
+  {
+    /** Stripe's invoice line id, or a pack's payment intent id. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The invoice id (or the pack's payment intent) a refund or a dispute names. */
+    paymentId: text("payment_id").notNull(),
+    subscriptionId: text("subscription_id"),
+    label: text("label").notNull(),
+    plan: text("plan"),
+    billing: text("billing"),
+    startAt: integer("start_at").notNull(),
+    endAt: integer("end_at").notNull(),
+    chargedCents: integer("charged_cents").notNull(),
+    /** JSON: the credit months it pays for, [{ start, credits }]. */
+    months: text("months").notNull(),
+    /** JSON: money sent back by id (refund, dispute, proration credit) → cents. */
+    returned: text("returned").notNull().default("{}"),
+    granted: integer("granted").notNull().default(0),
+    stopAt: integer("stop_at"),
+    moves: integer("moves").notNull().default(0),
+  },
+  (t) => [index("credit_lines_user_idx").on(t.userId, t.endAt), index("credit_lines_payment_idx").on(t.paymentId)],
+);
+
+/**
+ * What an admin must look at in billing: a Stripe event we could not act on (an object that is not ours), a dispute,
+ * credits owed because money went back after they were spent. One row per event and kind.
+ */
+export const billingAlerts = sqliteTable(
+  "billing_alerts",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["unmatched", "dispute", "owed"] }).notNull(),
+    eventType: text("event_type").notNull(),
+    objectId: text("object_id"),
+    userId: text("user_id"),
+    detail: text("detail").notNull(),
+    createdAt: ms("created_at").notNull(),
+  },
+  (t) => [index("billing_alerts_created_idx").on(t.createdAt)],
+);

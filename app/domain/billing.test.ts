@@ -1,106 +1,12 @@
 import { describe, expect, it } from "vitest";
-import {
-  invoiceGrant,
-  pendingUpgradeNotice,
-  planChangeIntent,
-  unspentRefund,
-  upgradeCredits,
-  type InvoiceLine,
-  type PlanChangeIntent,
-  type SubscriptionFacts,
-} from "./billing";
-import type { Billing, PaidPlanId, PlanId } from "./plans";
+import { pendingUpgradeNotice, planChangeIntent, type PlanChangeIntent, type SubscriptionFacts } from "./billing";
+import type { Billing, PlanId } from "./plans";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-// A 30-day calendar month (April 2027), so an hour is exactly 1/720 of it.
+// A 30-day calendar month (April 2027).
 const START = Date.UTC(2027, 3, 1);
 const END = Date.UTC(2027, 4, 1);
-
-/** Stripe's upgrade invoice at `at`: unused time on the old price credited, remaining time on the new one charged. */
-function upgradeLines(
-  from: PaidPlanId,
-  to: PaidPlanId,
-  at: number,
-  cents: { from: number; to: number },
-): InvoiceLine[] {
-  const unused = (END - at) / (END - START);
-  return [
-    { amount: -Math.round(cents.from * unused), proration: true, plan: from, billing: "monthly", start: at, end: END },
-    { amount: Math.round(cents.to * unused), proration: true, plan: to, billing: "monthly", start: at, end: END },
-  ];
-}
-
-describe("upgrade credits follow what the invoice charged", () => {
-  it("an upgrade one hour before renewal grants about 1/720 of the monthly difference, not all of it", () => {
-    const lines = upgradeLines("Basic", "Pro", END - HOUR, { from: 1500, to: 6900 });
-    expect(lines[1]!.amount + lines[0]!.amount).toBe(8); // what Stripe charged: $0.08
-    expect(upgradeCredits(lines)).toBe(Math.round(9500 / 720));
-    expect(invoiceGrant({ invoiceId: "in_late", billingReason: "subscription_update", lines })?.delta).toBe(13);
-  });
-
-  it("an upgrade halfway through the month grants about half of the difference", () => {
-    const lines = upgradeLines("Basic", "Pro", START + 15 * DAY, { from: 1500, to: 6900 });
-    expect(upgradeCredits(lines)).toBe(4750);
-  });
-
-  it("an upgrade right at the start of the month grants the whole difference", () => {
-    expect(upgradeCredits(upgradeLines("Basic", "Advanced", START, { from: 1500, to: 2900 }))).toBe(1500);
-  });
-
-  it("within a paid year only the current credit month's share is granted (later months come monthly)", () => {
-    const yearEnd = Date.UTC(2028, 0, 1);
-    const at = yearEnd - 30 * DAY - 10 * DAY; // 10 days before the end of the year's second-to-last credit month
-    const lines: InvoiceLine[] = [
-      { amount: -4000, proration: true, plan: "Basic", billing: "yearly", start: at, end: yearEnd },
-      { amount: 20000, proration: true, plan: "Pro", billing: "yearly", start: at, end: yearEnd },
-    ];
-    expect(upgradeCredits(lines)).toBe(Math.round((9500 * 10) / 30));
-  });
-
-  it("a switch from monthly to a yearly higher plan grants the new month less the unused part of the old one", () => {
-    const at = START + 20 * DAY;
-    const newEnd = Date.UTC(2028, 3, 21);
-    const lines: InvoiceLine[] = [
-      { amount: -500, proration: true, plan: "Basic", billing: "monthly", start: at, end: END },
-      { amount: 55200, proration: false, plan: "Pro", billing: "yearly", start: at, end: newEnd },
-    ];
-    const granted = upgradeCredits(lines);
-    expect(granted).toBeGreaterThan(10000 - 500 * (10 / 30) - 1);
-    expect(granted).toBeLessThan(10000);
-  });
-
-  it("a line that charged nothing grants nothing; lines of prices we do not sell are ignored", () => {
-    const lines = upgradeLines("Basic", "Pro", START + 15 * DAY, { from: 0, to: 0 });
-    expect(upgradeCredits(lines)).toBe(0);
-    expect(invoiceGrant({ invoiceId: "in_free", billingReason: "subscription_update", lines })).toBeNull();
-    const foreign: InvoiceLine[] = [
-      { amount: 900, proration: true, plan: null, billing: null, start: START, end: END },
-    ];
-    expect(upgradeCredits(foreign)).toBe(0);
-  });
-
-  it("first and renewal invoices grant the month of the plan their own line bills", () => {
-    const line: InvoiceLine = {
-      amount: 6900,
-      proration: false,
-      plan: "Pro",
-      billing: "monthly",
-      start: START,
-      end: END,
-    };
-    expect(invoiceGrant({ invoiceId: "in_1", billingReason: "subscription_create", lines: [line] })).toMatchObject({
-      key: "stripe:invoice:in_1",
-      delta: 10000,
-    });
-    expect(invoiceGrant({ invoiceId: "in_2", billingReason: "subscription_cycle", lines: [line] })).toMatchObject({
-      key: `renewal:${START}`,
-      delta: 10000,
-      kind: "renewal",
-    });
-    expect(invoiceGrant({ invoiceId: "in_3", billingReason: "manual", lines: [line] })).toBeNull();
-  });
-});
 
 describe("the plan-change rule", () => {
   const NOW = START + 10 * DAY;
@@ -221,32 +127,6 @@ describe("the plan-change rule", () => {
 
   it.each(rows)("%s", (_name, current, pending, subscription, target, interval, expected) => {
     expect(planChangeIntent({ current, pending, subscription, target, interval, now: NOW })).toEqual(expected);
-  });
-});
-
-describe("the money-back refund returns only unspent value", () => {
-  it("a $10 pack of 500 credits with 300 left refunds $6.00, and says 200 were spent", () => {
-    expect(unspentRefund({ amountCents: 1000, refundedCents: 0, grantedCredits: 500, available: 300 })).toEqual({
-      cents: 600,
-      unspentCredits: 300,
-      spentCredits: 200,
-    });
-  });
-
-  it("unspent credits refund in full; all spent refunds nothing; a payment without credits refunds whole", () => {
-    expect(unspentRefund({ amountCents: 1500, refundedCents: 0, grantedCredits: 500, available: 900 }).cents).toBe(
-      1500,
-    );
-    expect(unspentRefund({ amountCents: 1500, refundedCents: 0, grantedCredits: 500, available: 0 }).cents).toBe(0);
-    expect(unspentRefund({ amountCents: 8, refundedCents: 0, grantedCredits: 0, available: 0 }).cents).toBe(8);
-  });
-
-  it("after a partial refund only the rest of the payment's credits count", () => {
-    expect(unspentRefund({ amountCents: 1000, refundedCents: 600, grantedCredits: 500, available: 1000 })).toEqual({
-      cents: 400,
-      unspentCredits: 200,
-      spentCredits: 0,
-    });
   });
 });
 

@@ -183,24 +183,65 @@ export function subscriptionPlanFields(facts: SubscriptionFacts, user: PlanField
   };
 }
 
-export interface Grant {
-  key: string;
-  delta: number;
-  kind: "purchase" | "renewal" | "pack";
-  description: string;
+// ── Every credit is backed by money Stripe kept ──────────────────────────────────────────────────────────────────
+//
+// A paid invoice line (or a paid pack) is a `PaidLine`: the money it charged and the credit months that money pays
+// for. The one rule (`lineTarget`): a line's credits in the balance are those of its months that have begun, never
+// more than its credits times the share of its money Stripe still keeps. Money going back — a refund (pending
+// counts), a lost dispute, a proration credit for unused time — lowers that share; a failed refund or a won dispute
+// raises it again. The ledger moves each line's granted credits to its target (`settleLine`): up is a grant, down a
+// take-back as far as the credits are unspent; what was spent stays owed, on the line, for the admin to see.
+
+/** A credit month a line pays for: it is granted once it has begun. */
+export interface LineMonth {
+  start: number;
+  credits: number;
 }
 
-/** One line of a Stripe invoice, reduced to what a grant needs (times in ms). */
-export interface InvoiceLine {
-  /** What the line charged, in cents: negative for a proration's credit for unused time. */
-  amount: number;
-  /** Stripe marked it as a proration (a change within a period). */
-  proration: boolean;
-  /** The plan of the line's price; null for anything we do not sell. */
+export interface PaidLine {
+  /** Stripe's id of the line (`il_…`), or of the pack's payment intent. */
+  id: string;
+  /** The invoice (or pack payment intent) that paid it: what a refund or a dispute names. */
+  paymentId: string;
+  subscriptionId: string | null;
+  /** What it paid for, for people: "Pro plan, yearly". */
+  label: string;
   plan: PaidPlanId | null;
   billing: Billing | null;
+  /** The time it paid for (a pack: the moment it was paid). */
   start: number;
   end: number;
+  chargedCents: number;
+  months: LineMonth[];
+  /** Money sent back, by what sent it (a refund, a dispute, a proration credit line): set, never added. */
+  returned: Record<string, number>;
+  /** Credits it put in the balance, less what was taken back. */
+  granted: number;
+  /** Its subscription ended at this time: months that begin later are not granted. */
+  stopAt: number | null;
+  /** Ledger rows written for it (their keys are `line:<id>:<n>`). */
+  moves: number;
+}
+
+/** A positive line of a paid invoice, or a paid pack, as the webhook reads it. */
+export interface PaidLineInput {
+  id: string;
+  paymentId: string;
+  subscriptionId: string | null;
+  chargedCents: number;
+  start: number;
+  end: number;
+  /** A plan's price (its months come from the plan) or a pack (all its credits at once). */
+  item: { plan: PaidPlanId; billing: Billing } | { pack: string; credits: number };
+}
+
+/** Money going back, and the lines it paid for. */
+export interface MoneyReturned {
+  /** The refund, dispute or credit line that sent it. */
+  id: string;
+  cents: number;
+  /** The payment it comes out of, or the lines a proration credit names (`credited_items`). */
+  from: { payment: string } | { lines: string[] };
 }
 
 /** The end of a billing period minus one interval, as Stripe counts calendar months and years. */
@@ -212,125 +253,121 @@ function periodStartOf(end: number, billing: Billing): number {
 }
 
 /**
- * The credits an upgrade's invoice paid for: each priced line counts its plan's monthly credits for the part of the
- * current credit month it covers, added when it charged, taken away when it credited unused time. One hour of Pro
- * over Basic before renewal is 1/720 of the difference; the months after this one come from later invoices (or the
- * renewal alarm within a paid year). Derived only from the invoice's own lines and amounts.
+ * The credit months a plan line pays for: the 30-day credit months of its billing period (a year: 12) that it
+ * covers, each worth its plan's monthly credits times the share of the month it covers (a proration line for the
+ * last hour of a month pays for 1/720 of it).
  */
-export function upgradeCredits(lines: readonly InvoiceLine[]): number {
-  const priced = lines.filter((l) => l.plan !== null && l.billing !== null && l.end > l.start && l.amount !== 0);
-  if (priced.length === 0) return 0;
-  const changedAt = Math.min(...priced.map((l) => l.start));
-  // The subscription's period after the change: the line that runs longest is the new price's.
-  const latest = priced.reduce((a, b) => (b.end > a.end ? b : a));
-  const month = creditMonth(periodStartOf(latest.end, latest.billing!), latest.end, changedAt);
-  const length = month.end - month.start;
-  let credits = 0;
-  for (const line of priced) {
-    const covered = Math.max(0, Math.min(line.end, month.end) - Math.max(line.start, month.start));
-    credits += Math.sign(line.amount) * monthlyCredits(line.plan!) * (covered / length);
+export function planLineMonths(plan: PaidPlanId, billing: Billing, start: number, end: number): LineMonth[] {
+  const periodStart = Math.min(start, periodStartOf(end, billing));
+  const count = Math.max(1, Math.round((end - periodStart) / PLAN_PERIOD_MS));
+  const months: LineMonth[] = [];
+  for (let k = count - 1; k >= 0; k--) {
+    const monthEnd = end - k * PLAN_PERIOD_MS;
+    const monthStart = k === count - 1 ? periodStart : monthEnd - PLAN_PERIOD_MS;
+    const covered = Math.min(end, monthEnd) - Math.max(start, monthStart);
+    if (covered <= 0) continue;
+    const credits = Math.round((monthlyCredits(plan) * covered) / (monthEnd - monthStart));
+    if (credits > 0) months.push({ start: Math.max(start, monthStart), credits });
   }
-  return Math.max(0, Math.round(credits));
+  return months;
 }
 
-/** The line that bills the subscription's price for a whole period (not a proration). */
-const periodLine = (lines: readonly InvoiceLine[]) => lines.find((l) => !l.proration && l.plan !== null) ?? null;
-
-/**
- * The credits a paid subscription invoice grants, once. A first invoice grants its plan's month; an upgrade's
- * prorated invoice what its lines charged for (upgradeCredits); a renewal invoice the new period's month under the
- * renewal alarm's own key (`renewal:<period start>`, same kind and text), so a period is credited once, by
- * whichever of the two arrives first. The plan is read from the invoice's lines, never from metadata.
- */
-export function invoiceGrant(input: {
-  invoiceId: string;
-  billingReason: string | null;
-  lines: readonly InvoiceLine[];
-}): Grant | null {
-  const { invoiceId, lines } = input;
-  const line = periodLine(lines);
-  switch (input.billingReason) {
-    case "subscription_create":
-      if (!line?.plan) return null;
-      return {
-        key: `stripe:invoice:${invoiceId}`,
-        delta: monthlyCredits(line.plan),
-        kind: "purchase",
-        description: `${line.plan} plan credits (invoice ${invoiceId})`,
-      };
-    case "subscription_cycle":
-      if (!line?.plan) return null;
-      return {
-        key: `renewal:${line.start}`,
-        delta: monthlyCredits(line.plan),
-        kind: "renewal",
-        description: `${line.plan} plan credits`,
-      };
-    case "subscription_update": {
-      const delta = upgradeCredits(lines);
-      if (delta === 0) return null;
-      const plan = lines.reduce<InvoiceLine | null>((a, b) => (b.amount > 0 && (!a || b.end > a.end) ? b : a), null);
-      return {
-        key: `stripe:invoice:${invoiceId}`,
-        delta,
-        kind: "purchase",
-        description: `Upgrade to ${plan?.plan ?? "a new plan"}: credits for the rest of this month (invoice ${invoiceId})`,
-      };
-    }
-    default:
-      return null;
-  }
-}
-
-export function packGrant(input: { paymentIntentId: string; credits: number; name: string }): Grant {
+export function newPaidLine(input: PaidLineInput): PaidLine {
+  const { item } = input;
+  const plan = "plan" in item;
   return {
-    key: `stripe:pack:${input.paymentIntentId}`,
-    delta: input.credits,
-    kind: "pack",
-    description: `Credit pack: ${input.name}`,
+    id: input.id,
+    paymentId: input.paymentId,
+    subscriptionId: input.subscriptionId,
+    label: plan ? `${item.plan} plan, ${item.billing}` : `Credit pack: ${item.pack}`,
+    plan: plan ? item.plan : null,
+    billing: plan ? item.billing : null,
+    start: input.start,
+    end: input.end,
+    chargedCents: input.chargedCents,
+    months: plan
+      ? planLineMonths(item.plan, item.billing, input.start, input.end)
+      : [{ start: input.start, credits: item.credits }],
+    returned: {},
+    granted: 0,
+    stopAt: null,
+    moves: 0,
   };
 }
 
-/**
- * The money-back guarantee returns only unspent value: the share of the payment whose credits are still in the
- * balance. Credits are counted as this payment's first (the most the creator can have back); what an earlier partial
- * refund took back is no longer the payment's. A payment that granted no credits is refunded whole.
- */
-export function unspentRefund(input: {
-  amountCents: number;
-  refundedCents: number;
-  grantedCredits: number;
-  available: number;
-}): { cents: number; unspentCredits: number; spentCredits: number } {
-  const left = Math.max(0, input.amountCents - input.refundedCents);
-  if (input.grantedCredits <= 0 || input.amountCents <= 0) return { cents: left, unspentCredits: 0, spentCredits: 0 };
-  const stillGranted = Math.round(input.grantedCredits * (left / input.amountCents));
-  const unspentCredits = Math.max(0, Math.min(stillGranted, input.available));
-  const cents = Math.min(left, Math.round((input.amountCents * unspentCredits) / input.grantedCredits));
-  return { cents, unspentCredits, spentCredits: stillGranted - unspentCredits };
+export const lineCredits = (line: PaidLine) => line.months.reduce((sum, m) => sum + m.credits, 0);
+export const keptCents = (line: PaidLine) =>
+  Math.max(0, line.chargedCents - Object.values(line.returned).reduce((sum, c) => sum + c, 0));
+
+/** The credits a line's money backs now: its begun months, capped by the share of its money Stripe keeps. */
+export function lineTarget(line: PaidLine, now: number): number {
+  const begun = line.months
+    .filter((m) => m.start <= now && (line.stopAt === null || m.start < line.stopAt))
+    .reduce((sum, m) => sum + m.credits, 0);
+  if (line.chargedCents <= 0) return begun;
+  const backed = Math.floor((lineCredits(line) * keptCents(line)) / line.chargedCents);
+  return Math.min(begun, backed);
 }
 
 /**
- * What a refund takes back: the refunded share of the credits the payment granted, but only as far as they are
- * unspent — never more than the credits available now (the balance never goes below zero, holds stay covered).
+ * What the ledger does for one line now: grant up to its target, or take back down to it as far as `available`
+ * allows. `owed`: credits its money no longer backs that were already spent (taken as soon as the balance has them).
  */
-export function refundTakeBack(input: {
-  refundId: string;
-  refundCents: number;
-  paymentCents: number;
-  grantedCredits: number;
-  available: number;
-  reason: string;
-}): { key: string; delta: number; description: string; wanted: number } {
-  const share = input.paymentCents > 0 ? Math.min(1, input.refundCents / input.paymentCents) : 0;
-  const wanted = Math.round(input.grantedCredits * share);
-  const taken = Math.max(0, Math.min(wanted, input.available));
-  const spent = wanted - taken;
-  return {
-    key: `stripe:refund:${input.refundId}`,
-    delta: -taken,
-    wanted,
-    description:
-      `Payment refunded (${input.reason}): ${taken} credits taken back` + (spent > 0 ? `, ${spent} already spent` : ""),
-  };
+export function settleLine(line: PaidLine, now: number, available: number): { delta: number; owed: number } {
+  const diff = lineTarget(line, now) - line.granted;
+  if (diff >= 0) return { delta: diff, owed: 0 };
+  const taken = Math.min(-diff, Math.max(0, available));
+  return { delta: -taken, owed: -diff - taken };
+}
+
+/**
+ * Spreads money going back over the lines it paid for, by what each charged (a partial refund of an upgrade's
+ * invoice comes out of its new plan's line), never more than a line still keeps. Answers line id → cents.
+ */
+export function spreadReturn(lines: readonly PaidLine[], ret: MoneyReturned): Map<string, number> {
+  const named = "payment" in ret.from ? null : new Set(ret.from.lines);
+  const payment = "payment" in ret.from ? ret.from.payment : null;
+  const hit = lines.filter((l) => (named ? named.has(l.id) : l.paymentId === payment));
+  const out = new Map<string, number>();
+  const charged = hit.reduce((sum, l) => sum + l.chargedCents, 0);
+  let left = ret.cents;
+  hit.forEach((line, i) => {
+    const others = keptCents(line) + (line.returned[ret.id] ?? 0);
+    const share = i === hit.length - 1 ? left : Math.round((ret.cents * line.chargedCents) / Math.max(1, charged));
+    const cents = Math.max(0, Math.min(share, others));
+    out.set(line.id, cents);
+    left -= cents;
+  });
+  return out;
+}
+
+/**
+ * The money-back guarantee, priced over everything the payment paid for: it returns the money of every credit not
+ * yet spent — the months not yet granted as well as the unspent ones in the balance (counted as this payment's
+ * first) — and keeps the money of the credits spent. A yearly plan refunded after one month with 2,000 credits
+ * spent returns $552 × 118,000 / 120,000. Nothing refunds spent credits, so the take-back that follows never falls
+ * short.
+ */
+export function moneyBack(
+  lines: readonly PaidLine[],
+  available: number,
+): { cents: number; unspentCredits: number; spentCredits: number } {
+  let cents = 0;
+  let left = Math.max(0, available);
+  let unspent = 0;
+  let spent = 0;
+  for (const line of lines) {
+    const kept = keptCents(line);
+    const credits = lineCredits(line);
+    const backed = line.chargedCents > 0 ? Math.floor((credits * kept) / line.chargedCents) : credits;
+    const inBalance = Math.min(line.granted, left);
+    left -= inBalance;
+    const lineSpent = line.granted - inBalance;
+    spent += lineSpent;
+    unspent += Math.max(0, backed - lineSpent);
+    // The money of the spent credits stays; everything else this line still keeps goes back.
+    const keep = credits > 0 ? Math.ceil((line.chargedCents * lineSpent) / credits) : 0;
+    cents += Math.max(0, kept - keep);
+  }
+  return { cents, unspentCredits: unspent, spentCredits: spent };
 }

@@ -3,7 +3,7 @@
  * the Customer Portal, a refund. None of this changes plan or credits itself: Stripe's events do, through the
  * webhook and the ledger.
  */
-import { planChangeIntent, unspentRefund, type PendingUpgrade } from "~/domain/billing";
+import { moneyBack, newPaidLine, planChangeIntent, type PaidLine, type PendingUpgrade } from "~/domain/billing";
 import {
   creditPack,
   effectivePlan,
@@ -14,13 +14,13 @@ import {
   type PaidPlanId,
   type PlanId,
 } from "~/domain/plans";
-import { customerIdOf, paymentById, runningSubscription, saveCustomer } from "~/db/billing.server";
+import { customerIdOf, linesOfPayment, paymentById, runningSubscription, saveCustomer } from "~/db/billing.server";
 import type { Db } from "~/db/client.server";
 import { readCredits } from "~/db/credits.server";
 import type { AppEnv } from "~/load-context";
 import { ledger } from "./ledger.server";
 import { idOf, msOf, stripeFor, type BillingStripe, type Stripe } from "./stripe.server";
-import { subscriptionFacts, syncSubscription } from "./stripe-webhook.server";
+import { subscriptionFacts, syncSubscription } from "./stripe-subscriptions.server";
 
 interface Who {
   id: string;
@@ -288,8 +288,10 @@ export type RefundOutcome =
   | { ok: false; status: number; message: string };
 
 /**
- * Money-back guarantee within 14 days of paying, through Stripe: only the unspent share of the payment comes back
- * (unspentRefund); the credits go with Stripe's charge.refunded event, like any refund made on Stripe's dashboard.
+ * Money-back guarantee within 14 days of paying, through Stripe, priced over everything the payment paid for
+ * (`moneyBack`): the money of every credit not yet spent comes back — a yearly plan's months not yet granted too —
+ * and the money of the spent ones stays. A subscription's money-back ends it at once (no month after it is granted
+ * or charged). The credits go with Stripe's refund events, like any refund made on Stripe's dashboard.
  */
 export async function refundPayment(
   env: AppEnv,
@@ -305,12 +307,8 @@ export async function refundPayment(
   if ((input.now ?? Date.now()) - payment.paidAt.getTime() > REFUND_WINDOW_MS)
     return { ok: false, status: 422, message: "The 14-day money-back guarantee for this payment has ended." };
   const credits = await readCredits(db, input.userId);
-  const share = unspentRefund({
-    amountCents: payment.amountCents,
-    refundedCents: payment.refundedCents,
-    grantedCredits: payment.credits,
-    available: credits?.available ?? 0,
-  });
+  const lines = await linesOfPayment(db, input.userId, payment.id);
+  const share = moneyBack(lines.length > 0 ? lines : [legacyLine(payment)], credits?.available ?? 0);
   if (share.cents <= 0)
     return {
       ok: false,
@@ -323,9 +321,33 @@ export async function refundPayment(
       payment_intent: payment.paymentIntentId,
       amount: share.cents,
       reason: "requested_by_customer",
-      metadata: { reason: input.reason, actor_id: input.actorId, user_id: input.userId },
+      metadata: { reason: input.reason, actor_id: input.actorId, user_id: input.userId, money_back: "1" },
     },
     { idempotencyKey: `refund:${payment.id}:${payment.refundedCents}` },
   );
+  // The guarantee returns the subscription's money: nothing more is granted or charged for it.
+  const subscriptionId = lines.find((l) => l.subscriptionId)?.subscriptionId;
+  if (subscriptionId) {
+    await client.stripe.subscriptions.cancel(
+      subscriptionId,
+      { prorate: false, invoice_now: false, cancellation_details: { comment: "money-back guarantee" } },
+      { idempotencyKey: `refund-cancel:${subscriptionId}` },
+    );
+    await syncSubscription({ env, db, client, origin }, subscriptionId);
+  }
   return { ok: true, ...share };
+}
+
+/** A payment recorded before paid lines existed: its credits as one grant, all of them in the balance once. */
+function legacyLine(payment: { id: string; amountCents: number; refundedCents: number; credits: number }): PaidLine {
+  const line = newPaidLine({
+    id: payment.id,
+    paymentId: payment.id,
+    subscriptionId: null,
+    chargedCents: payment.amountCents,
+    start: 0,
+    end: 0,
+    item: { pack: "payment", credits: payment.credits },
+  });
+  return { ...line, granted: payment.credits, returned: payment.refundedCents ? { old: payment.refundedCents } : {} };
 }

@@ -1,21 +1,24 @@
 /**
- * Payment operations (Stripe webhooks, docs/decisions/011-payments.md): a subscription's plan fields, an invoice's
- * or a pack's credits, a refund's take-back. The payment rules themselves are the pure functions of
- * `app/domain/billing.ts`; these turn them into ledger decisions, each idempotent on the Stripe object.
+ * Payment operations (Stripe webhooks, docs/decisions/011-payments.md): a subscription's plan fields, and the one
+ * operation that makes credits follow the money (`followMoney`). The rules are the pure functions of
+ * `app/domain/billing.ts`; these turn them into ledger decisions, idempotent by the state itself (a line is created
+ * once; money going back is set, never added), so a redelivered or reordered event changes nothing more.
  */
 import type { Credits } from "../api";
 import {
-  invoiceGrant,
-  packGrant,
-  type InvoiceLine,
-  refundTakeBack,
+  newPaidLine,
+  settleLine,
+  spreadReturn,
   subscriptionPlanFields,
+  type MoneyReturned,
+  type PaidLine,
+  type PaidLineInput,
   type PlanFields,
   type SubscriptionFacts,
 } from "../billing";
 import { effectivePlan, type PlanId } from "../plans";
-import { applyDelta, creditsOf, decide, fail, patchUser, success, type Draft } from "./core";
-import type { DecideContext, Decision, Facts, LedgerState } from "./types";
+import { applyDelta, creditsOf, decide, patchUser, success, type Draft } from "./core";
+import type { DecideContext, Decision, Facts, LedgerKind, LedgerState, Write } from "./types";
 
 export interface PlanView {
   plan: string;
@@ -24,7 +27,7 @@ export interface PlanView {
 
 /**
  * A subscription as Stripe has it now (re-read by the webhook): plan, pending plan and credit month follow it.
- * No credits move here (invoices grant them). Applying the same subscription twice changes nothing.
+ * No credits move here (paid lines grant them). Applying the same subscription twice changes nothing.
  */
 export function applySubscription(
   state: LedgerState,
@@ -67,87 +70,129 @@ export function applySubscription(
   });
 }
 
-export interface PurchaseInput {
-  invoiceId: string;
-  billingReason: string | null;
-  /** The invoice's own lines: what it charged, for which price and period (invoiceGrant reads only these). */
-  lines: InvoiceLine[];
-}
-
-/**
- * The idempotency fingerprint of an invoice's grant. A renewal invoice is keyed like the renewal alarm's own grant
- * (`renewal:<period start>`) and fingerprinted the same way, so whichever arrives second is a replay.
- */
-export function purchaseFingerprint(input: PurchaseInput): unknown {
-  return invoiceGrant(input)?.kind === "renewal" ? "renewal" : ["purchase", { invoiceId: input.invoiceId }];
-}
-
-/** A paid subscription invoice's credits, at most once (see invoiceGrant for the keys). */
-export function grantPurchase(
-  state: LedgerState,
-  input: PurchaseInput,
-  facts: Facts,
-  ctx: DecideContext,
-): Decision<{ credits: Credits; granted: number }> {
-  return decide(state, ctx, (): Draft<{ credits: Credits; granted: number }> => {
-    const grant = invoiceGrant(input);
-    if (!grant) return { result: success({ credits: creditsOf(state, ctx.now), granted: 0 }, true) };
-    const draft = applyDelta(state, ctx, { ...grant, hash: facts.hash });
-    const r = draft.result;
-    return {
-      ...draft,
-      result: r.ok ? success({ credits: r.value.credits, granted: r.replayed ? 0 : grant.delta }, r.replayed) : r,
-    };
-  });
-}
-
-/** A paid credit pack, at most once per payment (key `stripe:pack:<payment intent>`). */
-export function grantPack(
-  state: LedgerState,
-  input: { paymentIntentId: string; credits: number; name: string },
-  facts: Facts,
-  ctx: DecideContext,
-): Decision<{ credits: Credits }> {
-  return decide(state, ctx, () => {
-    if (!Number.isInteger(input.credits) || input.credits <= 0)
-      return { result: fail(422, "invalid_input", "A credit pack grants a positive whole number of credits.") };
-    return applyDelta(state, ctx, { ...packGrant(input), hash: facts.hash });
-  });
-}
-
-export interface RefundInput {
-  refundId: string;
-  refundCents: number;
-  paymentCents: number;
-  grantedCredits: number;
-  reason: string;
+export interface FollowMoneyInput {
+  /** Positive lines of a paid invoice, or a paid pack: created once, by id. */
+  paid?: PaidLineInput[];
+  /** Money going back (a refund, a dispute, a proration credit), set to its current amount (0: it came back). */
+  returned?: MoneyReturned[];
+  /** A subscription ended: its lines grant no month that begins later. */
+  ended?: { subscriptionId: string; at: number };
+  /** Why credits are taken back, for the ledger row ("refund", "dispute", "switch to yearly"). */
+  reason?: string;
   actorId?: string | null;
 }
 
+export interface MoneyOutcome {
+  credits: Credits;
+  granted: number;
+  takenBack: number;
+  /** Credits the money that went back paid for and that were already spent (the admin sees them). */
+  owed: number;
+}
+
+/** The next time a line's month begins (the object wakes then to grant it), or null. */
+export function nextLineMonth(state: LedgerState, now: number): number | null {
+  let next: number | null = null;
+  for (const line of state.lines.values())
+    for (const m of line.months)
+      if (m.start > now && (line.stopAt === null || m.start < line.stopAt) && (next === null || m.start < next))
+        next = m.start;
+  return next;
+}
+
 /**
- * A refund takes back the refunded share of the credits its payment granted, only as far as they are unspent
- * (never below zero), as one ledger row with the reason — once per refund (key `stripe:refund:<id>`).
+ * Every line moved to what its money backs now: grants first (a switch's new line pays for the old one's
+ * take-back), then take-backs as far as unspent. Used by `followMoney` and by the renewal alarm (months begin).
  */
-export function takeBackRefund(
+export function settleLines(
   state: LedgerState,
-  input: RefundInput,
+  ctx: DecideContext,
+  hash: string,
+  reason: string,
+  actorId: string | null,
+): { writes: Write[]; granted: number; takenBack: number; owed: number } | { failed: Draft<never>["result"] } {
+  const writes: Write[] = [];
+  let granted = 0;
+  let takenBack = 0;
+  let owed = 0;
+  const lines = [...state.lines.values()];
+  const ordered = [
+    ...lines.filter((l) => settleLine(l, ctx.now, Infinity).delta > 0),
+    ...lines.filter((l) => settleLine(l, ctx.now, Infinity).delta < 0),
+  ];
+  for (const line of ordered) {
+    const { delta, owed: lineOwed } = settleLine(line, ctx.now, creditsOf(state, ctx.now).available);
+    owed += lineOwed;
+    if (delta === 0) continue;
+    const kind: LedgerKind =
+      delta < 0 ? "payment_refund" : line.plan === null ? "pack" : line.moves === 0 ? "purchase" : "renewal";
+    const description =
+      delta > 0
+        ? `${line.label} credits (${line.paymentId})`
+        : `${reason}: ${-delta} credits taken back (${line.label}, ${line.paymentId})` +
+          (lineOwed > 0 ? `, ${lineOwed} already spent` : "");
+    const moved: PaidLine = { ...line, granted: line.granted + delta, moves: line.moves + 1 };
+    const draft = applyDelta(state, ctx, {
+      key: `line:${line.id}:${line.moves}`,
+      hash,
+      delta,
+      kind,
+      description,
+      actorId,
+      also: [{ type: "line", line: moved }],
+    });
+    if (!draft.result.ok) return { failed: draft.result };
+    state.lines.set(line.id, moved);
+    writes.push(...(draft.writes ?? []));
+    if (delta > 0) granted += delta;
+    else takenBack -= delta;
+  }
+  return { writes, granted, takenBack, owed };
+}
+
+/**
+ * The one door for money: new paid lines, money going back, a subscription's end — then every line settled to what
+ * its money backs. Nothing here mints a credit that no kept money pays for, and nothing takes back below zero: what
+ * was spent stays owed on its line.
+ */
+export function followMoney(
+  state: LedgerState,
+  input: FollowMoneyInput,
   facts: Facts,
   ctx: DecideContext,
-): Decision<{ credits: Credits; takenBack: number }> {
-  return decide(state, ctx, (): Draft<{ credits: Credits; takenBack: number }> => {
-    const decision = refundTakeBack({ ...input, available: creditsOf(state, ctx.now).available });
-    const draft = applyDelta(state, ctx, {
-      key: decision.key,
-      hash: facts.hash,
-      delta: decision.delta,
-      kind: "payment_refund",
-      description: decision.description,
-      actorId: input.actorId,
-    });
-    const r = draft.result;
+): Decision<MoneyOutcome> {
+  return decide(state, ctx, (): Draft<MoneyOutcome> => {
+    const changed: Write[] = [];
+    const put = (line: PaidLine) => {
+      state.lines.set(line.id, line);
+      changed.push({ type: "line", line });
+    };
+    for (const paid of input.paid ?? []) if (!state.lines.has(paid.id)) put(newPaidLine(paid));
+    for (const ret of input.returned ?? []) {
+      for (const [lineId, cents] of spreadReturn([...state.lines.values()], ret)) {
+        const line = state.lines.get(lineId)!;
+        if ((line.returned[ret.id] ?? 0) === cents) continue;
+        const returned = { ...line.returned };
+        if (cents > 0) returned[ret.id] = cents;
+        else delete returned[ret.id];
+        put({ ...line, returned });
+      }
+    }
+    const ended = input.ended;
+    if (ended)
+      for (const line of state.lines.values())
+        if (line.subscriptionId === ended.subscriptionId && line.stopAt === null) put({ ...line, stopAt: ended.at });
+    const settled = settleLines(state, ctx, facts.hash, input.reason ?? "Payment returned", input.actorId ?? null);
+    if ("failed" in settled) return { result: settled.failed };
+    // A line settled after it changed is written once more, as it stands at the end (the last write wins).
+    const writes = [...changed, ...settled.writes];
+    const credits = creditsOf(state, ctx.now);
+    const { granted, takenBack, owed } = settled;
     return {
-      ...draft,
-      result: r.ok ? success({ credits: r.value.credits, takenBack: r.replayed ? 0 : -decision.delta }, r.replayed) : r,
+      result: success({ credits, granted, takenBack, owed }, writes.length === 0),
+      writes,
+      wakeAt: nextLineMonth(state, ctx.now),
+      adminUsers: writes.length > 0,
     };
   });
 }

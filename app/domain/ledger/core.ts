@@ -42,7 +42,14 @@ export function creditsOf(state: LedgerState, now: number): Credits {
 
 export function cloneState(state: LedgerState): LedgerState {
   // `members` and `payer` are replaced, never edited in place, so sharing them is safe.
-  return { ...state, user: { ...state.user }, holds: new Map(state.holds), keys: new Map(state.keys) };
+  // Lines are replaced, never edited in place, so a new map of the same objects is a copy.
+  return {
+    ...state,
+    user: { ...state.user },
+    holds: new Map(state.holds),
+    keys: new Map(state.keys),
+    lines: new Map(state.lines),
+  };
 }
 
 /** Recent idempotency keys kept for replay without a read; older ones are found in D1 when needed. */
@@ -103,6 +110,7 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
     clipCount: state.clipCount,
     members: state.members,
     payer: state.payer,
+    lines: new Map(state.lines),
   };
   const credits = creditsOf(state, ctx.now);
   const draft = operation();

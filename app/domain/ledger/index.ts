@@ -28,16 +28,7 @@ import {
   type ChargeOutcome,
   type HoldOutcome,
 } from "./clips";
-import {
-  applySubscription,
-  grantPack,
-  grantPurchase,
-  purchaseFingerprint,
-  takeBackRefund,
-  type PlanView,
-  type PurchaseInput,
-  type RefundInput as PaymentRefundInput,
-} from "./billing";
+import { applySubscription, followMoney, type FollowMoneyInput, type MoneyOutcome, type PlanView } from "./billing";
 import { changePlan, renew, type PlanChange } from "./plans";
 import { payerChanged, teamClose, teamJoin, teamRemove, type TeamJoinInput } from "./team";
 import type { SubscriptionFacts } from "../billing";
@@ -46,7 +37,16 @@ import type { DecideContext, Decision, Facts, Hold, LedgerState, Payer } from ".
 export * from "./types";
 export * from "./core";
 export * from "./refusals";
-export type { AdminEditInput, AdminEditOutcome, ChargeOutcome, HoldOutcome, PlanChange, TeamJoinInput };
+export type {
+  AdminEditInput,
+  AdminEditOutcome,
+  ChargeOutcome,
+  FollowMoneyInput,
+  HoldOutcome,
+  MoneyOutcome,
+  PlanChange,
+  TeamJoinInput,
+};
 export { adminEditChanges, starterResetDue, stepUpFresh } from "./account";
 
 /** What a decision needs read from D1 when memory cannot answer (see `Facts`). */
@@ -174,21 +174,11 @@ export const LEDGER_OPS = {
     needs: () => ({}),
     decide: (state, input, _f, ctx) => applySubscription(state, input, { ...ctx, now: input.now ?? ctx.now }),
   }),
-  grantPurchase: op<PurchaseInput, { credits: Credits; granted: number }>({
-    fingerprint: purchaseFingerprint,
-    needs: (i) => ({ key: { key: `stripe:invoice:${i.invoiceId}`, always: true } }),
-    decide: grantPurchase,
-  }),
-  grantPack: op<{ paymentIntentId: string; credits: number; name: string }, { credits: Credits }>({
-    fingerprint: (i) => ["pack", { paymentIntentId: i.paymentIntentId }],
-    needs: (i) => ({ key: { key: `stripe:pack:${i.paymentIntentId}`, always: true } }),
-    decide: grantPack,
-  }),
-  takeBackRefund: op<PaymentRefundInput, { credits: Credits; takenBack: number }>({
-    // A replay is recognised by the refund, whatever the balance was when it first came.
-    fingerprint: (i) => ["payment_refund", { refundId: i.refundId }],
-    needs: (i) => ({ key: { key: `stripe:refund:${i.refundId}`, always: true } }),
-    decide: takeBackRefund,
+  // Every credit a payment grants or takes back: idempotent by the lines' own state, so no key is kept.
+  followMoney: op<FollowMoneyInput, MoneyOutcome>({
+    fingerprint: () => "money",
+    needs: () => ({}),
+    decide: followMoney,
   }),
   setBanned: op<{ banned: boolean }, { changed: boolean }>({
     fingerprint: (i) => ["banned", i.banned],

@@ -77,6 +77,7 @@ function account(user: Partial<LedgerUser> = {}, rest: Partial<Omit<LedgerState,
     members: [],
     payer: null,
     payerHolds: new Map(),
+    lines: new Map(),
     ...rest,
   };
 }
@@ -219,18 +220,19 @@ const subscription = (over: Partial<SubscriptionFacts> = {}): SubscriptionFacts 
   paidUntil: null,
   ...over,
 });
-const firstInvoice = (invoiceId = "in_1"): LedgerInput<"grantPurchase"> => ({
-  invoiceId,
-  billingReason: "subscription_create",
-  lines: [{ amount: 6900, proration: false, plan: "Pro", billing: "monthly", start: NOW, end: NOW + PLAN_PERIOD_MS }],
-});
-const refundOf = (over: Partial<LedgerInput<"takeBackRefund">> = {}): LedgerInput<"takeBackRefund"> => ({
-  refundId: "re_1",
-  refundCents: 500,
-  paymentCents: 1000,
-  grantedCredits: 1000,
-  reason: "requested_by_customer",
-  ...over,
+/** A paid Pro line of invoice `in_1`, starting now. */
+const paidPro = (billing: "monthly" | "yearly" = "monthly"): LedgerInput<"followMoney"> => ({
+  paid: [
+    {
+      id: "il_1",
+      paymentId: "in_1",
+      subscriptionId: "sub_1",
+      chargedCents: billing === "monthly" ? 6900 : 55200,
+      start: NOW,
+      end: billing === "monthly" ? NOW + PLAN_PERIOD_MS : NOW + 365 * DAY,
+      item: { plan: "Pro", billing },
+    },
+  ],
 });
 /** A Basic account whose period ended yesterday: the renewal is due. */
 const renewalDue = (user: Partial<LedgerUser> = {}, rest: Partial<Omit<LedgerState, "user">> = {}) =>
@@ -1416,156 +1418,59 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
     ],
   },
 
-  grantPurchase: {
+  followMoney: {
+    neverRefuses: "money is followed as far as the balance allows: what is spent stays owed, never below zero",
     rows: [
       {
-        says: "a paid first invoice grants its plan's month, once per invoice",
+        says: "a paid line grants the months that have begun, keyed by the line and recorded on it",
         state: () => account(),
-        input: firstInvoice(),
+        input: paidPro(),
         expect: {
           accept: (d, s) => {
-            expect(valueOf(d).granted).toBe(monthlyCredits("Pro"));
-            expect(rowsOf(d)).toMatchObject([{ kind: "purchase", key: "stripe:invoice:in_1" }]);
+            expect(valueOf(d)).toMatchObject({ granted: monthlyCredits("Pro"), takenBack: 0, owed: 0 });
+            expect(rowsOf(d)).toMatchObject([{ kind: "purchase", key: "line:il_1:0" }]);
+            expect(d.writes).toContainEqual(expect.objectContaining({ type: "line" }));
+            expect(s.lines.get("il_1")).toMatchObject({ granted: monthlyCredits("Pro"), moves: 1 });
             expect(s.user.credits).toBe(100 + monthlyCredits("Pro"));
           },
         },
       },
       {
-        says: "the same invoice delivered again grants nothing",
+        says: "the same line delivered again grants nothing",
         state: () => account(),
-        before: [{ input: firstInvoice() }],
-        input: firstInvoice(),
+        before: [{ input: paidPro() }],
+        input: paidPro(),
         expect: { again: (d) => expect(valueOf(d).granted).toBe(0) },
       },
       {
-        says: "a renewal invoice for a month the renewal alarm already granted grants nothing",
-        state: () => {
-          const s = renewalDue();
-          run("renew", s, {});
-          return s;
-        },
-        input: {
-          invoiceId: "in_cycle",
-          billingReason: "subscription_cycle",
-          lines: [
-            {
-              amount: 1500,
-              proration: false,
-              plan: "Basic",
-              billing: "monthly",
-              start: NOW - DAY,
-              end: NOW + 29 * DAY,
-            },
-          ],
-        },
-        expect: {
-          again: (d, s) => {
-            expect(valueOf(d).granted).toBe(0);
-            expect(s.user.credits).toBe(510);
-          },
-        },
-      },
-      {
-        says: "an invoice that pays for no plan grants nothing",
+        says: "a yearly line wakes the object when its next month begins",
         state: () => account(),
-        input: { invoiceId: "in_manual", billingReason: "manual", lines: [] },
-        expect: { again: (d) => expect(valueOf(d).granted).toBe(0) },
-      },
-      {
-        says: "an invoice key used for another request is refused",
-        state: () => account({}, { keys: new Map([["stripe:invoice:in_1", { hash: "another request", clip: null }]]) }),
-        input: firstInvoice(),
-        expect: { refuse: "idempotency_conflict", reason: "idempotency_conflict", status: 409 },
-      },
-    ],
-  },
-
-  grantPack: {
-    rows: [
-      {
-        says: "a paid pack grants its credits",
-        state: () => account(),
-        input: { paymentIntentId: "pi_1", credits: 500, name: "Starter pack" },
+        input: paidPro("yearly"),
         expect: {
           accept: (d, s) => {
-            expect(rowsOf(d)).toMatchObject([
-              { delta: 500, kind: "pack", key: "stripe:pack:pi_1", description: "Credit pack: Starter pack" },
-            ]);
-            expect(s.user.credits).toBe(600);
+            const next = s.lines.get("il_1")!.months[1]!.start;
+            expect(d.effects).toContainEqual({ type: "wake", at: next });
           },
         },
       },
       {
-        says: "the same payment delivered again grants nothing, whatever it says",
-        state: () => account(),
-        before: [{ input: { paymentIntentId: "pi_2", credits: 500, name: "Starter pack" } }],
-        input: { paymentIntentId: "pi_2", credits: 5000, name: "Big pack" },
-        expect: { again: (_d, s) => expect(s.user.credits).toBe(600) },
-      },
-      {
-        says: "a pack of no credits is refused",
-        state: () => account(),
-        input: { paymentIntentId: "pi_3", credits: 0, name: "Empty" },
-        expect: { refuse: "invalid_input", status: 422 },
-      },
-      {
-        says: "a pack of a fraction of a credit is refused",
-        state: () => account(),
-        input: { paymentIntentId: "pi_4", credits: 2.5, name: "Odd" },
-        expect: { refuse: "invalid_input", status: 422 },
-      },
-    ],
-  },
-
-  takeBackRefund: {
-    neverRefuses: "it takes back at most the credits available, so the balance never goes below zero",
-    rows: [
-      {
-        says: "takes back the refunded share of the payment's credits",
-        state: () => account({ credits: 1200 }),
-        input: refundOf(),
+        says: "a refund takes back the unspent share and leaves the spent rest owed",
+        state: () => account({ credits: 100 }),
+        before: [{ input: paidPro() }],
+        input: { returned: [{ id: "re_1", cents: 6900, from: { payment: "in_1" } }], reason: "Payment refunded" },
         expect: {
           accept: (d, s) => {
-            expect(valueOf(d).takenBack).toBe(500);
-            expect(rowsOf(d)).toMatchObject([{ delta: -500, kind: "payment_refund", key: "stripe:refund:re_1" }]);
-            expect(s.user.credits).toBe(700);
+            expect(valueOf(d)).toMatchObject({ takenBack: monthlyCredits("Pro"), owed: 0 });
+            expect(rowsOf(d)).toMatchObject([{ kind: "payment_refund", key: "line:il_1:1" }]);
+            expect(s.user.credits).toBe(100);
           },
         },
       },
       {
-        says: "spent credits are not taken back: only what is available, and the row says what was spent",
-        state: () => account({ credits: 200 }),
-        input: refundOf(),
-        expect: {
-          accept: (d, s) => {
-            expect(valueOf(d).takenBack).toBe(200);
-            expect(rowsOf(d)[0]!.description).toMatch(/200 credits taken back, 300 already spent/);
-            expect(s.user.credits).toBe(0);
-          },
-        },
-      },
-      {
-        says: "credits held for a clip in progress stay covered",
-        state: () => account({ credits: 300 }, { holds: withHolds(hold({ amount: 250 })) }),
-        input: refundOf(),
-        expect: {
-          accept: (d, s) => {
-            expect(valueOf(d).takenBack).toBe(50);
-            expect(s.user.credits).toBe(250);
-          },
-        },
-      },
-      {
-        says: "the same refund delivered again takes nothing more",
-        state: () => account({ credits: 1200 }),
-        before: [{ input: refundOf() }],
-        input: refundOf(),
-        expect: {
-          again: (d, s) => {
-            expect(valueOf(d).takenBack).toBe(0);
-            expect(s.user.credits).toBe(700);
-          },
-        },
+        says: "money that names no line of this ledger changes nothing",
+        state: () => account(),
+        input: { returned: [{ id: "re_x", cents: 500, from: { payment: "in_unknown" } }] },
+        expect: { again: (d) => expect(valueOf(d).takenBack).toBe(0) },
       },
     ],
   },

@@ -1,5 +1,6 @@
 /** Plan operations: a creator's change of plan and the end of a paid period. */
 import { effectivePlan, monthlyCredits, PLAN_PERIOD_MS, planRank, type PlanId } from "../plans";
+import { nextLineMonth, settleLines } from "./billing";
 import { applyDelta, BANNED_MESSAGE, decide, fail, patchUser, success, type Draft } from "./core";
 import type { DecideContext, Decision, Facts, LedgerState, UserPatch, Write } from "./types";
 
@@ -17,7 +18,7 @@ export const UPGRADE_NEEDS_PAYMENT =
  * A change of plan that moves no money (billing's `ledgerOnly` intent: a plan given without a subscription): a move
  * down waits for the end of the period, or applies now when there is none; asking for the plan in force drops a
  * pending change. An upgrade is refused: upgrades and their credits come only from paid invoices
- * (grantPurchase / applySubscription), so no caller can raise a plan here without paying.
+ * (followMoney / applySubscription), so no caller can raise a plan here without paying.
  */
 export function changePlan(
   state: LedgerState,
@@ -84,7 +85,8 @@ export function renew(state: LedgerState, facts: Facts, ctx: DecideContext): Dec
       }
       const patch: UserPatch = { plan: next, pendingPlan: null, periodStart: start, periodEnd: start + PLAN_PERIOD_MS };
       const key = `renewal:${start}`;
-      if (state.keys.has(key)) {
+      // A subscriber's months are paid lines' (settled below): the credit month moves on with no grant of its own.
+      if (paidUntil !== null || state.keys.has(key)) {
         // Granted before (memory lags D1 only after a restart mid-batch): move the period on without a grant.
         writes.push(patchUser(state, patch));
         continue;
@@ -103,9 +105,15 @@ export function renew(state: LedgerState, facts: Facts, ctx: DecideContext): Dec
       writes.push(...(grant.writes ?? []));
       granted = true;
     }
+    // Months of paid lines that have begun are granted (a yearly invoice's later months).
+    const settled = settleLines(state, ctx, facts.hash, "Payment returned", null);
+    if ("failed" in settled) return { result: settled.failed };
+    writes.push(...settled.writes);
     const periodEnd = state.user.periodEnd;
     // Waiting for Stripe's renewal invoice: its webhook moves the period on and wakes the object again.
-    const wakeAt = awaitingInvoice ? null : periodEnd;
+    const lineMonth = nextLineMonth(state, ctx.now);
+    const periodWake = awaitingInvoice ? null : periodEnd;
+    const wakeAt = periodWake === null ? lineMonth : lineMonth === null ? periodWake : Math.min(periodWake, lineMonth);
     return { result: success({ periodEnd }), writes, wakeAt, adminUsers: granted || writes.length > 0 };
   });
 }

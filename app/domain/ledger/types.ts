@@ -4,6 +4,7 @@
  * turns their writes into SQL, and the UserLedger object queues, commits and publishes them.
  */
 import type { Clip, Credits } from "../api";
+import type { PaidLine } from "../billing";
 import type { PlanId, StoredPlan } from "../plans";
 import type { LedgerRefusal } from "./refusals";
 
@@ -58,6 +59,8 @@ export interface LedgerState {
    * without a read. A cache of the payer's commits: no decision reads or writes it.
    */
   payerHolds: Map<string, string>;
+  /** The paid invoice lines and packs whose credits this ledger grants and takes back (`app/domain/billing.ts`). */
+  lines: Map<string, PaidLine>;
 }
 
 export interface Payer {
@@ -129,7 +132,9 @@ export type Write =
   /** A member leaves this owner's team (removed or leaving). */
   | { type: "teamLeave"; memberId: string }
   /** The owner closes a team nobody else is in: their own row goes, live invitations are revoked. */
-  | { type: "teamClose" };
+  | { type: "teamClose" }
+  /** A paid line as it stands now (inserted or replaced). */
+  | { type: "line"; line: PaidLine };
 
 /** Plan and status columns a decision may set (credits move only by `balance`). */
 export type UserPatch = Partial<

@@ -8,6 +8,7 @@ import Stripe from "stripe";
 import type { AppEnv } from "../app/load-context";
 import { productionThirdParties, type ThirdParties } from "../app/services/third-parties.server";
 import { clipcutWorker } from "./app";
+import { isForeignOriginWrite } from "./origin-check";
 import { devUsersRoute } from "./local/dev-users";
 import { routeDev, isDevPath } from "./local/pages";
 import type { LocalStandIn } from "./local/stand-in-object";
@@ -124,11 +125,28 @@ export const withStandIns = (env: LocalEnv, origin: string, ctx: ExecutionContex
   THIRD_PARTIES: standIns(env, origin, ctx),
 });
 
+/** The names this machine answers to from itself, with any port: `URL.hostname` spells IPv6 in brackets. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+const refused = (status: number, message: string) =>
+  new Response(message, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+
 const local = {
   async fetch(request, env, ctx) {
-    if (isDevPath(new URL(request.url).pathname)) {
+    const url = new URL(request.url);
+    // DNS rebinding: a site whose name resolves to this machine reaches the local server under its own Host, and is
+    // then same-origin to itself (it could read /dev/outbox, or post forms whose Origin matches). Locally we answer
+    // loopback names only.
+    if (!LOOPBACK_HOSTS.has(url.hostname))
+      return refused(421, "This local server answers only at localhost, 127.0.0.1 or [::1].");
+    if (isDevPath(url.pathname)) {
+      // Every write under /dev/ comes from our own pages or from a client that is no browser: checked once here, so
+      // each /dev/ route, today's and any added later, has it without asking.
+      if (isForeignOriginWrite(request)) return refused(403, "This request came from another site and was refused.");
       if (!env.STAND_IN) return new Response("Not Found", { status: 404 });
-      const url = new URL(request.url);
       const stub = standInOf(env.STAND_IN);
       if (url.pathname === "/dev/users")
         return devUsersRoute(request, withStandIns(env, url.origin, ctx), {

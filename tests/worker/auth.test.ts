@@ -115,7 +115,7 @@ describe("sign-in, sessions and cookies", () => {
 
   it("uses a Secure __Host- cookie over https", async () => {
     await insertUser({ email: "s@example.com", password: PASSWORD });
-    const res = await post("/signin", { email: "s@example.com", password: PASSWORD }, { base: "https://clipcut.test" });
+    const res = await post("/signin", { email: "s@example.com", password: PASSWORD }, { base: "https://localhost" });
     const header = res.headers.getSetCookie().find((c) => c.startsWith("__Host-clipcut_session=")) ?? "";
     expect(header).toMatch(/; Secure/);
     expect(header).toMatch(/Path=\//);

@@ -5,6 +5,7 @@ import { ConnectionBadge } from "./realtime";
 
 const NAV = [
   { to: "/dashboard", label: "Home" },
+  { to: "/clips", label: "Clips" },
   { to: "/credits", label: "Credits" },
   { to: "/analytics", label: "Analytics" },
   { to: "/team", label: "Team" },

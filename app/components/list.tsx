@@ -8,7 +8,8 @@ import { pageWindow, showingText } from "~/domain/admin";
  * app/domain/list-query.ts: it parses the URL and writes every link these parts need.
  */
 
-export type Column = string | { label: string; sort?: string; align?: "right" };
+/** `className` goes on the header cell, e.g. "hidden sm:table-cell" for a column a phone shows inside another one. */
+export type Column = string | { label: string; sort?: string; align?: "right"; className?: string };
 export interface SortState {
   column: string;
   dir: "asc" | "desc";
@@ -74,7 +75,7 @@ export function ListTable({
                 key={c.label}
                 scope="col"
                 aria-sort={sort && c.sort ? (sort.column === c.sort ? `${sort.dir}ending` : "none") : undefined}
-                className={`whitespace-nowrap px-4 py-3 font-semibold ${c.align === "right" ? "text-right" : ""}`}
+                className={`whitespace-nowrap px-4 py-3 font-semibold ${c.align === "right" ? "text-right" : ""} ${c.className ?? ""}`}
               >
                 {sort && c.sort ? <SortLink label={c.label} column={c.sort} sort={sort} /> : c.label}
               </th>
@@ -105,7 +106,7 @@ export type FilterField = { name: string; label: string; wide?: boolean } & (
   | { kind: "search" | "text"; placeholder?: string }
   | { kind: "number" }
   | { kind: "date" }
-  | { kind: "select"; options: readonly string[]; all?: string }
+  | { kind: "select"; options: readonly string[]; all?: string; labels?: Readonly<Record<string, string>> }
 );
 
 /**
@@ -152,7 +153,7 @@ export function FilterForm({
                 <option value="">{field.all ?? "All"}</option>
                 {field.options.map((o) => (
                   <option key={o} value={o}>
-                    {o}
+                    {field.labels?.[o] ?? o}
                   </option>
                 ))}
               </select>

@@ -2,7 +2,7 @@
  * Admin read models: every aggregate is one SQL statement over indexed columns, so a page costs what it shows,
  * not what the tables hold. Writes that move credits are not here: they go through the user's UserLedger.
  */
-import { and, asc, desc, eq, gte, like, lt, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, like, lt, or, sql, type SQL } from "drizzle-orm";
 import {
   ADMIN_PAGE_SIZE,
   growthBuckets,
@@ -13,11 +13,10 @@ import {
   type UserListQuery,
 } from "~/domain/admin";
 import type { Db } from "./client.server";
+import { contains } from "./text-match.server";
 import { auditLog, billingPayments, clips, creditHolds, creditLedger, settings, users } from "./schema";
 
 const DAY = 86_400_000;
-const likeEscape = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const contains = (column: SQL | AnyColumn, q: string) => sql`lower(${column}) like ${likeEscape(q)} escape '\\'`;
 
 // ── Overviews / Analytics / Reports cards ────────────────────────────────
 

@@ -1,9 +1,10 @@
 /** Clips: the rows the ledger inserts with a charge, and the reads of the signed-in pages and API v1. */
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Clip } from "~/domain/api";
 import type { Format, Quality } from "~/domain/media";
 import type { Db } from "./client.server";
-import { clips } from "./schema";
+import { clips, users } from "./schema";
+import { contains } from "./text-match.server";
 
 type ClipRow = typeof clips.$inferSelect;
 
@@ -60,14 +61,100 @@ export async function clipPage(db: Db, userId: string, page: { limit: number; be
   return { clips: items, nextBefore: rows.length > page.limit ? (items.at(-1)?.createdAt ?? null) : null };
 }
 
-/** The user's own clip; another user's clip is indistinguishable from a missing one. */
-export async function clipOfUser(db: Db, userId: string, clipId: string): Promise<Clip | null> {
+/**
+ * Whose clips a person sees: their own and, for a team owner, every clip their balance paid for (their members' clips
+ * made on the team). A member sees only their own.
+ */
+export interface ClipViewer {
+  userId: string;
+  teamOwner: boolean;
+}
+
+function visibleTo(viewer: ClipViewer): SQL {
+  const own = eq(clips.userId, viewer.userId);
+  return viewer.teamOwner ? (or(own, eq(clips.payerId, viewer.userId)) ?? own) : own;
+}
+
+/** The clip when `viewer` may see it (see ClipViewer); any other clip is indistinguishable from a missing one. */
+export async function clipForViewer(db: Db, viewer: ClipViewer, clipId: string) {
   const row = await db
-    .select()
+    .select({ clip: clips, madeBy: users.fullName })
     .from(clips)
-    .where(and(eq(clips.id, clipId), eq(clips.userId, userId)))
+    .leftJoin(users, eq(users.id, clips.userId))
+    .where(and(eq(clips.id, clipId), visibleTo(viewer)))
     .get();
-  return row ? toApiClip(row) : null;
+  return row ? { ...toApiClip(row.clip), userId: row.clip.userId, madeBy: row.madeBy } : null;
+}
+
+/** The filters of the clips list: free text over name and source, one format, creation times [from, to) in ms. */
+export interface ClipFilter {
+  q?: string;
+  format?: Format;
+  from: number | null;
+  to: number | null;
+}
+
+function filtered(viewer: ClipViewer, f: ClipFilter): SQL | undefined {
+  return and(
+    visibleTo(viewer),
+    f.q ? or(contains(clips.name, f.q), contains(clips.videoUrl, f.q)) : undefined,
+    f.format ? eq(clips.format, f.format) : undefined,
+    f.from === null ? undefined : gte(clips.createdAt, new Date(f.from)),
+    f.to === null ? undefined : lt(clips.createdAt, new Date(f.to)),
+  );
+}
+
+const listed = { clip: clips, madeBy: users.fullName };
+type ListedRow = { clip: ClipRow; madeBy: string | null };
+const toListed = (row: ListedRow) => ({
+  ...toApiClip(row.clip),
+  userId: row.clip.userId,
+  madeBy: row.madeBy,
+});
+
+/** One page of the clips list, newest first (ties by id, so pages never overlap), and the count of all that match. */
+export async function listClipsFor(db: Db, viewer: ClipViewer, f: ClipFilter, page: number, pageSize: number) {
+  const where = filtered(viewer, f);
+  const [totals, rows] = await db.batch([
+    db.select({ n: count() }).from(clips).where(where),
+    db
+      .select(listed)
+      .from(clips)
+      .leftJoin(users, eq(users.id, clips.userId))
+      .where(where)
+      .orderBy(desc(clips.createdAt), desc(clips.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+  ]);
+  const total = totals[0]?.n ?? 0;
+  return { rows: rows.map(toListed), total, pages: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+/** Every clip the list's filters match, in list order, in keyset chunks (a long export never uses OFFSET). */
+export async function* clipsForViewerExport(db: Db, viewer: ClipViewer, f: ClipFilter, chunk = 500) {
+  const where = filtered(viewer, f);
+  let after: { t: Date; id: string } | null = null;
+  for (;;) {
+    const rows: ListedRow[] = await db
+      .select(listed)
+      .from(clips)
+      .leftJoin(users, eq(users.id, clips.userId))
+      .where(
+        and(
+          where,
+          after
+            ? or(lt(clips.createdAt, after.t), and(eq(clips.createdAt, after.t), lt(clips.id, after.id)))
+            : undefined,
+        ),
+      )
+      .orderBy(desc(clips.createdAt), desc(clips.id))
+      .limit(chunk);
+    if (rows.length === 0) return;
+    yield rows.map(toListed);
+    if (rows.length < chunk) return;
+    const last: ClipRow = rows[rows.length - 1]!.clip;
+    after = { t: last.createdAt, id: last.id };
+  }
 }
 
 export async function clipCount(db: Db, userId: string): Promise<number> {

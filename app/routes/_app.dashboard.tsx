@@ -122,9 +122,14 @@ export default function Dashboard() {
         </section>
       </div>
       <section className="card" aria-labelledby="activity-title">
-        <h2 id="activity-title" className="text-lg font-semibold">
-          Recent Activity
-        </h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="activity-title" className="text-lg font-semibold">
+            Recent Activity
+          </h2>
+          <Link to="/clips" className="text-sm font-semibold text-brand-700 hover:underline">
+            View all clips
+          </Link>
+        </div>
         <div className="mt-4">
           <Suspense fallback={<SkeletonRows rows={5} label="Loading recent clips" />}>
             <Await resolve={recent} errorElement={<RecentError />}>

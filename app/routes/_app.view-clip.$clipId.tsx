@@ -4,7 +4,7 @@ import { ErrorBox } from "~/components/error-box";
 import { VideoSourceLink } from "~/components/video-source-link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getDb } from "~/db/client.server";
-import { clipOfUser } from "~/db/clips.server";
+import { clipForViewer } from "~/db/clips.server";
 import { formatShortDate } from "~/domain/greeting";
 import { FORMAT_LABELS } from "~/domain/media";
 import { MESSAGES } from "~/domain/messages";
@@ -14,8 +14,11 @@ import { requireUser } from "~/services/auth.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  const clip = await clipOfUser(getDb(context.cloudflare.env.DB), user.id, params.clipId ?? "");
-  if (!clip) throw new Response(MESSAGES.clipNotFound, { status: 404 });
+  // A team owner also opens the clips their members made on the team (the clips list links to them).
+  const viewer = { userId: user.id, teamOwner: user.teamRole === "owner" };
+  const found = await clipForViewer(getDb(context.cloudflare.env.DB), viewer, params.clipId ?? "");
+  if (!found) throw new Response(MESSAGES.clipNotFound, { status: 404 });
+  const { userId, madeBy, ...clip } = found;
   const videoId = extractYouTubeId(clip.videoUrl);
   return {
     clip,
@@ -23,6 +26,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     // Any other http(s) link is a direct media file: the browser plays the clip's range (a media fragment).
     mediaUrl: videoId ? null : directMediaUrl(clip.videoUrl, clip.startSeconds, clip.endSeconds),
     timeZone: user.timeZone ?? "UTC",
+    // A team member's clip, seen by the owner, names who made it.
+    madeBy: userId === user.id ? null : (madeBy ?? "A former team member"),
   };
 }
 
@@ -34,7 +39,7 @@ function directMediaUrl(videoUrl: string, start: number, end: number): string | 
 }
 
 export default function ViewClip() {
-  const { clip, embedUrl, mediaUrl, timeZone } = useLoaderData<typeof loader>();
+  const { clip, embedUrl, mediaUrl, timeZone, madeBy } = useLoaderData<typeof loader>();
   return (
     <div className="space-y-6">
       <Link to="/dashboard" className="text-sm font-medium text-brand-700 hover:underline">
@@ -77,6 +82,7 @@ export default function ViewClip() {
           ["Format", `${FORMAT_LABELS[clip.format]} · ${clip.quality}`],
           ["Cost", `${clip.cost} credits`],
           ["Created", formatShortDate(clip.createdAt, timeZone)],
+          ...(madeBy ? [["Made by", madeBy]] : []),
         ].map(([term, value]) => (
           <div key={term}>
             <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{term}</dt>

@@ -1,30 +1,34 @@
 /**
  * Local only: the stand-ins' storage, a Durable Object that only wrangler.local.toml binds (STAND_IN). It answers the
  * Stripe SDK's requests (fetch) one at a time, honouring Idempotency-Key as Stripe does, keeps the events Stripe
- * would send until the local entry has delivered them, and keeps the e-mail outbox.
+ * would send until the local entry has delivered them, serves what the customer does on the hosted pages and the
+ * test clocks' advance, and keeps the e-mail outbox.
  */
 import { DurableObject } from "cloudflare:workers";
+import type Stripe from "stripe";
 import type { EmailMessage } from "../../app/services/email.server";
 import {
   answer,
   API_VERSION,
-  checkoutPrice,
-  checkoutSession,
-  completeCheckout,
-  failRenewal,
   LOCAL_ORIGIN_PLACEHOLDER,
   newId,
   parseStripeForm,
-  payInvoice,
   STAND_IN_MARKER,
   stripeError,
-  updateCard,
-  type Obj,
-  type PageOutcome,
-  type StandInStore,
-  type StripeObject,
 } from "./stripe-api";
+import {
+  checkoutPrice,
+  checkoutSession,
+  completeCheckout,
+  needsAddress,
+  type CheckoutEntry,
+  type PageOutcome,
+} from "./stripe-checkout";
+import { advanceClock, clockIdOfCustomer, onClock, runDueNow } from "./stripe-clock";
+import { allLines, invoiceOf, payInvoice, putInvoice } from "./stripe-invoices";
 import { eventObject } from "./stripe-objects";
+import { portalAction, portalView, type PortalAction } from "./stripe-portal";
+import type { Obj, StandInStore, StripeObject } from "./stripe-store";
 
 /** Stripe keeps an idempotency key for 24 hours. */
 const IDEMPOTENCY_SECONDS = 24 * 3600;
@@ -39,6 +43,17 @@ export interface PendingEvent {
 export interface OutboxMessage extends EmailMessage {
   sentAt: string;
 }
+
+/** An event the stand-in recorded, as the dev routes report it. */
+export interface RecordedEvent {
+  seq: number;
+  id: string;
+  type: string;
+  object: string;
+  delivered: boolean;
+}
+
+const isInvoice = (obj: StripeObject): obj is Stripe.Invoice => obj.object === "invoice";
 
 const json = (obj: StripeObject | null) => (obj ? JSON.stringify(obj) : null);
 
@@ -56,12 +71,12 @@ export class LocalStandIn extends DurableObject {
       CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status INTEGER NOT NULL,
         body TEXT NOT NULL, created INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS mail (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL, sent_at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS clock (id INTEGER PRIMARY KEY CHECK (id = 1), offset_seconds INTEGER NOT NULL);
     `);
   }
 
+  /** Stripe's books. `now()` is real time; a customer's requests see their test clock's (stripe-clock.ts). */
   private readonly store: StandInStore = {
-    now: () => Math.floor(Date.now() / 1000) + this.clockOffset(),
+    now: () => Math.floor(Date.now() / 1000),
     get: <T extends StripeObject = Obj>(id: string) => {
       const row = this.sql.exec<{ data: string }>("SELECT data FROM objects WHERE id = ?", id).toArray()[0];
       return row ? (JSON.parse(row.data) as T) : null;
@@ -80,14 +95,32 @@ export class LocalStandIn extends DurableObject {
         .exec<{ data: string }>("SELECT data FROM objects WHERE type = ? ORDER BY rowid", type)
         .toArray()
         .map((r) => JSON.parse(r.data) as T),
-    recordEvent: (type, object) => {
-      const event = eventObject({ id: newId("evt"), type, created: this.store.now(), object, apiVersion: API_VERSION });
+    remove: (id: string) => {
+      this.sql.exec("DELETE FROM objects WHERE id = ?", id);
+    },
+    recordEvent: (type, object, created) => {
+      const event = eventObject({
+        id: newId("evt"),
+        type,
+        created: created ?? this.store.now(),
+        object,
+        apiVersion: API_VERSION,
+      });
       this.sql.exec("INSERT INTO events (id, payload) VALUES (?, ?)", event.id, JSON.stringify(event));
     },
+    events: (types) =>
+      this.sql
+        .exec<{ payload: string }>("SELECT payload FROM events ORDER BY seq DESC")
+        .toArray()
+        .map((r) => JSON.parse(r.payload) as Stripe.Event)
+        .filter((e) => !types || types.includes(e.type)),
   };
 
-  private clockOffset(): number {
-    return this.sql.exec<{ o: number }>("SELECT offset_seconds o FROM clock WHERE id = 1").toArray()[0]?.o ?? 0;
+  /** Runs a change to Stripe's books, then what Stripe does on its own at once after it (a dispute, say). */
+  private act<T>(change: () => T): T {
+    const result = change();
+    runDueNow(this.store);
+    return result;
   }
 
   /** The Stripe API, as the SDK's fetch. `X-Stand-In-Origin` names the site, for the hosted pages' addresses. */
@@ -128,7 +161,7 @@ export class LocalStandIn extends DurableObject {
       }
       if (seen) return finish(seen.status, seen.body, true);
     }
-    const response = answer(this.store, request.method, url, parseStripeForm(body));
+    const response = this.act(() => answer(this.store, request.method, url, parseStripeForm(body)));
     const text = await response.text();
     // Stripe saves the result of every request that ran, errors included, except its own 500s.
     if (key && response.status < 500)
@@ -164,6 +197,26 @@ export class LocalStandIn extends DurableObject {
     this.sql.exec("UPDATE events SET state = ? WHERE id = ?", delivered ? "delivered" : "pending", id);
   }
 
+  /** The sequence number of the newest event (0 when none). */
+  lastEventSeq(): number {
+    return this.sql.exec<{ s: number | null }>("SELECT max(seq) s FROM events").toArray()[0]?.s ?? 0;
+  }
+
+  /** The events recorded after `seq`, oldest first, and whether each was delivered. */
+  eventsAfter(seq: number): RecordedEvent[] {
+    return this.sql
+      .exec<{ seq: number; payload: string; state: string }>(
+        "SELECT seq, payload, state FROM events WHERE seq > ? ORDER BY seq",
+        seq,
+      )
+      .toArray()
+      .map((r) => {
+        const event = JSON.parse(r.payload) as Stripe.Event;
+        const object = (event.data.object as { id?: string }).id ?? "";
+        return { seq: r.seq, id: event.id, type: event.type, object, delivered: r.state === "delivered" };
+      });
+  }
+
   // ── What a customer does on Stripe's hosted pages ─────────────────────────
 
   // Objects cross the RPC boundary as JSON text (their fields are Stripe's, not typed for RPC).
@@ -174,50 +227,74 @@ export class LocalStandIn extends DurableObject {
   checkoutPrice(id: string): string | null {
     return json(checkoutPrice(this.store, id));
   }
-  completeCheckout(id: string, cardNumber: string): PageOutcome {
-    return completeCheckout(this.store, id, cardNumber);
+  /** Does the checkout page ask for a billing address? */
+  checkoutNeedsAddress(id: string): boolean {
+    const session = checkoutSession(this.store, id);
+    return session ? needsAddress(session) : false;
   }
-  portalSession(id: string): string | null {
-    const portal = this.store.get(id);
-    return json(portal?.object === "billing_portal.session" ? portal : null);
+  /** The customer pays: a test card number, or what the page collected (a card or a test IBAN, an address). */
+  completeCheckout(id: string, entry: string | CheckoutEntry): PageOutcome {
+    const session = checkoutSession(this.store, id);
+    const s = onClock(this.store, clockIdOfCustomer(this.store, session ? String(session.customer) : null));
+    return this.act(() => completeCheckout(s, id, typeof entry === "string" ? { cardNumber: entry } : entry));
   }
-  updateCard(customerId: string, cardNumber: string): PageOutcome {
-    return updateCard(this.store, customerId, cardNumber);
+  /** The portal page's view of a session (JSON), or null. */
+  portalView(id: string): string | null {
+    const view = portalView(this.store, id);
+    return view ? JSON.stringify(view) : null;
   }
-  /** The customer's newest subscription that is still running, if any. */
-  runningSubscriptionOf(customerId: string): string | null {
-    const running = this.store
-      .ofType("subscription")
-      .filter((s) => s.customer === customerId && ["active", "trialing", "past_due"].includes(String(s.status)));
-    return running.at(-1)?.id ?? null;
-  }
-  failRenewal(subscriptionId: string): boolean {
-    return failRenewal(this.store, subscriptionId);
+  portalAction(id: string, action: PortalAction): PageOutcome {
+    const view = portalView(this.store, id);
+    const s = onClock(this.store, clockIdOfCustomer(this.store, view?.customer ?? null));
+    return this.act(() => portalAction(s, id, action));
   }
   invoice(id: string): string | null {
-    const invoice = this.store.get(id);
-    return json(invoice?.object === "invoice" ? invoice : null);
+    return json(invoiceOf(this.store, id));
+  }
+  /** Every line of an invoice (JSON), for its page and PDF. */
+  invoiceLines(id: string): string | null {
+    const invoice = invoiceOf(this.store, id);
+    return invoice ? JSON.stringify(allLines(this.store, invoice)) : null;
   }
   payInvoice(id: string): PageOutcome {
-    return payInvoice(this.store, id);
+    const invoice = invoiceOf(this.store, id);
+    const s = onClock(this.store, clockIdOfCustomer(this.store, invoice ? String(invoice.customer) : null));
+    return this.act(() => payInvoice(s, id));
   }
 
   // ── Test helpers (what Stripe's dashboard and test clocks offer) ─────────────
 
-  /** Puts objects (JSON) into Stripe's books as they are (tests seed fixtures this way). */
+  /** Puts objects (JSON) into Stripe's books as they are (tests seed fixtures this way); invoices keep ten lines. */
   put(objects: string): void {
-    for (const obj of JSON.parse(objects) as Obj[]) this.store.put(obj);
+    for (const obj of JSON.parse(objects) as (Obj | Stripe.Invoice)[])
+      if (isInvoice(obj)) putInvoice(this.store, obj);
+      else this.store.put(obj);
   }
   get(id: string): string | null {
     return json(this.store.get(id));
   }
-  /** Moves the stand-in's clock, like a Stripe test clock. */
-  advanceClock(seconds: number): void {
-    this.sql.exec(
-      "INSERT INTO clock (id, offset_seconds) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET offset_seconds = offset_seconds + ?",
-      seconds,
-      seconds,
-    );
+  /** The test clock a customer lives on, and its frozen time. */
+  clockOf(customerId: string): { id: string; frozenTime: number } | null {
+    const id = clockIdOfCustomer(this.store, customerId);
+    return id ? { id, frozenTime: onClock(this.store, id).now() } : null;
+  }
+  /**
+   * Moves a test clock towards `target` up to the next moment something falls due there and runs it (the first step
+   * says the clock is advancing), so the caller can deliver each moment's events before the next. True once there.
+   */
+  advanceClockStep(clockId: string, target: number, first: boolean): boolean {
+    return this.act(() => {
+      const s = onClock(this.store, clockId);
+      const clock = this.store.get<Stripe.TestHelpers.TestClock>(clockId);
+      if (!clock || clock.object !== "test_helpers.test_clock") return true;
+      const advancing: Stripe.TestHelpers.TestClock = {
+        ...clock,
+        status: "advancing",
+        status_details: { advancing: { target_frozen_time: target } },
+      };
+      if (first) s.recordEvent("test_helpers.test_clock.advancing", advancing);
+      return advanceClock(this.store, clockId, target, true);
+    });
   }
 
   // ── E-mail outbox ──────────────────────────────────────────────────────

@@ -16,7 +16,7 @@ import {
   type StandInStore,
   type StripeObject,
 } from "./stripe-store";
-import { invoicePaid } from "./stripe-subscriptions";
+import { invoicePaid, renewalUnpaid } from "./stripe-subscriptions";
 
 /** A line as the stand-in computes it, before it is an invoice's line with an id. */
 export interface Line {
@@ -175,11 +175,13 @@ export function attemptEvents(store: StandInStore, invoiceId: string, attempt: A
     invoicePaid(store, invoice);
     return invoice;
   }
-  if (invoice.billing_reason === "subscription_cycle" && attempt.status === "requires_payment_method")
+  const renewal = invoice.billing_reason === "subscription_cycle";
+  if (renewal && attempt.status === "requires_payment_method")
     invoice = store.put({ ...invoice, next_payment_attempt: nextRetry(invoice) } satisfies Stripe.Invoice);
   // Stripe sends payment_failed for a payment that needs authentication too, and then asks for the action.
   store.recordEvent("invoice.payment_failed", invoice);
   if (attempt.status === "requires_action") store.recordEvent("invoice.payment_action_required", invoice);
+  if (renewal) renewalUnpaid(store, invoice);
   return invoice;
 }
 

@@ -316,6 +316,14 @@ export function invoicePaid(store: StandInStore, invoice: Stripe.Invoice): void 
   }
 }
 
+/** A renewal's payment failed or waits for the customer: the subscription is past due. */
+export function renewalUnpaid(store: StandInStore, invoice: Stripe.Invoice): void {
+  const sub = subscriptionOf(store, idOf(invoice.parent?.subscription_details?.subscription));
+  if (!sub || sub.status !== "active" || idOf(sub.latest_invoice) !== invoice.id) return;
+  const pastDue = store.put({ ...sub, status: "past_due" } satisfies Stripe.Subscription);
+  store.recordEvent("customer.subscription.updated", pastDue);
+}
+
 // ── Ends and renewals ──────────────────────────────────────────────────────
 
 function end(

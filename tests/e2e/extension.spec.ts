@@ -228,8 +228,8 @@ test("/clip Create hands the clip to the extension, and the credits there update
   // The hand-off as a first clip after the browser (re)starts the companion, on a slow machine: no host running, and
   // the stand-in yt-dlp answers the host's start-up tool check after 2 s. The page once gave up after 1.5 s and said
   // to install the extension while the clip was being cut and charged.
-  for (const line of processesWith(companion.configDir)) process.kill(Number(line.split(":")[0]), "SIGKILL");
-  expect(await waitUntilGone(companion.configDir)).toEqual([]);
+  for (const line of processesWith(companion.marker)) process.kill(Number(line.split(":")[0]), "SIGKILL");
+  expect(await waitUntilGone(companion.marker)).toEqual([]);
   const ytDlp = join(dirname(companion.outputDir), "yt-dlp");
   const quickYtDlp = readFileSync(ytDlp, "utf8");
   writeFileSync(ytDlp, quickYtDlp.replace("\n", '\n[ "$1" = --version ] && sleep 2\n'));
@@ -327,8 +327,8 @@ test("the panel follows YouTube's in-page navigation: a new video resets it", as
 test("a companion that is not installed: the panel and the popup say to run install", async () => {
   // Uninstalled (the manifest leaves the profile), and the running host ends as if the browser had closed its port.
   rmSync(join(profile, "NativeMessagingHosts", `${NATIVE_HOST_NAME}.json`));
-  for (const line of processesWith(companion.configDir)) process.kill(Number(line.split(":")[0]), "SIGKILL");
-  expect(await waitUntilGone(companion.configDir)).toEqual([]);
+  for (const line of processesWith(companion.marker)) process.kill(Number(line.split(":")[0]), "SIGKILL");
+  expect(await waitUntilGone(companion.marker)).toEqual([]);
   const watch = await context.newPage();
   await watch.goto(watchUrl);
   await openPanel(watch);

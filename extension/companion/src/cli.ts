@@ -32,10 +32,15 @@ Usage:
   clipcut-companion --help | --version
 
 install options (and serve's --output-dir, --api-base, --concurrency, --allow-private-sources,
---trust-dev-extension, --extension-id, which the host the browser starts then uses):
+--trust-dev-extension, --extension-id, which the host the browser starts then uses). Only these decide what install
+writes (its summary prints every setting; doctor reads them back): the shell's CLIPCUT_* variables are not copied,
+only its PATH, on which the host then finds ffmpeg, ffprobe and yt-dlp.
   --browser <name>      Only this browser (repeatable): chrome, chromium, edge, brave, vivaldi, firefox
                         (default: every one that has a profile for this user)
   --user-data-dir <dir> A Chromium-family browser run with --user-data-dir (it reads only <dir>/NativeMessagingHosts)
+  --ffmpeg, --ffprobe, --yt-dlp <path>
+                        A tool at a path of its own (default: found on the PATH)
+  --log-file <file>     The host appends what it does to this file
   --dry-run             Print the files (and Windows registry commands) without writing them
 
 serve options:
@@ -285,6 +290,10 @@ async function installCommand(args: string[]) {
     args,
     options: {
       ...HOST_OPTIONS,
+      "log-file": { type: "string" },
+      ffmpeg: { type: "string" },
+      ffprobe: { type: "string" },
+      "yt-dlp": { type: "string" },
       browser: { type: "string", multiple: true },
       "user-data-dir": { type: "string", multiple: true },
       "extension-id": { type: "string", multiple: true },
@@ -292,24 +301,27 @@ async function installCommand(args: string[]) {
       "dry-run": { type: "boolean", default: false },
     },
   });
-  const { BROWSER_IDS, install, installPlan } = await import("./native-install");
+  const { BROWSER_IDS, describeSettings, install, installPlan, readLauncher } = await import("./native-install");
   const { trustsDevExtension } = await import("./security");
   const { checkApiBase } = await import("./net-guard");
+  const { DEFAULT_API_BASE } = await import("./api-client");
+  const { defaultOutputDir } = await import("./config");
   const browsers = values.browser?.map((b) => oneOf(b.toLowerCase(), BROWSER_IDS, "--browser")!);
   const ctx = await installContext();
+  const path = (p: string | undefined) => (p ? resolve(p) : undefined);
+  // Only install's own flags decide what it writes: the shell's CLIPCUT_* variables are not read here.
   const options = {
     browsers,
     userDataDirs: values["user-data-dir"]?.map((d) => resolve(d)),
-    extensionIds: [
-      ...(values["extension-id"] ?? []),
-      ...(process.env.CLIPCUT_EXTENSION_IDS ?? "").split(",").filter(Boolean),
-    ],
-    trustDevExtension: trustsDevExtension(values["trust-dev-extension"]),
+    extensionIds: values["extension-id"] ?? [],
+    trustDevExtension: trustsDevExtension(values["trust-dev-extension"], {}),
     settings: {
-      outputDir: values["output-dir"] ? resolve(values["output-dir"]) : undefined,
+      outputDir: path(values["output-dir"]),
       apiBaseUrl: values["api-base"] ? checkApiBase(values["api-base"]) : undefined,
       concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
       allowPrivateSources: values["allow-private-sources"],
+      logFile: path(values["log-file"]),
+      tools: { ffmpeg: path(values.ffmpeg), ffprobe: path(values.ffprobe), ytDlp: path(values["yt-dlp"]) },
     },
   };
   if (values["dry-run"]) {
@@ -330,6 +342,13 @@ async function installCommand(args: string[]) {
       : [
           "The ClipCut companion is installed: your browser starts it when the extension needs it.",
           ...plan.targets.map((t) => `  ${t.browser}: ${t.where}`),
+          `Settings written into ${plan.files[0]!.path} (only what install's options say; run install again to change them):`,
+          // Read back from the file as written, as doctor reads it.
+          ...describeSettings(readLauncher(plan.files[0]!.content, ctx.platform) ?? {}, {
+            outputDir: defaultOutputDir(),
+            apiBaseUrl: DEFAULT_API_BASE,
+          }).map((line) => `  ${line}`),
+          `  Extensions allowed to start it: ${plan.allowed.join(", ")}`,
           "Open the ClipCut extension: its popup shows the companion as ready. Check any time with 'clipcut-companion doctor'.",
         ];
   for (const note of plan.sandboxed) lines.push(`Note: ${note}`);
@@ -357,7 +376,8 @@ async function doctorCommand(args: string[]) {
   const { defaultOutputDir } = await import("./config");
   const checks = await doctor(await installContext(), {
     tools: toolPaths(),
-    outputDir: resolve(values["output-dir"] ?? process.env.CLIPCUT_OUTPUT_DIR ?? defaultOutputDir()),
+    outputDir: values["output-dir"] === undefined ? undefined : resolve(values["output-dir"]),
+    serveOutputDir: resolve(process.env.CLIPCUT_OUTPUT_DIR ?? defaultOutputDir()),
     userDataDirs: values["user-data-dir"]?.map((d) => resolve(d)),
     run: (command) => {
       const res = spawnSync(command[0]!, command.slice(1), { encoding: "utf8", timeout: 30_000 });

@@ -7,11 +7,16 @@ import {
   BROWSER_IDS,
   BROWSERS,
   browserFound,
+  describeSettings,
+  launcherPath,
   manifestFolder,
+  readLauncher,
   sandboxedBrowsers,
   type InstallContext,
   type Runner,
 } from "./native-install";
+import { DEFAULT_API_BASE } from "./api-client";
+import { defaultOutputDir } from "./config";
 import { installHint, toolVersion, ytDlpVersion, type Tools } from "./tools";
 import { ytDlpAgeWarning } from "./ytdlp";
 
@@ -52,10 +57,21 @@ async function checkManifest(path: string, firefox: boolean): Promise<string | n
   return null;
 }
 
-/** Each browser's registration, the tools and their versions, the output folder, and sandboxed browsers. */
+/**
+ * Each browser's registration, the launcher's settings (read back from it), the tools and their versions, the
+ * output folder, and sandboxed browsers.
+ */
 export async function doctor(
   ctx: InstallContext,
-  options: { tools: Tools; outputDir: string; userDataDirs?: string[]; run?: Runner },
+  options: {
+    tools: Tools;
+    /** --output-dir: the folder to check instead of the launcher's. */
+    outputDir?: string;
+    /** The folder checked when install has written no launcher (serve's). */
+    serveOutputDir: string;
+    userDataDirs?: string[];
+    run?: Runner;
+  },
 ): Promise<Check[]> {
   const checks: Check[] = [];
   for (const id of BROWSER_IDS) {
@@ -93,10 +109,29 @@ export async function doctor(
   for (const note of sandboxedBrowsers(ctx))
     checks.push({ ok: false, warning: true, label: "Sandboxed", detail: note });
 
+  // What the host the browser starts is told, as install wrote it.
+  const file = launcherPath(ctx);
+  const text = await readFile(file, "utf8").catch(() => null);
+  const settings = text === null ? null : readLauncher(text, ctx.platform);
+  if (text === null) checks.push({ ok: true, warning: true, label: "Launcher", detail: `not written yet (${file})` });
+  else if (!settings)
+    checks.push({
+      ok: false,
+      label: "Launcher",
+      detail: `${file} is not one install wrote — run \`clipcut-companion install\` again`,
+    });
+  else {
+    const lines = describeSettings(settings, { outputDir: defaultOutputDir(), apiBaseUrl: DEFAULT_API_BASE });
+    checks.push({ ok: true, label: "Launcher", detail: [file, ...lines].join("\n    ") });
+  }
+  const tools = { ...options.tools, ...settings?.tools };
+  const outputDir =
+    options.outputDir ?? settings?.outputDir ?? (settings ? defaultOutputDir() : options.serveOutputDir);
+
   const [ffmpeg, ffprobe, ytDlp] = await Promise.all([
-    toolVersion(options.tools.ffmpeg),
-    toolVersion(options.tools.ffprobe),
-    ytDlpVersion(options.tools.ytDlp),
+    toolVersion(tools.ffmpeg),
+    toolVersion(tools.ffprobe),
+    ytDlpVersion(tools.ytDlp),
   ]);
   for (const [label, version] of [
     ["ffmpeg", ffmpeg],
@@ -111,17 +146,17 @@ export async function doctor(
     detail: ytDlp === null ? `not found.\n${installHint("yt-dlp")}` : age ? `${ytDlp}: ${age}` : ytDlp,
   });
 
-  const probe = join(options.outputDir, `.clipcut-doctor-${process.pid}`);
+  const probe = join(outputDir, `.clipcut-doctor-${process.pid}`);
   try {
-    await mkdir(options.outputDir, { recursive: true });
+    await mkdir(outputDir, { recursive: true });
     await writeFile(probe, "");
     await rm(probe, { force: true });
-    checks.push({ ok: true, label: "Output folder", detail: `${options.outputDir} (writable)` });
+    checks.push({ ok: true, label: "Output folder", detail: `${outputDir} (writable)` });
   } catch (error) {
     checks.push({
       ok: false,
       label: "Output folder",
-      detail: `${options.outputDir} cannot be written (${(error as Error).message}); choose another with install --output-dir`,
+      detail: `${outputDir} cannot be written (${(error as Error).message}); choose another with install --output-dir`,
     });
   }
   return checks;

@@ -4,6 +4,7 @@ import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, posix, resolve, win32 } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { CHROME_EXTENSION_ID, DEFAULT_EXTENSION_ID } from "../../../app/domain/extension";
 import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from "../../../app/domain/native-messaging";
 import { ClipError } from "./errors";
@@ -96,13 +97,32 @@ declare const __CLIPCUT_STORE_EXTENSION_IDS__: string[] | undefined;
 const STORE_IDS: string[] =
   typeof __CLIPCUT_STORE_EXTENSION_IDS__ === "undefined" ? [] : __CLIPCUT_STORE_EXTENSION_IDS__;
 
-/** serve's options, written into the launcher so that the host the browser starts uses them. */
+/**
+ * What install's own flags put into the launcher, so that the host the browser starts uses it: serve's options, the
+ * host's log, and tools at paths of their own. Nothing else comes from the installing shell but its PATH.
+ */
 export interface HostSettings {
   outputDir?: string;
   apiBaseUrl?: string;
   concurrency?: number;
   allowPrivateSources?: boolean;
+  logFile?: string;
+  /** --ffmpeg, --ffprobe, --yt-dlp; otherwise each is found on the PATH. */
+  tools?: Partial<Record<ToolName, string>>;
 }
+
+/** The launcher's settings, as read back from it: install's flags, and the PATH the host finds its tools on. */
+export interface LauncherSettings extends HostSettings {
+  path?: string;
+}
+
+type ToolName = "ffmpeg" | "ffprobe" | "ytDlp";
+/** The variables the companion reads a tool's path from (tools.ts). */
+const TOOL_ENV: Record<ToolName, string> = {
+  ffmpeg: "CLIPCUT_FFMPEG",
+  ffprobe: "CLIPCUT_FFPROBE",
+  ytDlp: "CLIPCUT_YTDLP",
+};
 
 export interface InstallContext {
   platform: Platform;
@@ -137,6 +157,8 @@ export interface InstallPlan {
   commands: string[][];
   /** Browsers the plan covers, by name (for the summary). */
   targets: { browser: string; where: string }[];
+  /** The extensions the written manifests let start the host (Chrome-family origins, the Firefox add-on id). */
+  allowed: string[];
   /** Browsers found on this computer that run sandboxed (Snap, Flatpak) and what to do about them. */
   sandboxed: string[];
 }
@@ -207,19 +229,20 @@ export function allowedChromeOrigins(options: Pick<InstallOptions, "extensionIds
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const cmdQuote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
-/** Variables the companion reads, carried from the shell that ran install into the host the browser starts. */
-const CARRIED_ENV = [
-  "PATH",
-  "CLIPCUT_FFMPEG",
-  "CLIPCUT_FFPROBE",
-  "CLIPCUT_YTDLP",
-  "CLIPCUT_COMPANION_CONFIG_DIR",
-  "CLIPCUT_ALLOW_PRIVATE_SOURCES",
-  "CLIPCUT_API_BASE",
-  "CLIPCUT_OUTPUT_DIR",
-  "CLIPCUT_TRACE",
-  "CLIPCUT_NATIVE_LOG",
-];
+/**
+ * The launcher's environment. The installing shell's CLIPCUT_* variables are not copied (one such as
+ * CLIPCUT_ALLOW_PRIVATE_SOURCES=1 would silently loosen every host the browser starts): only the PATH, which a browser
+ * started from the desktop often lacks (Homebrew's, ~/.local/bin), so that the host finds the same ffmpeg and
+ * yt-dlp; and the tools' paths install was given.
+ */
+function launcherEnv(ctx: InstallContext, settings: HostSettings): [string, string][] {
+  const env: [string, string][] = ctx.env.PATH === undefined ? [] : [["PATH", ctx.env.PATH]];
+  for (const tool of Object.keys(TOOL_ENV) as ToolName[]) {
+    const path = settings.tools?.[tool];
+    if (path) env.push([TOOL_ENV[tool], path]);
+  }
+  return env;
+}
 
 /** The command line of the host: node, the entry (through tsx when run from the repository), and serve's options. */
 function hostCommand(ctx: InstallContext, settings: HostSettings): string[] {
@@ -232,6 +255,69 @@ function hostCommand(ctx: InstallContext, settings: HostSettings): string[] {
     ...(settings.apiBaseUrl ? ["--api-base", settings.apiBaseUrl] : []),
     ...(settings.concurrency ? ["--concurrency", String(settings.concurrency)] : []),
     ...(settings.allowPrivateSources ? ["--allow-private-sources"] : []),
+    ...(settings.logFile ? ["--log-file", settings.logFile] : []),
+  ];
+}
+
+/** The settings a launcher written by `launcher` holds, read back from its text; null when it is not one. */
+export function readLauncher(content: string, platform: Platform): LauncherSettings | null {
+  const env: Record<string, string> = {};
+  let command: string[] | null = null;
+  for (const line of content.split(/\r?\n/)) {
+    if (platform === "win32") {
+      const set = /^set "([A-Za-z_][A-Za-z0-9_]*)=(.*)"$/.exec(line);
+      if (set) env[set[1]!] = set[2]!;
+      else if (line.endsWith(" %*"))
+        command = [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
+      continue;
+    }
+    const set = /^([A-Za-z_][A-Za-z0-9_]*)='((?:[^']|'\\'')*)'; export \1$/.exec(line);
+    if (set) env[set[1]!] = set[2]!.replace(/'\\''/g, "'");
+    else if (line.startsWith("exec "))
+      command = [...line.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replace(/'\\''/g, "'"));
+  }
+  const at = command?.indexOf("native-host") ?? -1;
+  if (!command || at < 0) return null;
+  const { values } = parseArgs({
+    args: command.slice(at + 1),
+    strict: false,
+    options: {
+      "output-dir": { type: "string" },
+      "api-base": { type: "string" },
+      concurrency: { type: "string" },
+      "allow-private-sources": { type: "boolean" },
+      "log-file": { type: "string" },
+    },
+  });
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const tools: HostSettings["tools"] = {};
+  for (const tool of Object.keys(TOOL_ENV) as ToolName[]) if (env[TOOL_ENV[tool]]) tools[tool] = env[TOOL_ENV[tool]];
+  return {
+    outputDir: text(values["output-dir"]),
+    apiBaseUrl: text(values["api-base"]),
+    concurrency: text(values.concurrency) === undefined ? undefined : Number(values.concurrency),
+    allowPrivateSources: values["allow-private-sources"] === true,
+    logFile: text(values["log-file"]),
+    tools,
+    path: env.PATH,
+  };
+}
+
+/** The launcher's settings as lines for people: install prints them, doctor shows them read back from the launcher. */
+export function describeSettings(settings: LauncherSettings, defaults: { outputDir: string; apiBaseUrl: string }) {
+  const tools = settings.tools ?? {};
+  return [
+    `Output folder: ${settings.outputDir ?? `${defaults.outputDir} (the default)`}`,
+    `ClipCut server: ${settings.apiBaseUrl ?? `${defaults.apiBaseUrl} (the default)`}`,
+    `Clips at a time: ${settings.concurrency ?? "2 (the default)"}`,
+    settings.allowPrivateSources
+      ? "Private sources: ALLOWED (--allow-private-sources: local files and loopback/private-network URLs)"
+      : "Private sources: refused",
+    ...(["ffmpeg", "ffprobe", "ytDlp"] as const)
+      .filter((tool) => tools[tool])
+      .map((tool) => `${tool === "ytDlp" ? "yt-dlp" : tool}: ${tools[tool]}`),
+    ...(settings.logFile ? [`Log file: ${settings.logFile}`] : []),
+    ...(settings.path === undefined ? [] : [`PATH (for ffmpeg, ffprobe, yt-dlp): ${settings.path}`]),
   ];
 }
 
@@ -240,14 +326,23 @@ function tsxLoader(): string {
   return join(dirname(require.resolve("tsx/package.json")), "dist", "loader.mjs");
 }
 
+/** Where install writes the launcher (in the companion's own folder). */
+export function launcherPath(ctx: Pick<InstallContext, "platform" | "home" | "env">): string {
+  const { join } = paths(ctx.platform);
+  return join(
+    companionHome(ctx),
+    "native-host",
+    ctx.platform === "win32" ? "clipcut-companion-host.cmd" : "clipcut-companion-host",
+  );
+}
+
 /** The small program the manifest names: a shell script (a .cmd on Windows) that runs the companion's native host. */
 export function launcher(ctx: InstallContext, settings: HostSettings): PlannedFile {
-  const dir = paths(ctx.platform).join(companionHome(ctx), "native-host");
   const command = hostCommand(ctx, settings);
-  const env = CARRIED_ENV.filter((k) => ctx.env[k] !== undefined).map((k) => [k, ctx.env[k] ?? ""] as const);
+  const env = launcherEnv(ctx, settings);
   if (ctx.platform === "win32")
     return {
-      path: win32.join(dir, "clipcut-companion-host.cmd"),
+      path: launcherPath(ctx),
       mode: 0o644,
       content: [
         "@echo off",
@@ -259,7 +354,7 @@ export function launcher(ctx: InstallContext, settings: HostSettings): PlannedFi
       ].join("\r\n"),
     };
   return {
-    path: join(dir, "clipcut-companion-host"),
+    path: launcherPath(ctx),
     mode: 0o755,
     content: [
       "#!/bin/sh",
@@ -335,6 +430,10 @@ export function installPlan(ctx: InstallContext, options: InstallOptions): Insta
     commands: registry.map(({ key, value }) => ["reg", "add", key, "/ve", "/t", "REG_SZ", "/d", value, "/f"]),
     targets,
     sandboxed: sandboxedBrowsers(ctx),
+    allowed: [
+      ...(browsers.some((id) => !BROWSERS[id].firefox) || options.userDataDirs?.length ? origins : []),
+      ...(browsers.some((id) => BROWSERS[id].firefox) ? [FIREFOX_EXTENSION_ID] : []),
+    ],
   };
 }
 

@@ -116,16 +116,11 @@ it("keeps its native port for the whole job, and quitting the browser mid-cut st
     [
       ...["--import", "tsx", join(ROOT, "extension/companion/src/cli.ts"), "install"],
       ...["--user-data-dir", profile, "--output-dir", outputDir, "--api-base", SITE, "--allow-private-sources"],
+      ...["--yt-dlp", ytDlp, "--log-file", log],
     ],
     {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        HOME: home,
-        CLIPCUT_YTDLP: ytDlp,
-        CLIPCUT_COMPANION_CONFIG_DIR: join(scratch, "config"),
-        CLIPCUT_NATIVE_LOG: log,
-      },
+      env: { ...process.env, HOME: home, CLIPCUT_COMPANION_CONFIG_DIR: join(scratch, "config") },
       encoding: "utf8",
     },
   );

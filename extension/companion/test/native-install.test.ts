@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_EXTENSION_ID } from "../../../app/domain/extension";
 import { NATIVE_HOST_NAME, NATIVE_PROTOCOL } from "../../../app/domain/native-messaging";
 import { encodeFrame, FrameReader } from "../src/native-frame";
-import { installPlan, uninstallCommands, type InstallContext } from "../src/native-install";
+import { installPlan, launcher, readLauncher, uninstallCommands, type InstallContext } from "../src/native-install";
 import { runCli } from "./cli-process";
 import { tempDir } from "./helpers";
 
@@ -22,7 +22,7 @@ const LINUX = {
 function scratchHome(browsers: (keyof typeof LINUX)[]) {
   const home = tempDir("clipcut-home-");
   for (const b of browsers) mkdirSync(join(home, LINUX[b][0]), { recursive: true });
-  // No CLIPCUT_* from the shell that runs the tests: the launcher would carry them.
+  // The companion's own folder under this HOME, whatever the shell that runs the tests says.
   const env: NodeJS.ProcessEnv = { HOME: home, XDG_CONFIG_HOME: "", CLIPCUT_COMPANION_CONFIG_DIR: "" };
   return { home, env };
 }
@@ -60,6 +60,10 @@ describe("install, doctor and uninstall on Linux (scratch HOME)", () => {
     );
     expect(installed.code, installed.stderr).toBe(0);
     for (const b of all) expect(installed.stdout).toContain(manifestAt(home, b));
+    // The summary prints every setting it wrote, the loosened one first among equals.
+    expect(installed.stdout).toContain(`  Output folder: ${out}\n`);
+    expect(installed.stdout).toContain("  ClipCut server: https://clipcut.example\n");
+    expect(installed.stdout).toMatch(/ {2}Private sources: ALLOWED \(--allow-private-sources/);
 
     const launchers = new Set<string>();
     for (const b of all) {
@@ -89,12 +93,16 @@ describe("install, doctor and uninstall on Linux (scratch HOME)", () => {
     const hello = await helloThrough(launcher, `chrome-extension://${DEFAULT_EXTENSION_ID}/`);
     expect(hello).toMatchObject({ type: "reply", id: "h1", value: { outputDir: out, protocol: NATIVE_PROTOCOL } });
 
-    const doctor = await runCli(["doctor", "--output-dir", out], env);
+    // doctor reads the launcher's settings back: the folder install wrote, not the default.
+    const doctor = await runCli(["doctor"], env);
     expect(doctor.code, doctor.stdout).toBe(0);
     for (const name of ["Google Chrome", "Chromium", "Microsoft Edge", "Brave", "Vivaldi", "Firefox"])
       expect(doctor.stdout).toMatch(new RegExp(`✓ ${name}: registered`));
+    expect(doctor.stdout).toContain(`✓ Launcher: ${launcher}\n    Output folder: ${out}\n`);
+    expect(doctor.stdout).toContain("    ClipCut server: https://clipcut.example\n");
+    expect(doctor.stdout).toMatch(/\n {4}Private sources: ALLOWED/);
     expect(doctor.stdout).toMatch(/✓ ffmpeg: ffmpeg version/);
-    expect(doctor.stdout).toMatch(/✓ Output folder: .*writable/);
+    expect(doctor.stdout).toContain(`✓ Output folder: ${out} (writable)`);
 
     const removed = await runCli(["uninstall"], env);
     expect(removed.code).toBe(0);
@@ -105,6 +113,47 @@ describe("install, doctor and uninstall on Linux (scratch HOME)", () => {
     const after = await runCli(["doctor", "--output-dir", out], env);
     expect(after.code).toBe(1);
     expect(after.stdout).toContain("✗ Chromium: not registered — run `clipcut-companion install --browser chromium`");
+  });
+
+  it("writes only what its own flags say: the installing shell's CLIPCUT_* variables reach neither the launcher nor the manifests", async () => {
+    const { home, env } = scratchHome(["chromium"]);
+    const shell = {
+      ...env,
+      CLIPCUT_ALLOW_PRIVATE_SOURCES: "1",
+      CLIPCUT_OUTPUT_DIR: join(home, "from-the-shell"),
+      CLIPCUT_API_BASE: "https://shell.example",
+      CLIPCUT_YTDLP: "/shell/yt-dlp",
+      CLIPCUT_TRACE: "1",
+      CLIPCUT_NATIVE_LOG: join(home, "shell.log"),
+      CLIPCUT_EXTENSION_IDS: "abcdefghijklmnopabcdefghijklmnop",
+    };
+    const installed = await runCli(["install"], shell);
+    expect(installed.code, installed.stderr).toBe(0);
+    const m = readJson(manifestAt(home, "chromium"));
+    expect(m.allowed_origins).toEqual([`chrome-extension://${DEFAULT_EXTENSION_ID}/`]);
+    const script = readFileSync(String(m.path), "utf8");
+    for (const leaked of ["CLIPCUT_", "private", "from-the-shell", "shell.example", "/shell/", "shell.log"])
+      expect(script).not.toContain(leaked);
+    // Nothing was asked for, and the summary and doctor say so.
+    expect(installed.stdout).toContain("  Private sources: refused\n");
+    expect(installed.stdout).toContain(`  Output folder: ${join(home, "Videos", "ClipCut")} (the default)\n`);
+    const doctor = await runCli(["doctor"], env);
+    expect(doctor.stdout).toContain("    Private sources: refused\n");
+    expect(doctor.stdout).toContain(`✓ Output folder: ${join(home, "Videos", "ClipCut")} (writable)`);
+
+    // Asked for with flags, each is written and printed.
+    const flagged = await runCli(
+      ["install", "--allow-private-sources", "--yt-dlp", "/opt/yt-dlp", "--log-file", join(home, "host.log")],
+      shell,
+    );
+    expect(flagged.code, flagged.stderr).toBe(0);
+    const again = readFileSync(String(m.path), "utf8");
+    expect(again).toContain("'--allow-private-sources'");
+    expect(again).toContain("CLIPCUT_YTDLP='/opt/yt-dlp'; export CLIPCUT_YTDLP");
+    expect(again).toContain(`'--log-file' '${join(home, "host.log")}'`);
+    expect(flagged.stdout).toMatch(/ {2}Private sources: ALLOWED/);
+    expect(flagged.stdout).toContain("  yt-dlp: /opt/yt-dlp\n");
+    expect(flagged.stdout).toContain(`  Log file: ${join(home, "host.log")}\n`);
   });
 
   it("registers only the browsers found, or those named with --browser; --user-data-dir writes only into that profile", async () => {
@@ -259,6 +308,36 @@ describe("install as data on Windows and macOS", () => {
     expect(plan.files[0]!.content).toContain(
       `exec '/opt/homebrew/bin/node' '${ctx.script}' 'native-host' '--output-dir' 'D:\\Clips'`,
     );
+  });
+
+  it("a launcher reads back as the settings written into it, on every platform, with no variable of the installing shell", () => {
+    const settings = {
+      outputDir: '/Users/o\'neil/My "Clips"',
+      apiBaseUrl: "https://clipcut.example",
+      concurrency: 3,
+      allowPrivateSources: true,
+      logFile: "/tmp/host log",
+      tools: { ytDlp: "/opt/yt dlp/yt-dlp" },
+    };
+    for (const platform of ["linux", "darwin", "win32"] as const) {
+      const ctx: InstallContext = {
+        platform,
+        home: "/home/ana",
+        env: { PATH: "/opt/bin:/usr/bin", CLIPCUT_ALLOW_PRIVATE_SOURCES: "1", CLIPCUT_OUTPUT_DIR: "/elsewhere" },
+        node: "/usr/bin/node",
+        script: "/opt/clipcut-companion.cjs",
+      };
+      const content = launcher(ctx, settings).content;
+      expect(content).not.toContain("CLIPCUT_ALLOW_PRIVATE_SOURCES");
+      expect(content).not.toContain("/elsewhere");
+      expect(readLauncher(content, platform)).toEqual({ ...settings, path: "/opt/bin:/usr/bin" });
+      expect(readLauncher(launcher(ctx, {}).content, platform)).toEqual({
+        allowPrivateSources: false,
+        tools: {},
+        path: "/opt/bin:/usr/bin",
+      });
+    }
+    expect(readLauncher("#!/bin/sh\necho hi\n", "linux")).toBeNull();
   });
 
   it("refuses ids that are not Chrome ids, and a packed build with no id to allow", () => {

@@ -110,8 +110,11 @@ export interface NativeCompanion {
   outputDir: string;
   /** The host's own log (what it was started by, its jobs, how it stopped). */
   log: string;
-  /** Every host process started for this install carries this folder in its environment. */
-  configDir: string;
+  /**
+   * Every host process started for this install, and each child it runs, carries this folder in its environment
+   * (the launcher's CLIPCUT_YTDLP, which install's --yt-dlp wrote, lives in it).
+   */
+  marker: string;
 }
 
 /**
@@ -125,9 +128,8 @@ export function installNativeCompanion(
 ): NativeCompanion {
   const dir = mkdtempSync(join(tmpdir(), "clipcut-native-companion-"));
   const outputDir = join(dir, "out");
-  const configDir = join(dir, "config");
   const log = join(dir, "host.log");
-  // The launcher carries CLIPCUT_YTDLP; the stand-in's fixture rides in a small wrapper.
+  // The launcher names the stand-in yt-dlp (install --yt-dlp); its fixture rides in a small wrapper.
   const ytDlp = join(dir, "yt-dlp");
   writeFileSync(
     ytDlp,
@@ -150,21 +152,23 @@ FAKE_YTDLP_JSON='${ytDlpFixture(media, dir, format)}' exec '${process.execPath}'
       "--api-base",
       `http://localhost:${SITE_PORT}`,
       "--allow-private-sources",
+      "--yt-dlp",
+      ytDlp,
+      "--log-file",
+      log,
     ],
     {
       cwd: ROOT,
       env: {
         ...process.env,
         ...("home" in target ? { HOME: target.home, XDG_CONFIG_HOME: "" } : {}),
-        CLIPCUT_YTDLP: ytDlp,
-        CLIPCUT_COMPANION_CONFIG_DIR: configDir,
-        CLIPCUT_NATIVE_LOG: log,
+        CLIPCUT_COMPANION_CONFIG_DIR: join(dir, "config"),
       },
       encoding: "utf8",
     },
   );
   if (result.status !== 0) throw new Error(`install failed:\n${result.stdout}\n${result.stderr}`);
-  return { outputDir, log, configDir };
+  return { outputDir, log, marker: dir };
 }
 
 /** `clipcut-companion serve` with temporary config and output folders, resolving pages through the fake yt-dlp. */

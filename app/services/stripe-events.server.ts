@@ -2,6 +2,7 @@
  * What every Stripe event handler shares: the context, the two ways an event can fail (retry later, or not ours),
  * and who a Stripe customer is.
  */
+import type { LedgerResult } from "~/domain/ledger";
 import { userIdOfCustomer } from "~/db/billing.server";
 import type { Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
@@ -24,9 +25,9 @@ export interface Ctx {
   origin: string;
 }
 
-export function must<T>(result: { ok: true; value: T } | { ok: false; status: number; message: string }): T {
+export function must<T>(result: LedgerResult<T>): T {
   if (result.ok) return result.value;
-  if (result.status === 404) throw new NotOurs(`No ClipCut user for this payment: ${result.message}`);
+  if (result.reason === "user_not_found") throw new NotOurs(`No ClipCut user for this payment: ${result.message}`);
   throw new RetryLater(result.message);
 }
 

@@ -102,7 +102,7 @@ export async function invoicePaid(ctx: Ctx, invoiceId: string): Promise<void> {
     status: "paid",
     amountCents: invoice.amount_paid,
     currency: invoice.currency,
-    credits,
+    credits: synced.duplicate ? 0 : credits,
     paymentIntentId: invoicePaymentIntent(invoice),
     invoiceUrl: invoice.invoice_pdf ?? invoice.hosted_invoice_url ?? null,
     createdAt: new Date(msOf(invoice.created)),
@@ -289,12 +289,13 @@ export async function refundsChanged(ctx: Ctx, named: { charge: string } | { ref
     from: { payment: payment.id },
   }));
   const byUs = refunds.find((r) => r.metadata?.actor_id);
+  const said = refunds.find((r) => r.metadata?.reason)?.metadata?.reason;
   await follow(
     ctx,
     payment.userId,
     {
       returned,
-      reason: `Payment refunded (${byUs?.metadata?.reason || refunds[0]?.reason || "refund"})`,
+      reason: `Payment refunded (${said || refunds[0]?.reason || "refund"})`,
       actorId: byUs?.metadata?.actor_id ?? null,
     },
     charge.id,

@@ -52,9 +52,9 @@ export async function stableBody(response: Response): Promise<string> {
   return (await response.text()).replace(/nonce="[^"]*"/g, 'nonce=""');
 }
 
-export async function outbox(): Promise<{ to: string; subject: string; links: string[] }[]> {
+export async function outbox(): Promise<{ to: string; subject: string; text: string; links: string[] }[]> {
   const res = await get("/dev/outbox");
-  const body = (await res.json()) as { messages: { to: string; subject: string; links: string[] }[] };
+  const body = (await res.json()) as { messages: { to: string; subject: string; text: string; links: string[] }[] };
   return body.messages;
 }
 

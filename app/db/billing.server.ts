@@ -123,10 +123,24 @@ export async function paymentById(db: Db, id: string): Promise<BillingPayment | 
   return (await db.select().from(billingPayments).where(eq(billingPayments.id, id)).get()) ?? null;
 }
 
-export async function setRefunded(db: Db, id: string, refundedCents: number, amountCents: number): Promise<void> {
+/**
+ * Records what has been refunded of a payment so far. `refunded_at` moves only when the amount does (a repeated
+ * event keeps the date of the refund it repeats); `at` is when that refund was made, now unless the caller knows.
+ */
+export async function setRefunded(
+  db: Db,
+  id: string,
+  refundedCents: number,
+  amountCents: number,
+  at: Date = new Date(),
+): Promise<void> {
   await db
     .update(billingPayments)
-    .set({ refundedCents, status: refundedCents >= amountCents ? "refunded" : "partially_refunded" })
+    .set({
+      refundedCents,
+      status: refundedCents >= amountCents ? "refunded" : "partially_refunded",
+      refundedAt: sql`case when ${refundedCents} = 0 then null when ${billingPayments.refundedCents} = ${refundedCents} then ${billingPayments.refundedAt} else ${at.getTime()} end`,
+    })
     .where(eq(billingPayments.id, id));
 }
 

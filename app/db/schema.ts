@@ -356,6 +356,8 @@ export const billingPayments = sqliteTable(
     status: text("status", { enum: ["paid", "failed", "refunded", "partially_refunded"] }).notNull(),
     amountCents: integer("amount_cents").notNull(),
     refundedCents: integer("refunded_cents").notNull().default(0),
+    /** When the refunded amount last changed (null: never refunded, or refunded before this was recorded). */
+    refundedAt: ms("refunded_at"),
     currency: text("currency").notNull().default("usd"),
     /** Credits this payment granted (what a refund may take back, as far as unspent). */
     credits: integer("credits").notNull().default(0),

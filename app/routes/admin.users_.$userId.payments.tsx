@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { z } from "zod";
 import { AdminErrorBoundary } from "~/components/admin/error";
 import { ListTable, Td } from "~/components/list";
@@ -7,6 +8,7 @@ import { formatDateTime, PageHeader } from "~/components/admin/ui";
 import { findUser } from "~/db/admin.server";
 import { paymentsOf } from "~/db/billing.server";
 import { getDb } from "~/db/client.server";
+import { formatShortDate } from "~/domain/greeting";
 import { formatCents, REFUND_WINDOW_MS } from "~/domain/plans";
 import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
@@ -36,6 +38,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       description: p.description,
       amount: formatCents(p.amountCents),
       refunded: p.refundedCents > 0 ? formatCents(p.refundedCents) : null,
+      refundedAt: p.refundedCents > 0 && p.refundedAt ? p.refundedAt.toISOString() : null,
       status: p.status,
       paidAt: p.paidAt?.toISOString() ?? null,
       refundable:
@@ -90,23 +93,48 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   };
 }
 
+/** "Refunded $6.00 on Nov 21, 2026": what has gone back so far, partial refunds too (no date if none was recorded). */
+const refundedText = (p: { refunded: string | null; refundedAt: string | null }) =>
+  `Refunded ${p.refunded}${p.refundedAt ? ` on ${formatShortDate(p.refundedAt)}` : ""}`;
+
 export default function AdminUserPayments() {
   const { user, payments } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // The live feed refreshes the page as Stripe's refund events land, which drops the action's answer: the answer is
+  // kept here until the admin dismisses it (or sends another).
+  const [result, setResult] = useState(answer);
+  useEffect(() => {
+    if (answer) setResult(answer);
+  }, [answer]);
+  const { pathname } = useLocation();
   const busy = useNavigation().state !== "idle";
   return (
     <div>
       <PageHeader title={`Payments of ${user.fullName}`} crumb="Users" />
       <p className="mb-4 text-sm text-slate-600">
         {user.email} ·{" "}
-        <Link to={`/admin/users?q=${encodeURIComponent(user.email)}`} className="text-brand-700 hover:underline">
+        <Link to={`/admin/users?q=${encodeURIComponent(user.email)}`} className="text-brand-700 underline">
           Back to users
         </Link>
       </p>
       {result && (
-        <p className={result.ok ? "alert-success mb-4" : "alert-error mb-4"} role={result.ok ? "status" : "alert"}>
-          {result.message}
-        </p>
+        <div
+          className={`${result.ok ? "alert-success" : "alert-error"} mb-4 flex items-start justify-between gap-4`}
+          role={result.ok ? "status" : "alert"}
+        >
+          <p>{result.message}</p>
+          {/* Without JavaScript, the page again without the answer; with it, the answer goes and nothing reloads. */}
+          <Link
+            to={pathname}
+            className="shrink-0 text-sm font-semibold underline"
+            onClick={(event) => {
+              event.preventDefault();
+              setResult(undefined);
+            }}
+          >
+            Dismiss
+          </Link>
+        </div>
       )}
       <ListTable
         caption="Payments"
@@ -121,12 +149,10 @@ export default function AdminUserPayments() {
               <span className="block text-xs text-slate-500">{p.description}</span>
             </Td>
             <Td>{p.paidAt ? formatDateTime(p.paidAt) : "—"}</Td>
-            <Td className="tabular-nums">
-              {p.amount}
-              {p.refunded && <span className="block text-xs text-slate-500">refunded {p.refunded}</span>}
-            </Td>
+            <Td className="tabular-nums">{p.amount}</Td>
             <Td>{p.status.replace("_", " ")}</Td>
             <Td>
+              {p.refunded && <span className="mb-1 block text-xs text-slate-700">{refundedText(p)}</span>}
               {p.refundable ? (
                 <Form method="post" className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="paymentId" value={p.id} />
@@ -138,8 +164,8 @@ export default function AdminUserPayments() {
                     Refund<span className="sr-only"> {p.number}</span>
                   </button>
                 </Form>
-              ) : (
-                <span className="text-xs text-slate-500">Outside the 14-day guarantee or not paid</span>
+              ) : p.refunded ? null : (
+                <span className="text-xs text-slate-500">{p.paidAt ? "Outside the 14-day guarantee" : "Not paid"}</span>
               )}
             </Td>
           </tr>

@@ -1,0 +1,1 @@
+ALTER TABLE `billing_payments` ADD `refunded_at` integer;

@@ -59,6 +59,9 @@ export default defineConfig(async () => {
       // npm test runs this suite beside the browser suites on 2 cores: a test of 60 sequential requests took over
       // vitest's default 5 s there (it takes ~1 s alone). A slow test still fails; only the ceiling is higher.
       testTimeout: 30_000,
+      // Set-up hooks get the same ceiling (vitest's default for them is 10 s): a hook that makes accounts on a loaded
+      // machine is slower, not broken.
+      hookTimeout: 30_000,
       deps: {
         optimizer: {
           ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/server-runtime"] },

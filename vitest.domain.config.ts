@@ -9,5 +9,9 @@ export default defineConfig({
     environment: "node",
     // …and the deploy rehearsal's file rules (scripts/deploy-check-rules.mjs), plain Node as well.
     include: ["app/domain/**/*.test.ts", "scripts/**/*.test.ts"],
+    // One ceiling for tests and their hooks (vitest's defaults are 5 s and 10 s): a loaded machine makes them slower,
+    // never red.
+    testTimeout: 10_000,
+    hookTimeout: 10_000,
   },
 });

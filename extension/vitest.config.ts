@@ -10,5 +10,7 @@ export default defineConfig({
     environment: "node",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 120_000,
+    // Set-up hooks (a build, servers started) get the tests' ceiling, not vitest's 10 s default.
+    hookTimeout: 120_000,
   },
 });

@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "~/domain/csv";
-import { get, insertUser, signIn } from "./helpers";
+import { get, insertUser, sessionFor } from "./helpers";
 
-const PASSWORD = "analytics passphrase 1";
 const DAY = 86_400_000;
 const FORMATS = ["mp4", "mp3", "gif", "webm"];
 const QUALITIES = ["360p", "720p", "1080p"];
@@ -66,9 +65,9 @@ const users: Record<string, { id: string; cookie: string }> = {};
 beforeAll(async () => {
   for (const plan of ["Free", "Basic", "Plugin", "Advanced", "Pro"]) {
     const email = `analytics-${plan.toLowerCase()}@example.com`;
-    const id = await insertUser({ email, password: PASSWORD, plan });
+    const id = await insertUser({ email, plan });
     await insertClips(id, Date.now());
-    users[plan] = { id, cookie: await signIn(email, PASSWORD) };
+    users[plan] = { id, cookie: await sessionFor(id) };
   }
 });
 

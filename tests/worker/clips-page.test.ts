@@ -2,9 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLIPS_CSV_HEADER, CLIPS_PAGE_SIZE } from "~/domain/clips-list";
 import { parseCsv } from "~/domain/csv";
-import { get, insertUser, ORIGIN, signIn } from "./helpers";
+import { get, insertUser, ORIGIN, sessionFor } from "./helpers";
 
-const PASSWORD = "clips page passphrase 1";
 const DAY = 86_400_000;
 /** Alice's 25 dated clips: one a day back from June 30, 2025, at noon UTC (8:00 in New York, her zone). */
 const JUNE_30 = Date.UTC(2025, 5, 30, 12);
@@ -21,7 +20,7 @@ const clipIds = new Map<string, string>();
 
 async function person(key: keyof typeof people, opts: { plan?: string; fullName: string; timeZone?: string }) {
   const email = `clips-${key}@example.com`;
-  const id = await insertUser({ email, password: PASSWORD, plan: opts.plan });
+  const id = await insertUser({ email, plan: opts.plan });
   await env.DB.prepare("UPDATE users SET full_name = ?, time_zone = ? WHERE id = ?")
     .bind(opts.fullName, opts.timeZone ?? null, id)
     .run();
@@ -83,8 +82,7 @@ beforeAll(async () => {
     clip("Member team cut", member.id, Date.UTC(2025, 4, 11, 12), { payerId: owner.id }),
     clip("Member solo cut", member.id, Date.UTC(2025, 2, 1, 12)),
   ]);
-  let ip = 10;
-  for (const p of Object.values(people)) p.cookie = await signIn(p.email, PASSWORD, `198.51.100.${ip++}`);
+  for (const p of Object.values(people)) p.cookie = await sessionFor(p.id);
 });
 
 /** The clips a page lists, in order: the ids its rows link to (/view-clip/{id}). */

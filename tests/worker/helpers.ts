@@ -2,6 +2,8 @@ import { exports } from "cloudflare:workers";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { hashPassword } from "~/services/password.server";
+import { LOCAL_SESSION_COOKIE, SESSION_TTL_MS } from "~/services/session-cookie.server";
+import { randomToken, sha256Hex } from "~/utils/crypto";
 
 export const ORIGIN = "http://localhost";
 
@@ -96,6 +98,22 @@ export async function signIn(email: string, password: string, ip?: string): Prom
   const cookie = sessionCookieOf(res);
   if (res.status !== 302 || !cookie) throw new Error(`sign-in failed: ${res.status}`);
   return cookie;
+}
+
+/**
+ * A signed-in browser's session cookie ("name=value") for `userId`, its session written straight to D1 as sign-in
+ * writes it. For fixtures whose test is not about signing in: the form's password check is a PBKDF2 per account,
+ * seconds on a loaded machine.
+ */
+export async function sessionFor(userId: string): Promise<string> {
+  const token = randomToken(32);
+  const now = Date.now();
+  await env.DB.prepare(
+    "INSERT INTO sessions (id, user_id, created_at, expires_at, last_active_at) VALUES (?, ?, ?, ?, ?)",
+  )
+    .bind(await sha256Hex(token), userId, now, now + SESSION_TTL_MS, now)
+    .run();
+  return `${LOCAL_SESSION_COOKIE}=${token}`;
 }
 
 export async function countRows(sql: string, ...binds: unknown[]): Promise<number> {

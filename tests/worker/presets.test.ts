@@ -2,9 +2,8 @@ import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPresetResponseSchema, presetsResponseSchema } from "~/domain/api";
 import { MAX_PRESETS } from "~/domain/presets";
-import { countRows, get, insertUser, post, signIn } from "./helpers";
+import { countRows, get, insertUser, post, sessionFor } from "./helpers";
 
-const PASSWORD = "presets passphrase 1";
 const preset = { name: "Shorts", format: "mp4", quality: "720p", clipSeconds: 45 };
 
 function api(path: string, token: string, init: { method?: string; body?: unknown } = {}) {
@@ -22,8 +21,8 @@ const accounts: Record<string, { id: string; cookie: string; token: string }> = 
 beforeAll(async () => {
   for (const plan of ["Free", "Basic", "Plugin", "Advanced", "Pro"]) {
     const email = `presets-${plan.toLowerCase()}@example.com`;
-    const id = await insertUser({ email, password: PASSWORD, plan });
-    const cookie = await signIn(email, PASSWORD);
+    const id = await insertUser({ email, plan });
+    const cookie = await sessionFor(id);
     const res = await post("/api/v1/token", {}, { cookie });
     const { token } = (await res.json()) as { token: string };
     accounts[plan] = { id, cookie, token };

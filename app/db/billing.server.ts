@@ -138,7 +138,8 @@ export async function setRefunded(
     .update(billingPayments)
     .set({
       refundedCents,
-      status: refundedCents >= amountCents ? "refunded" : "partially_refunded",
+      // A refund that failed (or a dispute won) brings the payment back to paid.
+      status: refundedCents <= 0 ? "paid" : refundedCents >= amountCents ? "refunded" : "partially_refunded",
       refundedAt: sql`case when ${refundedCents} = 0 then null when ${billingPayments.refundedCents} = ${refundedCents} then ${billingPayments.refundedAt} else ${at.getTime()} end`,
     })
     .where(eq(billingPayments.id, id));

@@ -4,22 +4,28 @@ import { AdminErrorBoundary } from "~/components/admin/error";
 import { ListTable, Td } from "~/components/list";
 import { formatDateTime, PageHeader, Panel } from "~/components/admin/ui";
 import { ledgerHealth } from "~/db/admin.server";
+import { recentAlerts } from "~/db/billing.server";
 import { getDb } from "~/db/client.server";
 import { requireAdmin } from "~/services/auth.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireAdmin(request, context);
-  const { mismatched, staleHolds } = await ledgerHealth(getDb(context.cloudflare.env.DB));
+  const db = getDb(context.cloudflare.env.DB);
+  const [{ mismatched, staleHolds }, alerts] = await Promise.all([ledgerHealth(db), recentAlerts(db)]);
   return {
     mismatched,
+    alerts: alerts.map((a) => ({ ...a, createdAt: a.createdAt.toISOString() })),
     staleHolds: staleHolds.map((h) => ({ ...h, expiresAt: h.expiresAt.toISOString() })),
     checkedAt: new Date().toISOString(),
   };
 }
 
-/** Every balance must equal the sum of its ledger rows; holds must not outlive their expiry. */
+/**
+ * Every balance must equal the sum of its ledger rows; holds must not outlive their expiry. Billing alerts: Stripe
+ * events we could not act on (not ours), disputes, and credits spent before their money went back.
+ */
 export default function AdminLedger() {
-  const { mismatched, staleHolds, checkedAt } = useLoaderData<typeof loader>();
+  const { mismatched, staleHolds, alerts, checkedAt } = useLoaderData<typeof loader>();
   const healthy = mismatched.length === 0 && staleHolds.length === 0;
   return (
     <div>
@@ -56,6 +62,35 @@ export default function AdminLedger() {
             ))}
           </ListTable>
         </Panel>
+        <Panel title="Billing alerts">
+          <ListTable
+            caption="Billing alerts: Stripe events not acted on, disputes, credits owed"
+            columns={["When", "Kind", "Stripe event", "User", "What happened"]}
+            isEmpty={alerts.length === 0}
+            empty="None."
+          >
+            {alerts.map((a) => (
+              <tr key={a.id}>
+                <Td>{formatDateTime(a.createdAt)}</Td>
+                <Td>{ALERT_KINDS[a.kind]}</Td>
+                <Td className="font-mono text-xs">
+                  {a.eventType}
+                  {a.objectId ? ` · ${a.objectId}` : ""}
+                </Td>
+                <Td>
+                  {a.userId ? (
+                    <Link to={`/admin/users/${a.userId}/payments`} className="text-brand-700 hover:underline">
+                      Payments
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </Td>
+                <Td>{a.detail}</Td>
+              </tr>
+            ))}
+          </ListTable>
+        </Panel>
         <Panel title="Holds past expiry">
           <ListTable
             caption="Holds past expiry"
@@ -83,3 +118,5 @@ export const meta: MetaFunction = () => [{ title: "Ledger health | Admin | ClipC
 export function ErrorBoundary() {
   return <AdminErrorBoundary />;
 }
+
+const ALERT_KINDS = { unmatched: "Unmatched Stripe event", dispute: "Dispute", owed: "Credits owed" } as const;

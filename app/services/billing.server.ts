@@ -52,6 +52,16 @@ async function ensureCustomer(client: BillingStripe, db: Db, user: Who): Promise
   return saveCustomer(db, user.id, customer.id);
 }
 
+/**
+ * Stripe Tax computes the tax from the address Checkout collects, and the address is saved on the customer so that
+ * renewals are taxed the same way (Stripe refuses automatic tax for a customer without one unless told to save it).
+ */
+const TAXED = {
+  automatic_tax: { enabled: true },
+  billing_address_collection: "required",
+  customer_update: { address: "auto", name: "auto" },
+} satisfies Partial<Stripe.Checkout.SessionCreateParams>;
+
 /** Requests that repeat within this window reuse the same Checkout Session (a double click, a retry). */
 const CHECKOUT_KEY_WINDOW_MS = 10 * 60 * 1000;
 const window = () => Math.floor(Date.now() / CHECKOUT_KEY_WINDOW_MS);
@@ -90,6 +100,7 @@ async function planCheckoutUrl(
       client_reference_id: user.id,
       line_items: [{ price: await priceId(client, lookupKey), quantity: 1 }],
       subscription_data: { metadata: { user_id: user.id } },
+      ...TAXED,
       metadata: { user_id: user.id, plan, billing },
       success_url: `${origin}/billing/plan?checkout=success&plan=${plan}`,
       cancel_url: `${origin}/billing/plan?checkout=cancelled`,
@@ -112,6 +123,7 @@ export async function packCheckoutUrl(env: AppEnv, db: Db, origin: string, user:
       customer,
       client_reference_id: user.id,
       line_items: [{ price: await priceId(client, pack.id), quantity: 1 }],
+      ...TAXED,
       metadata: { user_id: user.id, pack: pack.id },
       success_url: `${origin}/credits?purchase=success`,
       cancel_url: `${origin}/credits?purchase=cancelled`,
@@ -279,9 +291,47 @@ export async function paymentMethodOf(env: AppEnv, db: Db, userId: string) {
 export async function portalUrl(env: AppEnv, db: Db, origin: string, user: Who): Promise<string> {
   const client = stripeFor(env, db);
   const customer = await ensureCustomer(client, db, user);
-  const session = await client.stripe.billingPortal.sessions.create({ customer, return_url: `${origin}/billing` });
+  const configuration = await portalConfiguration(client, origin);
+  const session = await client.stripe.billingPortal.sessions.create({
+    customer,
+    configuration,
+    return_url: `${origin}/billing`,
+  });
   return session.url;
 }
+
+let portalConfigId: string | null = null;
+
+/**
+ * The Customer Portal as our code configures it (not the Dashboard's default): card and invoices, cancel at the
+ * period end, and no plan switching — a plan change goes through /billing/plan, where one rule decides it. Created
+ * once (found again by its metadata) and remembered per isolate.
+ */
+async function portalConfiguration(client: BillingStripe, origin: string): Promise<string> {
+  if (portalConfigId) return portalConfigId;
+  const existing = await client.stripe.billingPortal.configurations.list({ active: true, limit: 100 });
+  const ours = existing.data.find((c) => c.metadata?.clipcut === PORTAL_CONFIG_VERSION);
+  const config =
+    ours ??
+    (await client.stripe.billingPortal.configurations.create(
+      {
+        business_profile: { privacy_policy_url: `${origin}/privacy`, terms_of_service_url: `${origin}/terms` },
+        features: {
+          customer_update: { enabled: true, allowed_updates: ["address", "name", "email", "tax_id"] },
+          invoice_history: { enabled: true },
+          payment_method_update: { enabled: true },
+          subscription_cancel: { enabled: true, mode: "at_period_end", proration_behavior: "none" },
+          subscription_update: { enabled: false },
+        },
+        metadata: { clipcut: PORTAL_CONFIG_VERSION },
+      },
+      { idempotencyKey: `portal-configuration:${PORTAL_CONFIG_VERSION}` },
+    ));
+  portalConfigId = config.id;
+  return config.id;
+}
+/** Bumped when the configuration above changes: a new one is created, the old one stays for old sessions. */
+const PORTAL_CONFIG_VERSION = "1";
 
 export type RefundOutcome =
   | { ok: true; cents: number; unspentCredits: number; spentCredits: number }

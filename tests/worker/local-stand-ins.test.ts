@@ -8,6 +8,7 @@ import { stripeFor, type Stripe } from "~/services/stripe.server";
 import production from "../../workers/app";
 import local, { withStandIns, type LocalEnv } from "../../workers/local";
 import { get, insertUser, ORIGIN, post, signIn } from "./helpers";
+import { TEST_ADDRESS } from "./stand-in";
 
 const db = getDb(env.DB);
 const PASSWORD = "Stand-in-test-1";
@@ -31,7 +32,11 @@ async function basicSubscriber(tag: string, card: string) {
   const checkout = (await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie })).headers.get(
     "Location",
   );
-  const paid = await post(new URL(checkout ?? "").pathname, { cardNumber: "4242 4242 4242 4242" }, { cookie });
+  const paid = await post(
+    new URL(checkout ?? "").pathname,
+    { cardNumber: "4242 4242 4242 4242", ...TEST_ADDRESS },
+    { cookie },
+  );
   expect(paid.status).toBe(302);
   const portal = (await post("/billing", { intent: "portal" }, { cookie })).headers.get("Location");
   expect(portal).toMatch(/\/dev\/stripe\/portal\/bps_/);

@@ -14,7 +14,7 @@ import worker from "../../workers/app";
 import { withStandIns, type LocalEnv } from "../../workers/local";
 import { line, paidInvoice, price, stripeFixtures } from "../fixtures/stripe";
 import { get, insertUser, ORIGIN, outbox, post, signIn } from "./helpers";
-import { deliver, stripeHas } from "./stand-in";
+import { deliver, stripeHas, TEST_ADDRESS } from "./stand-in";
 
 // The local Worker (wrangler.local.toml): the SDK talks to the stand-in object at the fetch boundary, whose objects are
 // seeded here from fixtures typed as the SDK's own objects (API 2026-10-28). Events are signed with the SDK's test
@@ -356,12 +356,12 @@ describe("local checkout and plan changes (the stand-in behind the SDK)", () => 
     expect(page).toContain("$15.00");
     expect(page).toContain("Pay and subscribe");
 
-    const declined = await post(checkout, { cardNumber: "4000 0000 0000 0002" }, { cookie });
+    const declined = await post(checkout, { cardNumber: "4000 0000 0000 0002", ...TEST_ADDRESS }, { cookie });
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain("Your card was declined.");
     expect(await userRow(userId)).toMatchObject({ plan: "Free", credits: 100 });
 
-    const paid = await post(checkout, { cardNumber: "4242 4242 4242 4242" }, { cookie });
+    const paid = await post(checkout, { cardNumber: "4242 4242 4242 4242", ...TEST_ADDRESS }, { cookie });
     expect(paid.status).toBe(302);
     expect(paid.headers.get("Location")).toContain("/billing/plan?checkout=success&plan=Basic");
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
@@ -396,8 +396,8 @@ describe("one plan subscription per user", () => {
     expect(checkoutOf(await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie }))).toBe(basic);
     const pro = checkoutOf(await post("/billing/plan", { plan: "Pro", billing: "monthly" }, { cookie }));
     expect(pro).not.toBe(basic);
-    expect((await post(pro, { cardNumber: "4242 4242 4242 4242" }, { cookie })).status).toBe(302);
-    const late = await post(basic, { cardNumber: "4242 4242 4242 4242" }, { cookie });
+    expect((await post(pro, { cardNumber: "4242 4242 4242 4242", ...TEST_ADDRESS }, { cookie })).status).toBe(302);
+    const late = await post(basic, { cardNumber: "4242 4242 4242 4242", ...TEST_ADDRESS }, { cookie });
     expect(late.status).not.toBe(302);
     expect(await late.text()).toContain("This checkout is no longer open.");
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", credits: 100 + 10000 });
@@ -423,12 +423,12 @@ describe("one plan subscription per user", () => {
       success_url: `${ORIGIN}/billing/plan?checkout=success&plan=Pro`,
       cancel_url: `${ORIGIN}/billing/plan`,
     });
-    expect((await post(basic, { cardNumber: "4242 4242 4242 4242" }, { cookie })).status).toBe(302);
+    expect((await post(basic, { cardNumber: "4242 4242 4242 4242", ...TEST_ADDRESS }, { cookie })).status).toBe(302);
     expect(
       (
         await post(
           checkoutOf(new Response(null, { headers: { Location: second.url! } })),
-          { cardNumber: "4242 4242 4242 4242" },
+          { cardNumber: "4242 4242 4242 4242", ...TEST_ADDRESS },
           { cookie },
         )
       ).status,
@@ -463,7 +463,7 @@ describe("money-back guarantee and revenue", () => {
     const checkout = (await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie })).headers.get(
       "Location",
     );
-    await post(new URL(checkout ?? "").pathname, { cardNumber: "4242424242424242" }, { cookie });
+    await post(new URL(checkout ?? "").pathname, { cardNumber: "4242424242424242", ...TEST_ADDRESS }, { cookie });
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
 
     const admin = await signIn("boss@example.com", PASSWORD);
@@ -504,9 +504,10 @@ describe("money-back guarantee returns only unspent value", () => {
     await insertUser({ email: "cashier@example.com", password: PASSWORD, role: "admin" });
     const cookie = await signIn("spender@example.com", PASSWORD);
     const checkout = (await post("/billing/packs", { pack: "credits_500" }, { cookie })).headers.get("Location");
-    expect((await post(new URL(checkout ?? "").pathname, { cardNumber: "4242424242424242" }, { cookie })).status).toBe(
-      302,
-    );
+    expect(
+      (await post(new URL(checkout ?? "").pathname, { cardNumber: "4242424242424242", ...TEST_ADDRESS }, { cookie }))
+        .status,
+    ).toBe(302);
     expect((await userRow(userId)).credits).toBe(600);
     // 300 credits of clips made: 300 left, all counted as the pack's.
     expect((await ledger(userId).adjust({ key: "clips", newBalance: 300, actorId: userId, reason: "clips" })).ok).toBe(

@@ -52,3 +52,6 @@ export async function deliver(
     }),
   );
 }
+
+/** What a browser submits from the stand-in's Checkout page besides the card: its prefilled billing address. */
+export const TEST_ADDRESS = { country: "US", postalCode: "10001" } as const;

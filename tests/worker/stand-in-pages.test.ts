@@ -123,19 +123,23 @@ describe("POST /dev/stripe/advance", () => {
 });
 
 describe("the checkout page", () => {
-  it("offers packs a labelled SEPA test option: the checkout completes unpaid and the payment settles on advance", async () => {
-    const { email, cookie, userId } = await creator("sepa-page");
+  it("offers packs a labelled bank-debit test option: the checkout completes unpaid and the payment settles on advance", async () => {
+    const { email, cookie, userId } = await creator("debit-page");
     const plan = (await post("/billing/plan", { plan: "Basic", billing: "monthly" }, { cookie })).headers;
-    expect(await (await get(new URL(plan.get("Location") ?? "").pathname, { cookie })).text()).not.toContain("IBAN");
+    expect(await (await get(new URL(plan.get("Location") ?? "").pathname, { cookie })).text()).not.toContain(
+      "Routing number",
+    );
     const started = await post("/billing/packs", { pack: "credits_500" }, { cookie });
     const checkout = new URL(started.headers.get("Location") ?? "").pathname;
     const html = await (await get(checkout, { cookie })).text();
-    expect(html).toContain("Test option: SEPA Direct Debit (delayed payment)");
-    expect(html).toMatch(/<label for="iban">IBAN<\/label>/);
-    const unknown = await post(checkout, { method: "sepa_debit", iban: "DE00 0000" }, { cookie });
+    expect(html).toContain("Test option: US bank account, ACH Direct Debit (delayed payment)");
+    expect(html).toMatch(/<label for="accountNumber">Account number<\/label>/);
+    const debit = (accountNumber: string) =>
+      post(checkout, { method: "us_bank_account", routingNumber: "110000000", accountNumber }, { cookie });
+    const unknown = await debit("000999999999");
     expect(unknown.status).toBe(402);
-    expect(await unknown.text()).toContain("Your IBAN is invalid.");
-    const paid = await post(checkout, { method: "sepa_debit", iban: "AT61 1904 3002 3457 3201" }, { cookie });
+    expect(await unknown.text()).toContain("Your bank account is invalid.");
+    const paid = await debit("000123456789");
     expect(paid.status).toBe(302);
     const session = await stripe.checkout.sessions.retrieve(checkout.split("/").pop() ?? "");
     expect(session).toMatchObject({ status: "complete", payment_status: "unpaid" });
@@ -164,7 +168,11 @@ describe("the checkout page", () => {
     expect(html).toContain("Billing address");
     expect(html).toMatch(/<label for="postalCode">Postal code<\/label>/);
     expect(html).toContain("Tax: $0.00");
-    const missing = await post(checkout, { method: "card", cardNumber: "4242424242424242", country: "US" }, { cookie });
+    const missing = await post(
+      checkout,
+      { method: "card", cardNumber: "4242424242424242", country: "US", postalCode: " " },
+      { cookie },
+    );
     expect(missing.status).toBe(402);
     expect(await missing.text()).toContain("Enter your billing address.");
     const paid = await post(

@@ -5,9 +5,9 @@ import { standIn } from "./stand-in";
 import { advance, eventsAbout, stripe, subscriber } from "./stand-in-sdk";
 
 // Refunds that are pending or fail later, disputes, and packs paid by a delayed method, driven as on Stripe by its
-// documented test cards and IBANs; what is asynchronous on Stripe moves on when the customer's test clock advances.
+// documented test cards and bank accounts; what is asynchronous on Stripe moves on when the customer's test clock advances.
 
-/** A customer who bought the 500-credit pack on the checkout page with `entry` (a test card, or a test IBAN). */
+/** A customer who bought the 500-credit pack on the checkout page with `entry` (a test card, or a test bank account). */
 async function packBuyer(email: string, entry: string | CheckoutEntry) {
   const customer = await stripe.customers.create({ email });
   const session = await stripe.checkout.sessions.create({
@@ -111,13 +111,13 @@ describe("disputes", () => {
   });
 });
 
-describe("a pack paid by a delayed method (SEPA Direct Debit)", () => {
+describe("a pack paid by a delayed method (ACH Direct Debit)", () => {
   it("completes unpaid, then its payment succeeds when the clock moves on", async () => {
-    const { session, intent, charge, clock } = await packBuyer("sepa-paid@example.com", {
-      iban: "AT61 1904 3002 3457 3201",
+    const { session, intent, charge, clock } = await packBuyer("debit-paid@example.com", {
+      bankAccount: { routingNumber: "110000000", accountNumber: "000123456789" },
     });
     expect(session).toMatchObject({ status: "complete", payment_status: "unpaid" });
-    expect(intent).toMatchObject({ status: "processing", payment_method_types: ["sepa_debit"] });
+    expect(intent).toMatchObject({ status: "processing", payment_method_types: ["us_bank_account"] });
     expect(await chargeOf(charge)).toMatchObject({ status: "pending", paid: false });
     expect(await eventsAbout(session.id)).toEqual(["checkout.session.completed"]);
     await advance(clock, 1);
@@ -134,7 +134,9 @@ describe("a pack paid by a delayed method (SEPA Direct Debit)", () => {
   });
 
   it("or fails; a subscription cannot be paid by it", async () => {
-    const { session, intent, clock } = await packBuyer("sepa-failed@example.com", { iban: "AT861904300235473202" });
+    const { session, intent, clock } = await packBuyer("debit-failed@example.com", {
+      bankAccount: { routingNumber: "110000000", accountNumber: "000111111113" },
+    });
     await advance(clock, 1);
     expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ payment_status: "unpaid" });
     expect(await stripe.paymentIntents.retrieve(intent.id)).toMatchObject({ status: "requires_payment_method" });
@@ -143,14 +145,16 @@ describe("a pack paid by a delayed method (SEPA Direct Debit)", () => {
       "checkout.session.async_payment_failed",
     ]);
 
-    const customer = await stripe.customers.create({ email: "sepa-sub@example.com" });
+    const customer = await stripe.customers.create({ email: "debit-sub@example.com" });
     const sub = await stripe.checkout.sessions.create({
       mode: "subscription",
       customer: customer.id,
       line_items: [{ price: "price_basic_monthly", quantity: 1 }],
     });
-    const refused = await standIn().completeCheckout(sub.id, { iban: "AT611904300234573201" });
-    expect(refused).toEqual({ ok: false, message: "A SEPA Direct Debit can pay a one-time purchase only." });
+    const refused = await standIn().completeCheckout(sub.id, {
+      bankAccount: { routingNumber: "110000000", accountNumber: "000123456789" },
+    });
+    expect(refused).toEqual({ ok: false, message: "The stand-in takes a bank debit for one-time purchases only." });
     expect((await stripe.checkout.sessions.retrieve(sub.id)) as Stripe.Checkout.Session).toMatchObject({
       status: "open",
     });

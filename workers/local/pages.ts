@@ -75,7 +75,11 @@ const addressSchema = z.object({
 });
 const checkoutForm = z.discriminatedUnion("method", [
   z.object({ method: z.literal("card"), cardNumber: z.string().trim().min(1).max(40) }),
-  z.object({ method: z.literal("sepa_debit"), iban: z.string().trim().min(1).max(40) }),
+  z.object({
+    method: z.literal("us_bank_account"),
+    routingNumber: z.string().trim().min(1).max(20),
+    accountNumber: z.string().trim().min(1).max(30),
+  }),
 ]);
 
 /** The billing address Checkout asks for when the session requires one or computes tax (prefilled in test mode). */
@@ -97,16 +101,21 @@ async function checkoutPage(stub: Stub, id: string, customer: string | null, for
   let debitError = false;
   if (form && session.status === "open") {
     const parsed = checkoutForm.safeParse({ method: "card", ...form });
-    const address = addressSchema.safeParse(form);
+    // The fields are prefilled: a form sent without them (a test's, a script's) takes those values.
+    const address = addressSchema.safeParse(
+      form.country === undefined && form.postalCode === undefined ? { country: "US", postalCode: "10001" } : form,
+    );
     let entry: CheckoutEntry | null = null;
-    if (!parsed.success) error = form.method === "sepa_debit" ? "Enter an IBAN." : "Enter a card number.";
+    debitError = form.method === "us_bank_account";
+    if (!parsed.success) error = debitError ? "Enter the routing and account numbers." : "Enter a card number.";
     else if (needsAddress && !address.success) error = "Enter your billing address.";
     else
       entry = {
-        ...(parsed.data.method === "card" ? { cardNumber: parsed.data.cardNumber } : { iban: parsed.data.iban }),
+        ...(parsed.data.method === "card"
+          ? { cardNumber: parsed.data.cardNumber }
+          : { bankAccount: { routingNumber: parsed.data.routingNumber, accountNumber: parsed.data.accountNumber } }),
         address: address.success ? address.data : null,
       };
-    debitError = form.method === "sepa_debit";
     if (entry) {
       const outcome = await stub.completeCheckout(id, entry);
       if (outcome.ok) return redirect(String(session.success_url));
@@ -125,13 +134,16 @@ async function checkoutPage(stub: Stub, id: string, customer: string | null, for
     : "";
   const debit = subscription
     ? ""
-    : `<form method="post" class="card test"><input type="hidden" name="method" value="sepa_debit">
-<h2>Test option: SEPA Direct Debit (delayed payment)</h2>
-<p class="help" id="iban-help">The checkout completes unpaid; the bank's answer comes when this customer's test clock next
-advances (<code>POST /dev/stripe/advance</code>). AT61 1904 3002 3457 3201 is paid then; AT86 1904 3002 3547 3202 fails then.</p>
-<label for="iban">IBAN</label>
-<input id="iban" name="iban" autocomplete="off" placeholder="AT61 1904 3002 3457 3201" required
-  aria-describedby="iban-help"${debitError && error ? ' aria-invalid="true"' : ""}>
+    : `<form method="post" class="card test"><input type="hidden" name="method" value="us_bank_account">
+<h2>Test option: US bank account, ACH Direct Debit (delayed payment)</h2>
+<p class="help" id="bank-help">The checkout completes unpaid; the bank's answer comes when this customer's test clock
+next advances (<code>POST /dev/stripe/advance</code>). Routing number 110000000 with account 000123456789 is paid
+then; with account 000111111113 it fails then (account closed).</p>
+<label for="routingNumber">Routing number</label>
+<input id="routingNumber" name="routingNumber" inputmode="numeric" autocomplete="off" value="110000000" required>
+<label for="accountNumber">Account number</label>
+<input id="accountNumber" name="accountNumber" inputmode="numeric" autocomplete="off" placeholder="000123456789" required
+  aria-describedby="bank-help"${debitError && error ? ' aria-invalid="true"' : ""}>
 ${needsAddress ? addressFields("debit-") : ""}${debitError ? alert(error) : ""}
 <button type="submit" class="secondary">Debit my account</button></form>`;
   const body =

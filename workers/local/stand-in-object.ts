@@ -232,7 +232,7 @@ export class LocalStandIn extends DurableObject {
     const session = checkoutSession(this.store, id);
     return session ? needsAddress(session) : false;
   }
-  /** The customer pays: a test card number, or what the page collected (a card or a test IBAN, an address). */
+  /** The customer pays: a test card number, or what the page collected (a card or a test bank account, an address). */
   completeCheckout(id: string, entry: string | CheckoutEntry): PageOutcome {
     const session = checkoutSession(this.store, id);
     const s = onClock(this.store, clockIdOfCustomer(this.store, session ? String(session.customer) : null));

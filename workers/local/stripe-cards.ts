@@ -1,5 +1,5 @@
 /**
- * Local only: Stripe's documented test cards and test bank accounts (docs.stripe.com/testing), what each does when
+ * Local only: Stripe's documented test cards and test US bank accounts (docs.stripe.com/testing), what each does when
  * charged, and the one place a payment is made (a payment intent, and a charge once it reached the network).
  */
 import type Stripe from "stripe";
@@ -8,7 +8,7 @@ import {
   cardPaymentMethod,
   chargeObject,
   paymentIntentObject,
-  sepaDebitPaymentMethod,
+  usBankAccountPaymentMethod,
   type PaymentOutcome,
 } from "./stripe-objects";
 import { idOf, newId, objectOf, type StandInStore } from "./stripe-store";
@@ -35,15 +35,18 @@ const CARDS: Record<string, CardBehaviour> = {
   "4000000000000259": "disputed",
 };
 
-/** Stripe's SEPA Direct Debit test IBANs: the debit succeeds, or fails, after it was `processing`. */
-const IBANS: Record<string, CardBehaviour> = {
-  AT611904300234573201: "debit_succeeds",
-  AT861904300235473202: "debit_fails",
+/** Stripe's ACH Direct Debit test accounts (routing number 110000000): the debit succeeds, or fails, later. */
+const TEST_ROUTING = "110000000";
+const ACCOUNTS: Record<string, CardBehaviour> = {
+  "000123456789": "debit_succeeds",
+  "000111111113": "debit_fails",
 };
 
 export interface TestMethod {
   behaviour: CardBehaviour;
   last4: string;
+  /** A bank account's routing number. */
+  routingNumber?: string;
 }
 
 /**
@@ -60,16 +63,19 @@ export function testCard(number: string): TestMethod | { error: string } {
   return { behaviour, last4: digits.slice(-4) };
 }
 
-export function testIban(iban: string): TestMethod | { error: string } {
-  const compact = iban.replace(/\s/g, "").toUpperCase();
-  const behaviour = IBANS[compact];
-  if (!behaviour) return { error: "Your IBAN is invalid. Use a Stripe test IBAN such as AT61 1904 3002 3457 3201." };
-  return { behaviour, last4: compact.slice(-4) };
+export function testBankAccount(routingNumber: string, accountNumber: string): TestMethod | { error: string } {
+  const [routing, account] = [routingNumber, accountNumber].map((n) => n.replace(/[\s-]/g, ""));
+  const behaviour = ACCOUNTS[account ?? ""];
+  if (routing !== TEST_ROUTING || !behaviour)
+    return {
+      error: "Your bank account is invalid. Use Stripe's test routing number 110000000 and account 000123456789.",
+    };
+  return { behaviour, last4: (account ?? "").slice(-4), routingNumber: routing };
 }
 
 const isDebit = (b: CardBehaviour | null) => b === "debit_succeeds" || b === "debit_fails";
 
-const BEHAVIOURS: readonly string[] = [...Object.values(CARDS), ...Object.values(IBANS)];
+const BEHAVIOURS: readonly string[] = [...Object.values(CARDS), ...Object.values(ACCOUNTS)];
 const isBehaviour = (v: unknown): v is CardBehaviour => typeof v === "string" && BEHAVIOURS.includes(v);
 
 export interface PayingMethod {
@@ -93,7 +99,11 @@ export function defaultMethod(store: StandInStore, customerId: string): PayingMe
 /** Saves a test card (or account) on the customer and makes it their default. */
 export function savePaymentMethod(store: StandInStore, customerId: string, method: TestMethod): string {
   const input = { id: newId("pm"), customer: customerId, created: store.now(), ...method };
-  const pm = store.put(isDebit(method.behaviour) ? sepaDebitPaymentMethod(input) : cardPaymentMethod(input));
+  const pm = store.put(
+    isDebit(method.behaviour)
+      ? usBankAccountPaymentMethod({ ...input, routingNumber: method.routingNumber ?? TEST_ROUTING })
+      : cardPaymentMethod(input),
+  );
   const customer = objectOf<Stripe.Customer>(store, customerId, "customer");
   if (customer)
     store.put({ ...customer, invoice_settings: { ...customer.invoice_settings, default_payment_method: pm.id } });
@@ -153,7 +163,7 @@ export function pay(
       outcome,
       charge: charge?.id ?? null,
       paymentMethod: method.paymentMethod,
-      methodType: isDebit(behaviour) ? "sepa_debit" : "card",
+      methodType: isDebit(behaviour) ? "us_bank_account" : "card",
     }),
   );
   // The cardholder's bank disputes this card's payments as fraudulent a moment after they succeed.
@@ -179,7 +189,11 @@ export function settleDebit(store: StandInStore, paymentIntentId: string): boole
     amount_received: ok ? pi.amount : 0,
     last_payment_error: ok
       ? null
-      : { type: "invalid_request_error", code: "payment_method_not_available", message: "The bank refused the debit." },
+      : {
+          type: "invalid_request_error",
+          code: "account_closed",
+          message: "The customer's bank account has been closed.",
+        },
   } satisfies Stripe.PaymentIntent);
   if (charge)
     store.put({
@@ -187,8 +201,8 @@ export function settleDebit(store: StandInStore, paymentIntentId: string): boole
       status: ok ? "succeeded" : "failed",
       paid: ok,
       amount_captured: ok ? charge.amount : 0,
-      failure_code: ok ? null : "insufficient_funds",
-      failure_message: ok ? null : "The account has insufficient funds to cover this payment.",
+      failure_code: ok ? null : "account_closed",
+      failure_message: ok ? null : "The customer's bank account has been closed.",
     } satisfies Stripe.Charge);
   return ok;
 }

@@ -2,10 +2,10 @@
  * Local only: Checkout Sessions in the stand-in — created (with what a merchant switches on: automatic tax, address
  * collection, saving the address on the customer), listed, expired (by the API or at `expires_at` on the clock),
  * completed on the stand-in's checkout page by a test card (a subscription, or a pack paid at once) or by a test
- * SEPA debit (a pack completed unpaid, whose payment succeeds or fails when the clock moves on).
+ * ACH bank debit (a pack completed unpaid, whose payment succeeds or fails when the clock moves on).
  */
 import type Stripe from "stripe";
-import { pay, savePaymentMethod, settleDebit, testCard, testIban } from "./stripe-cards";
+import { pay, savePaymentMethod, settleDebit, testBankAccount, testCard } from "./stripe-cards";
 import { clockIdOfCustomer, schedule } from "./stripe-clock";
 import {
   checkoutCustomerDetails,
@@ -167,9 +167,9 @@ export type PageOutcome = { ok: true } | { ok: false; message: string };
 
 /** What the customer enters on the checkout page. */
 export interface CheckoutEntry {
-  /** A test card number, or a test IBAN for a SEPA Direct Debit (packs only). */
+  /** A test card number, or a test US bank account for an ACH Direct Debit (packs only). */
   cardNumber?: string;
-  iban?: string;
+  bankAccount?: { routingNumber: string; accountNumber: string };
   /** The billing address, when the page asked for one (a test address is used when none is given). */
   address?: { country: string; postalCode: string } | null;
 }
@@ -178,9 +178,11 @@ export interface CheckoutEntry {
 export function completeCheckout(store: StandInStore, sessionId: string, entry: CheckoutEntry): PageOutcome {
   const session = checkoutSession(store, sessionId);
   if (!session || session.status !== "open") return { ok: false, message: "This checkout is no longer open." };
-  if (entry.iban !== undefined && session.mode !== "payment")
-    return { ok: false, message: "A SEPA Direct Debit can pay a one-time purchase only." };
-  const method = entry.iban !== undefined ? testIban(entry.iban) : testCard(entry.cardNumber ?? "");
+  if (entry.bankAccount && session.mode !== "payment")
+    return { ok: false, message: "The stand-in takes a bank debit for one-time purchases only." };
+  const method = entry.bankAccount
+    ? testBankAccount(entry.bankAccount.routingNumber, entry.bankAccount.accountNumber)
+    : testCard(entry.cardNumber ?? "");
   if ("error" in method) return { ok: false, message: method.error };
   if (method.behaviour === "declines" || method.behaviour === "declines_after_attach")
     return { ok: false, message: "Your card was declined." };

@@ -70,7 +70,7 @@ export function checkoutSessionObject(input: {
     payment_method_collection: input.mode === "subscription" ? "always" : null,
     payment_method_configuration_details: null,
     payment_method_options: null,
-    payment_method_types: input.mode === "payment" ? ["card", "sepa_debit"] : ["card"],
+    payment_method_types: input.mode === "payment" ? ["card", "us_bank_account"] : ["card"],
     payment_status: "unpaid",
     permissions: null,
     recovered_from: null,

@@ -122,12 +122,13 @@ export function cardPaymentMethod(input: {
   };
 }
 
-/** A SEPA Direct Debit account (a delayed method: its payments are `processing` until the bank answers). */
-export function sepaDebitPaymentMethod(input: {
+/** A US bank account debited by ACH (a delayed method: its payments are `processing` until the bank answers). */
+export function usBankAccountPaymentMethod(input: {
   id: string;
   customer: string;
   created: number;
   last4: string;
+  routingNumber: string;
   behaviour: string;
 }): Stripe.PaymentMethod {
   return {
@@ -140,15 +141,18 @@ export function sepaDebitPaymentMethod(input: {
     customer_account: null,
     livemode: false,
     metadata: { behaviour: input.behaviour },
-    sepa_debit: {
-      bank_code: "19043",
-      branch_code: "",
-      country: "AT",
+    type: "us_bank_account",
+    us_bank_account: {
+      account_holder_type: "individual",
+      account_type: "checking",
+      bank_name: "STRIPE TEST BANK",
+      financial_connections_account: null,
       fingerprint: null,
-      generated_from: null,
       last4: input.last4,
+      networks: { preferred: "ach", supported: ["ach"] },
+      routing_number: input.routingNumber,
+      status_details: null,
     },
-    type: "sepa_debit",
   };
 }
 

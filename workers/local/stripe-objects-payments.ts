@@ -16,7 +16,7 @@ export function paymentIntentObject(input: {
   outcome: PaymentOutcome;
   charge: string | null;
   paymentMethod: string | null;
-  /** "card" unless told (a SEPA debit is `sepa_debit`). */
+  /** "card" unless told (an ACH debit is `us_bank_account`). */
   methodType?: string;
 }): Stripe.PaymentIntent {
   const declined = input.outcome === "requires_payment_method";
@@ -52,8 +52,8 @@ export function paymentIntentObject(input: {
           }
         : {
             type: "invalid_request_error",
-            code: "payment_method_not_available",
-            message: "The bank refused the debit.",
+            code: "account_closed",
+            message: "The customer's bank account has been closed.",
           }
       : null,
     latest_charge: input.charge,

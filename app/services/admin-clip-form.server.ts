@@ -106,15 +106,15 @@ function here(requestUrl: string, changes: Record<string, string | null>): strin
 /**
  * A page's action for its Create Clip form (`intent=create`). Success: back to the page with the dialog showing what
  * was charged (`?modal=create&created=<id>`; a reload shows the same, the key makes a re-post harmless). A refusal:
- * the page again, the dialog with the message and the fields as posted. An ended session: the enhanced dialog (it
- * posts `js=1`) shows K10 in place; a page without JavaScript cannot be rendered for a signed-out visitor, so it goes
- * to /signin with the same text and comes back to the dialog afterwards.
+ * the page again, the dialog with the message and the fields as posted. An ended session: /signin with K10's text,
+ * back to the dialog afterwards, with or without JavaScript (a message shown in place was gone at once: the page's
+ * data reload after the post found no session and went to /signin with no word).
  */
 export async function answerCreateClipForm(request: Request, context: AppLoadContext, form: Record<string, string>) {
   const outcome = await createClipFromForm(request, context, form);
   // Thrown: the action's answer type is then the refusal alone.
   if (outcome.ok) throw redirect(here(request.url, { modal: "create", created: outcome.clipId }));
-  if (outcome.result.signIn && form.js !== "1") {
+  if (outcome.result.signIn) {
     throw redirect(signinWithNotice("clip_signed_out", here(request.url, { modal: "create", created: null })));
   }
   return data(

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { reconcile } from "~/db/ledger.server";
 import { getDb } from "~/db/client.server";
 import { ZERO_DURATION_MESSAGE } from "~/domain/credits";
+import { signinWithNotice } from "~/domain/signin-messages";
 import { INVALID_VIDEO_URL } from "~/domain/video-link";
 import { countRows, get, insertUser, ORIGIN, post, signIn } from "./helpers";
 
@@ -151,14 +152,21 @@ describe("the admin Create Clip form without JavaScript", () => {
     expect(await credits(id)).toBe(500);
   });
 
-  it("the same post from the enhanced dialog (js=1) answers the message in place with a 401", async () => {
+  it("the same post from the enhanced dialog goes to the same sign-in notice, not a message that a reload drops", async () => {
     const { id, cookie } = await admin("form-expired-js@example.com");
     await env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(id).run();
-    // The request Remix's client sends for a form (single fetch: the page's URL with .data).
-    const res = await post("/admin/clips.data?modal=create", { ...form(crypto.randomUUID()), js: "1" }, { cookie });
-    expect(res.status).toBe(401);
-    expect(await res.text()).toContain("You must be logged in to create a clip.");
+    // The request Remix's client sends for a form (single fetch: the page's URL with .data); a hydrated dialog
+    // used to add js=1 and got the message in place, then the page's reload sent it to /signin with no word.
+    for (const path of ["/admin/clips.data?modal=create", "/admin/calendars.data?modal=create"]) {
+      const res = await post(path, { ...form(crypto.randomUUID()), js: "1" }, { cookie });
+      expect(res.status, path).not.toBe(401);
+      // Single fetch answers a redirect as data (202) the client follows.
+      const body = await res.text();
+      const back = path.replace(".data", "");
+      expect(body, path).toContain(signinWithNotice("clip_signed_out", back));
+    }
     expect(await clipsOf(id)).toBe(0);
+    expect(await credits(id)).toBe(500);
   });
 
   it("the success line shows only for the admin's own clip (a link cannot make one up)", async () => {

@@ -10,7 +10,6 @@ export interface CreateClipAnswer {
   intent: "create";
   error: string;
   upgrade?: boolean;
-  signIn?: boolean;
   values: {
     name: string;
     videoUrl: string;
@@ -75,7 +74,6 @@ export function CreateClipModal({
   const navigate = useNavigate();
   const navigation = useNavigation();
   const closeHref = useHereWith({ modal: null, created: null });
-  const signInHref = `/signin?${new URLSearchParams({ redirectTo: useHereWith({ created: null }) })}`;
   const cost = clipCost(parseClockTime(end) - parseClockTime(start), "mp4", quality);
   // The one clip-range rule (end after start, 0.1 s minimum; the 24 h cap is the server's).
   const rangeError = clipRangeError(parseClockTime(start), parseClockTime(end));
@@ -137,8 +135,6 @@ export function CreateClipModal({
           <Form method="post" preventScrollReset className="mt-4 space-y-4">
             <input type="hidden" name="intent" value="create" />
             <input type="hidden" name="key" value={key} />
-            {/* Tells the action this dialog can show an ended session's message in place (see the action). */}
-            {hydrated && <input type="hidden" name="js" value="1" />}
             <div>
               <label htmlFor="clip-name" className="label">
                 Clip Name
@@ -230,11 +226,6 @@ export function CreateClipModal({
                 {answer.upgrade && (
                   <Link to="/pricing" className="font-semibold underline">
                     Upgrade Plan
-                  </Link>
-                )}
-                {answer.signIn && (
-                  <Link to={signInHref} className="font-semibold underline">
-                    Sign in
                   </Link>
                 )}
               </p>

@@ -5,7 +5,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
 import { BillingToggle, parseBilling } from "~/components/pricing/billing-toggle";
@@ -87,6 +87,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       case "unchanged":
         return { ok: true as const, message: `Successfully changed plan to ${target}!` };
       case "changed":
+        // Asking for the plan in force drops a scheduled downgrade or cancellation ("Keep my plan").
+        if (target === effectivePlan(user.plan) && outcome.effective === "now")
+          return { ok: true as const, message: `You keep your ${target} plan: the scheduled change is cancelled.` };
         return {
           ok: true as const,
           message: `Successfully changed plan to ${target}!${outcome.effective === "period_end" ? PERIOD_END_NOTE : ""}`,
@@ -141,6 +144,15 @@ export default function PlanPage() {
             Changes to {next ?? live.pendingPlan} at the end of this period
             {periodEnd ? ` (${formatShortDate(periodEnd, timeZone)})` : ""}.
           </p>
+        )}
+        {(next ?? live.pendingPlan) && current !== "Free" && (
+          <Form method="post" className="mt-3">
+            <input type="hidden" name="plan" value={current} />
+            <input type="hidden" name="billing" value={interval ?? billing} />
+            <button type="submit" className="btn-secondary" data-testid="keep-plan">
+              Keep my plan
+            </button>
+          </Form>
         )}
         <div className="mt-5 flex flex-wrap gap-3">
           <Link to="/credits" className="btn-secondary">

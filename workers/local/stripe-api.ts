@@ -9,7 +9,7 @@
 import type Stripe from "stripe";
 import { CREDIT_PACKS, PAID_PLAN_IDS, priceLookupKey, type Billing } from "../../app/domain/plans";
 import { createSession, expireSessionApi, lineItemsOf, listSessionLineItems, listSessions } from "./stripe-checkout";
-import { clockIdOfCustomer, createClock, onClock, onCustomerClock, testClocksApi } from "./stripe-clock";
+import { createClock, onClock, onCustomerClock, testClocksApi } from "./stripe-clock";
 import { listInvoices, listLines } from "./stripe-invoices";
 import { customerObject, list, priceObject } from "./stripe-objects";
 import { configurationsApi, createPortalSession } from "./stripe-portal";
@@ -232,6 +232,3 @@ export function answer(store: StandInStore, method: string, url: URL, params: Pa
   }
   return stripeError(404, `Unrecognized request URL (${method}: ${path}).`);
 }
-
-/** The customers on a clock and the clock a customer is on (for the dev routes). */
-export { clockIdOfCustomer };

@@ -5,7 +5,7 @@
  * that expire, and the stand-in's scheduled steps (refunds and delayed payments that settle, disputes).
  */
 import type Stripe from "stripe";
-import { billingOfPrice, testClockObject } from "./stripe-objects";
+import { addIntervals, billingOfPrice, testClockObject } from "./stripe-objects";
 import { expireSession, settleAsyncPayment } from "./stripe-checkout";
 import { finalizeDraft, retryInvoice } from "./stripe-invoices";
 import { closeDispute, openDispute, settleRefund } from "./stripe-refunds";
@@ -20,7 +20,6 @@ import {
   type StandInStore,
   type StripeObject,
 } from "./stripe-store";
-import { addIntervals } from "./stripe-objects";
 import { endDunning, expirePendingUpdate, periodEndReached } from "./stripe-subscriptions";
 
 type Clock = Stripe.TestHelpers.TestClock;

@@ -46,7 +46,7 @@ afterEach(async () => {
 });
 
 describe("a companion job's hold answers the terms it is cut with", () => {
-  it("caps an unasked quality at the plan's maximum and adds the Free plan's watermark", async () => {
+  it("a Free hold with no quality asked answers the plan's cap with the watermark, priced and recorded at it", async () => {
     const { token } = await apiUser("Free");
     const res = await post("/api/v1/holds", token, job({ sourceHeight: 1080 }), "terms-free-1");
     expect(res.status).toBe(201);

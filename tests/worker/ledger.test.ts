@@ -110,7 +110,7 @@ describe("charging clips through API v1", () => {
     expect((await api("/api/v1/clips", token, { body: clip({ name: "boom" }), key: "boom-key-1" })).status).toBe(201);
   });
 
-  it("enforces plan limits on the server, naming the plan that lifts them", async () => {
+  it("answers a clip beyond the plan's length, quality or format with 403 plan_limit and the limit's message", async () => {
     const { token } = await apiUser(1000, "Free");
     const long = await api("/api/v1/clips", token, { body: clip({ endSeconds: 80 }), key: "limit-len-1" });
     expect(long.status).toBe(403);

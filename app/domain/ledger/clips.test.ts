@@ -40,7 +40,7 @@ describe("a clip's charge and who hears of the clip", () => {
     expect(decision.effects.filter((e) => e.type === "publish").map((e) => e.event.type)).toEqual(["credits", "clip"]);
   });
 
-  it("a team member's clip moves the owner's balance live but is not added to the owner's clips", () => {
+  it("a team member's clip: the owner's pages hear only the new balance, the member hears the clip, written as theirs", () => {
     const decision = charge(
       proOwner(),
       { key: "member-key-1", request, source: "api", creatorId: "member" },

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ClipError } from "../src/errors";
 import { resolveSource } from "../src/source";
-import { formatSelector, LIVE_MESSAGE, resolveWithYtDlp, ytDlpAgeWarning } from "../src/ytdlp";
+import { formatSelector, LIVE_MESSAGE, resolveWithYtDlp, YTDLP_TIMEOUT_MS, ytDlpAgeWarning } from "../src/ytdlp";
 import { startServe } from "./cli-process";
 import { tempDir } from "./helpers";
 import { processesWith, waitUntilGone } from "./process-table";
@@ -89,7 +89,9 @@ describe("yt-dlp is bounded and leaves nothing behind", () => {
     fakeYtDlp({ id: "x", hangSeconds: 60, hangChild: tag, formats });
     const began = Date.now();
     const error = await resolveWithYtDlp(FAKE_YTDLP, PAGE, { height: 720, timeoutMs: 1500 }).catch((e: unknown) => e);
-    expect(Date.now() - began).toBeLessThan(10_000);
+    // The limit asked for, not the default minute (which gives the same error, a minute later). Half the default is
+    // twenty times the limit: a loaded machine makes this slower, not red.
+    expect(Date.now() - began).toBeLessThan(YTDLP_TIMEOUT_MS / 2);
     expect((error as ClipError).code).toBe("network");
     expect((error as ClipError).message).toMatch(/did not answer within a minute/);
     expect(await waitUntilGone(tag)).toEqual([]);

@@ -2,11 +2,14 @@
 import type { Db } from "./client.server";
 import { contactMessages, notifyRequests } from "./schema";
 
+/** Stores a contact message (status new); its id. */
 export async function insertContactMessage(
   db: Db,
   message: { name: string; email: string; topic: string; message: string },
-): Promise<void> {
-  await db.insert(contactMessages).values({ id: crypto.randomUUID(), ...message });
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.insert(contactMessages).values({ id, ...message });
+  return id;
 }
 
 /** The unique (email, product) index keeps one row: asking twice is not an error. */

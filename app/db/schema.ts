@@ -265,9 +265,31 @@ export const contactMessages = sqliteTable(
     email: text("email").notNull(),
     topic: text("topic").notNull(),
     message: text("message").notNull(),
+    /** The admin Inbox's status: new until a reply is sent (answered), closed by an admin. */
+    status: text("status", { enum: ["new", "answered", "closed"] })
+      .notNull()
+      .default("new"),
     createdAt: createdAt(),
   },
-  (t) => [index("contact_messages_created_idx").on(t.createdAt)],
+  (t) => [
+    index("contact_messages_created_idx").on(t.createdAt),
+    index("contact_messages_status_created_idx").on(t.status, t.createdAt),
+  ],
+);
+
+/** The replies admins sent from the Inbox, each e-mailed to the message's sender. */
+export const contactReplies = sqliteTable(
+  "contact_replies",
+  {
+    id: text("id").primaryKey(),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => contactMessages.id, { onDelete: "cascade" }),
+    adminId: text("admin_id").references(() => users.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("contact_replies_message_idx").on(t.messageId, t.createdAt)],
 );
 
 /** "Notify Me" sign-ups for browsers we do not support yet (Safari). One row per address and product. */

@@ -1,27 +1,14 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
 import { Faq } from "~/components/faq";
 import { Field } from "~/components/field";
 import { getDb } from "~/db/client.server";
 import { CONTACT_FAQ } from "~/domain/faq";
+import { CONTACT_TOPICS as TOPICS, contactSchema, PUBLIC_FORM_LIMITS } from "~/domain/inbox";
 import { SITE } from "~/domain/site";
-import { saveContactMessage } from "~/services/contact.server";
-import { clientIp, hitRateLimit, rateLimitedFormResponse } from "~/services/rate-limit.server";
+import { submitContactMessage } from "~/services/contact.server";
+import { clientIp, hitRateLimits, rateLimitedFormResponse } from "~/services/rate-limit.server";
 import { fieldErrors, readForm } from "~/utils/forms";
-
-const TOPICS = ["General question", "Technical support", "Billing", "Partnerships", "Feedback"] as const;
-
-const contactSchema = z.object({
-  name: z.string().trim().min(1, "Please enter your name.").max(100, "Name is too long."),
-  email: z.string().trim().toLowerCase().email("Please enter a valid email address.").max(254),
-  topic: z.enum(TOPICS, { errorMap: () => ({ message: "Please choose a topic." }) }),
-  message: z
-    .string()
-    .trim()
-    .min(10, "Please write at least 10 characters.")
-    .max(5000, "Message is too long (5,000 characters at most)."),
-});
 
 export { publicPageHeaders as headers } from "~/services/cache.server";
 
@@ -30,13 +17,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) {
     return data({ ok: false as const, formError: null, fieldErrors: fieldErrors(parsed.error) }, { status: 400 });
   }
-  const limit = await hitRateLimit(
-    context.cloudflare.env.DB,
-    { name: "contact", limit: 5, windowMs: 10 * 60 * 1000 },
-    clientIp(request),
-  );
+  const { env } = context.cloudflare;
+  // Per IP, then per address: one address written from many IPs would have us e-mail support (and later its owner).
+  const limit = await hitRateLimits(env.DB, [
+    [PUBLIC_FORM_LIMITS.contactPerIp, clientIp(request)],
+    [PUBLIC_FORM_LIMITS.contactPerAddress, parsed.data.email],
+  ]);
   if (!limit.ok) return rateLimitedFormResponse(limit.retryAfterSeconds);
-  await saveContactMessage(getDb(context.cloudflare.env.DB), parsed.data);
+  await submitContactMessage({ env, db: getDb(env.DB) }, new URL(request.url).origin, parsed.data);
   return { ok: true as const, name: parsed.data.name };
 }
 

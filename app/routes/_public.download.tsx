@@ -15,6 +15,7 @@ import type { NotifyResult } from "~/components/marketing/download/notify-form";
 import { PageHero } from "~/components/marketing/page-hero";
 import { SectionHeading } from "~/components/marketing/section-heading";
 import { storeListings } from "~/domain/extension";
+import { PUBLIC_FORM_LIMITS } from "~/domain/inbox";
 
 import { addNotifyRequest } from "~/services/notify.server";
 import { clientIp, hitRateLimit, rateLimitedFormResponse } from "~/services/rate-limit.server";
@@ -33,7 +34,6 @@ const NotifySchema = z.object({
 });
 
 const NOTIFY_CONFIRMATION = "Thanks! We'll email you when ClipCut for Safari is ready.";
-const NOTIFY_RATE_LIMIT = { name: "notify", limit: 5, windowMs: 10 * 60 * 1000 };
 
 export async function loader({ context }: LoaderFunctionArgs) {
   const env = context.cloudflare.env;
@@ -53,7 +53,7 @@ export async function loader({ context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { DB } = context.cloudflare.env;
-  const limit = await hitRateLimit(DB, NOTIFY_RATE_LIMIT, clientIp(request));
+  const limit = await hitRateLimit(DB, PUBLIC_FORM_LIMITS.notifyPerIp, clientIp(request));
   if (!limit.ok) return rateLimitedFormResponse(limit.retryAfterSeconds);
 
   const form = await readForm(request);
@@ -62,6 +62,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const fieldErrors = { email: parsed.error.flatten().fieldErrors.email?.[0] };
     return data<NotifyResult>({ ok: false, fieldErrors }, { status: 400, headers: { "Cache-Control": "no-store" } });
   }
+  // And per address: one address signed up from many IPs.
+  const perAddress = await hitRateLimit(DB, PUBLIC_FORM_LIMITS.notifyPerAddress, parsed.data.email.toLowerCase());
+  if (!perAddress.ok) return rateLimitedFormResponse(perAddress.retryAfterSeconds);
 
   try {
     // A repeated address is fine: the same confirmation, still one row.

@@ -45,3 +45,11 @@ export function actionEmail(opts: {
     links: [opts.url],
   } satisfies EmailMessage;
 }
+
+/** A plain-text message (its line breaks kept in the HTML part too), e.g. words someone typed into a form. */
+export function textEmail(opts: { to: string; subject: string; text: string; links: string[] }) {
+  return {
+    ...opts,
+    html: `<div style="white-space:pre-wrap">${escapeHtml(opts.text)}</div>`,
+  } satisfies EmailMessage;
+}

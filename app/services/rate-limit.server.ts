@@ -33,6 +33,21 @@ export async function hitRateLimit(
   return count <= rule.limit ? { ok: true } : blocked();
 }
 
+/**
+ * Several limits on one request (e.g. per IP and per e-mail address), in order: the first one the caller is over, or
+ * ok. A rule is counted only when the ones before it let the caller through.
+ */
+export async function hitRateLimits(
+  db: D1Database,
+  checks: readonly (readonly [RateLimitRule, string])[],
+): Promise<RateLimitResult> {
+  for (const [rule, subject] of checks) {
+    const result = await hitRateLimit(db, rule, subject);
+    if (!result.ok) return result;
+  }
+  return { ok: true };
+}
+
 /** Gives back one counted attempt in the current window (e.g. a password attempt that turned out right). */
 export async function refundRateLimit(db: D1Database, rule: RateLimitRule, subject: string): Promise<void> {
   await uncountHit(db, counterKey(rule, subject), windowOf(rule).start);

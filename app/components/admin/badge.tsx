@@ -24,6 +24,10 @@ const STYLES: Record<string, string> = {
   Pro: "bg-amber-100 text-amber-900",
   "Pro User": "bg-amber-100 text-amber-900",
   "Free User": "bg-slate-100 text-slate-700",
+  // The Inbox's contact message statuses.
+  New: "bg-amber-100 text-amber-900",
+  Answered: "bg-emerald-100 text-emerald-800",
+  Closed: "bg-slate-200 text-slate-700",
 };
 
 export const badgeStyle = (value: string) => STYLES[value] ?? (STYLES.Expired as string);

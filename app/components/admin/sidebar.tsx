@@ -11,6 +11,7 @@ export const ADMIN_NAV = [
   { to: "/admin/promotions", label: "Promotions", icon: "promotions" },
   { to: "/admin/payouts", label: "Payouts", icon: "payouts" },
   { to: "/admin/users", label: "Users", icon: "users" },
+  { to: "/admin/inbox", label: "Inbox", icon: "inbox" },
   { to: "/admin/earnings", label: "Earnings", icon: "earnings" },
   { to: "/admin/reviews", label: "Reviews", icon: "reviews" },
   { to: "/admin/reports", label: "Reports", icon: "reports" },

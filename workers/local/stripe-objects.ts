@@ -7,4 +7,5 @@
 export * from "./stripe-objects-core";
 export * from "./stripe-objects-payments";
 export * from "./stripe-objects-billing";
+export * from "./stripe-objects-invoices";
 export * from "./stripe-objects-checkout";

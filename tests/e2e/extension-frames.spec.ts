@@ -23,7 +23,8 @@ import { newUserOnDashboard } from "./helpers";
  * from the companion's thumbnails and from the cut files.
  */
 // Each step is a seek and a read (20–50 ms alone); a loaded 2-core machine needs the generous limit.
-test.describe.configure({ mode: "serial", timeout: 400_000 });
+const TIMEOUT_MS = 400_000;
+test.describe.configure({ mode: "serial", timeout: TIMEOUT_MS });
 
 const DIR = join(tmpdir(), "clipcut-frame-band-e2e-v1");
 const FILE = "band30-g60.mp4";
@@ -55,7 +56,8 @@ async function pressAndCheck(watch: Page, key: string, expected: number) {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(300_000);
+  // The set-up (a build, the source encoded, a browser and the companion started) gets the tests' budget.
+  test.setTimeout(TIMEOUT_MS);
   buildExtension();
   await makeFrameBandSource(join(DIR, FILE), { fps: String(FPS), seconds: 20, gop: 60 });
   media = await startRangeServer(DIR);

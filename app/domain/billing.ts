@@ -299,14 +299,24 @@ export const lineCredits = (line: PaidLine) => line.months.reduce((sum, m) => su
 export const keptCents = (line: PaidLine) =>
   Math.max(0, line.chargedCents - Object.values(line.returned).reduce((sum, c) => sum + c, 0));
 
-/** The credits a line's money backs now: its begun months, capped by the share of its money Stripe keeps. */
+/** The credits a line's kept money backs: its credits times the share of its money Stripe still keeps. */
+export function backedCredits(line: PaidLine): number {
+  if (line.chargedCents <= 0) return lineCredits(line);
+  return Math.floor((lineCredits(line) * keptCents(line)) / line.chargedCents);
+}
+
+/**
+ * Where a line's granted credits should be now: up to its begun months, never above what its money backs. Only
+ * money moves it down — a month granted stays granted however the clock is read later (a test clock ahead of the
+ * ledger's, a replay), and a subscription's end only stops the months not yet begun.
+ */
 export function lineTarget(line: PaidLine, now: number): number {
+  const backed = backedCredits(line);
+  if (line.granted > backed) return backed;
   const begun = line.months
     .filter((m) => m.start <= now && (line.stopAt === null || m.start < line.stopAt))
     .reduce((sum, m) => sum + m.credits, 0);
-  if (line.chargedCents <= 0) return begun;
-  const backed = Math.floor((lineCredits(line) * keptCents(line)) / line.chargedCents);
-  return Math.min(begun, backed);
+  return Math.max(line.granted, Math.min(begun, backed));
 }
 
 /**
@@ -359,7 +369,7 @@ export function moneyBack(
   for (const line of lines) {
     const kept = keptCents(line);
     const credits = lineCredits(line);
-    const backed = line.chargedCents > 0 ? Math.floor((credits * kept) / line.chargedCents) : credits;
+    const backed = backedCredits(line);
     const inBalance = Math.min(line.granted, left);
     left -= inBalance;
     const lineSpent = line.granted - inBalance;

@@ -8,7 +8,9 @@ import type { FollowMoneyInput } from "~/domain/ledger";
 import { lineCredits, newPaidLine, subscriptionPlans, type MoneyReturned, type PaidLineInput } from "~/domain/billing";
 import { creditPack, formatCents, planOfLookupKey, type Billing, type PaidPlanId } from "~/domain/plans";
 import {
+  eventSeen,
   lineIdsOfSubscription,
+  markEvent,
   paymentById,
   paymentByIntent,
   saveAlert,
@@ -207,9 +209,14 @@ async function mail(ctx: Ctx, userId: string, body: Omit<Parameters<typeof actio
  * made (the plan in force stays, whatever happens to this invoice). Told once per invoice.
  */
 export async function invoiceFailed(ctx: Ctx, invoiceId: string): Promise<void> {
-  const invoice = await ctx.client.stripe.invoices.retrieve(invoiceId);
+  const invoice = await ctx.client.stripe.invoices.retrieve(invoiceId, {
+    expand: ["payments.data.payment.payment_intent"],
+  });
   // Paid meanwhile (a retry succeeded): nothing to tell.
   if (invoice.status === "paid" || invoice.status === "void") return;
+  // The bank asks for authentication: Stripe sends invoice.payment_action_required next, which tells the creator.
+  const intent = invoice.payments?.data[0]?.payment.payment_intent;
+  if (intent && typeof intent !== "string" && intent.status === "requires_action") return;
   const userId = await userOf(ctx, invoice.customer, invoiceSubscription(invoice)?.metadata);
   const before = await paymentById(ctx.db, invoice.id);
   const upgrade = invoice.billing_reason === "subscription_update";
@@ -290,7 +297,7 @@ export async function refundsChanged(ctx: Ctx, named: { charge: string } | { ref
   }));
   const byUs = refunds.find((r) => r.metadata?.actor_id);
   const said = refunds.find((r) => r.metadata?.reason)?.metadata?.reason;
-  await follow(
+  const result = await follow(
     ctx,
     payment.userId,
     {
@@ -302,6 +309,37 @@ export async function refundsChanged(ctx: Ctx, named: { charge: string } | { ref
   );
   const out = returned.reduce((sum, r) => sum + r.cents, 0);
   await setRefunded(ctx.db, payment.id, out, payment.amountCents);
+  for (const refund of refunds)
+    if (REFUND_OUT.has(refund.status ?? "")) await tellRefund(ctx, payment, refund, result.takenBack);
+}
+
+/**
+ * The creator hears of each refund once (whichever of its events comes first): the amount, the credits taken back,
+ * and what happens to the plan — a money-back of a subscription ends it; any other refund leaves the plan as it is.
+ */
+async function tellRefund(
+  ctx: Ctx,
+  payment: { userId: string; kind: string; description: string },
+  refund: Stripe.Refund,
+  takenBack: number,
+) {
+  const key = `mail:refund:${refund.id}`;
+  if (await eventSeen(ctx.db, key)) return;
+  const ended = payment.kind === "invoice" && refund.metadata?.money_back === "1";
+  await mail(ctx, payment.userId, {
+    subject: `ClipCut refunded ${formatCents(refund.amount)}`,
+    intro:
+      `We refunded ${formatCents(refund.amount)} of your payment for ${payment.description}` +
+      (refund.status === "pending" ? " (your bank is still processing it)" : "") +
+      `. ${takenBack.toLocaleString("en-US")} credits it paid for were taken back from your balance. ` +
+      (ended
+        ? "Your subscription has ended with this refund: your plan is now Free and nothing more will be charged."
+        : "Your plan stays as it is."),
+    action: "See your billing",
+    url: `${ctx.origin}/billing`,
+    outro: "Refunds reach your card within 5–10 business days.",
+  });
+  await markEvent(ctx.db, key, "refund.mail");
 }
 
 /** Dispute statuses whose money Stripe has taken back (an inquiry — `warning_*` — moves no money). */

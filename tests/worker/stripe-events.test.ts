@@ -117,7 +117,15 @@ describe("refunds follow their status", () => {
       refundObject({ ...base, id: "re_pending", created: f.charge.created + 10, reason: null, metadata: {}, status });
     await stripeHas(refund("pending"));
     expect((await deliver("refund.created", refund("pending"))).status).toBe(200);
+    expect((await deliver("charge.refund.updated", refund("pending"))).status).toBe(200);
     expect(await credits(userId)).toBe(100);
+    // The creator is told once: the amount, the credits taken back, and that the plan stays.
+    const told = (await outbox()).filter(
+      (m) => m.to === "pending@example.com" && m.subject === "ClipCut refunded $10.00",
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain("500 credits it paid for were taken back");
+    expect(told[0]!.text).toContain("Your plan stays as it is.");
     await stripeHas(refund("failed"));
     expect((await deliver("refund.failed", refund("failed"))).status).toBe(200);
     expect(await credits(userId)).toBe(600);

@@ -285,6 +285,16 @@ describe("every credit is backed by money Stripe kept", () => {
     expect(s.balance).toBe(0);
   });
 
+  it("a month granted stays granted when a later decision reads an earlier clock (a test clock ran ahead)", () => {
+    const s = new Story();
+    s.money({ paid: [s.line("Pro", "yearly", "in_y")] });
+    s.advance(100 * DAY);
+    expect(s.balance).toBe(4 * PRO);
+    s.now -= 100 * DAY; // the ledger's own clock is behind the one that granted
+    s.money({});
+    expect(s.balance).toBe(4 * PRO);
+  });
+
   it("a subscription that ends grants no month that begins after its end", () => {
     const s = new Story();
     s.money({ paid: [s.line("Pro", "yearly", "in_y")] });

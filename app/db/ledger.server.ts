@@ -298,6 +298,11 @@ const SQL = {
   teamClose: `DELETE FROM team_members WHERE member_id = ?1 AND owner_id = ?1 AND role = 'owner'`,
   invitationsRevoked: `UPDATE team_invitations SET revoked_at = ? WHERE owner_id = ? AND accepted_at IS NULL AND revoked_at IS NULL`,
   line: `INSERT INTO credit_lines (id, user_id, payment_id, subscription_id, label, plan, billing, start_at, end_at, charged_cents, months, returned, granted, stop_at, moves) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) ON CONFLICT (id) DO UPDATE SET returned = ?12, granted = ?13, stop_at = ?14, moves = ?15 WHERE user_id = ?2`,
+  // A deleted account (`erase`): its own clips go (a member's clips paid by this account are the member's), the holds
+  // it opened here or on a payer's ledger forget what they asked for once settled, and its rows lose the words.
+  eraseClips: `DELETE FROM clips WHERE user_id = ?`,
+  eraseHolds: `UPDATE credit_holds SET request = '{}' WHERE (user_id = ?1 OR creator_id = ?1) AND status != 'held'`,
+  eraseWord: `UPDATE credit_ledger SET description = replace(description, ?2, '[deleted]') WHERE user_id = ?1 AND instr(description, ?2) > 0`,
 } as const;
 type SqlName = keyof typeof SQL;
 
@@ -398,6 +403,10 @@ export function toStatements(d1: D1Database, userId: string, writes: Write[], no
         );
         break;
       }
+      case "erase":
+        out.push(statement(d1, "eraseClips").bind(userId), statement(d1, "eraseHolds").bind(userId));
+        for (const word of w.words) out.push(statement(d1, "eraseWord").bind(userId, word));
+        break;
       case "teamClose":
         out.push(statement(d1, "teamClose").bind(userId));
         out.push(statement(d1, "invitationsRevoked").bind(now, userId));

@@ -188,6 +188,7 @@ export const creditLedger = sqliteTable(
         "purchase",
         "pack",
         "payment_refund",
+        "account_closed",
       ],
     }).notNull(),
     description: text("description").notNull(),

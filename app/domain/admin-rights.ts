@@ -1,12 +1,12 @@
 /**
- * Who may act on whom in the admin screens. A plain admin manages users but cannot ban, demote or sign out another
- * admin: one stolen admin session must not be able to lock every other admin out. Owners (listed at deploy time,
- * ADMIN_OWNERS in wrangler.toml) may. Nobody acts on themself here (the screens refuse that earlier).
+ * Who may act on whom in the admin screens. A plain admin manages users but cannot ban, demote, sign out or delete
+ * another admin: one stolen admin session must not be able to lock every other admin out. Owners (listed at deploy
+ * time, ADMIN_OWNERS in wrangler.toml) may. Nobody acts on themself here (the screens refuse that earlier).
  */
-export type AdminAction = "ban" | "demote" | "signout";
+export type AdminAction = "ban" | "demote" | "signout" | "delete";
 
 export const ADMIN_RIGHTS_MESSAGES = {
-  notOnAdmins: "Only an owner can ban, demote or sign out another admin.",
+  notOnAdmins: "Only an owner can ban, demote, sign out or delete another admin.",
   lastAdmin: "At least one active admin must remain.",
   stepUpNeeded: "Enter your password to confirm this change.",
   stepUpWrong: "That password is not right. The change was not made.",

@@ -27,6 +27,9 @@ export const SIGNIN_NOTICES = {
     "Your e-mail address is confirmed. Sign in with Google, or use “Forgot password?” to set a password.",
   // An open page whose session ended elsewhere (sign out everywhere, a password change, a ban) is sent here.
   session_ended: "Your session has ended. Please sign in again.",
+  // The person deleted their own account (their session went with it).
+  account_deleted:
+    "Your account has been deleted and you are signed out everywhere. We sent a last e-mail to confirm it.",
   // The admin Create Clip form posted without JavaScript after the session ended (spec K10).
   clip_signed_out: ADMIN_MESSAGES.clipSignedOut,
 } as const;

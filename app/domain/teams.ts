@@ -30,6 +30,8 @@ export const INVITATION_LIMITS = {
 export const UNVERIFIED_OWNER_MESSAGE =
   "Confirm your e-mail address first: invitations name you by your confirmed address.";
 export const ALREADY_IN_TEAM_MESSAGE = "You are already in a team. Leave it first to join another.";
+/** An account is deleted only after its team ops ran (an owner's members left, a member left). */
+export const TEAM_OPEN_MESSAGE = "The account is still in a team: its team must close, or it must leave it, first.";
 export const OWNER_CANNOT_LEAVE_MESSAGE = "Remove the other members first: an owner cannot leave a team others are in.";
 
 /** A team works only while its owner's plan is Pro; below it the team is suspended (members pay for themselves). */

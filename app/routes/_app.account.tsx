@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useFetcher, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useFetcher, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { PresetsList } from "~/components/account/presets-list";
 import { SessionsList } from "~/components/account/sessions-list";
@@ -239,11 +239,37 @@ export default function Account() {
           </button>
         </alerts.Form>
       </section>
+
+      <section className="card" aria-labelledby="data-title">
+        <h2 id="data-title" className="text-lg font-semibold">
+          Your data
+        </h2>
+        <p className="mt-2 max-w-2xl text-sm text-slate-600">
+          One file (JSON) with your profile, clips, credit history, invoices and payments, signed-in sessions and team.
+        </p>
+        {/* A download, not a page: the browser saves the file, with or without JavaScript. */}
+        <a href="/account/export" download className="btn-secondary mt-4" data-testid="download-data">
+          Download my data
+        </a>
+      </section>
+
+      <section className="card border-red-200" aria-labelledby="delete-title">
+        <h2 id="delete-title" className="text-lg font-semibold">
+          Delete account
+        </h2>
+        <p className="mt-2 max-w-2xl text-sm text-slate-600">
+          Deleting your account ends your subscription at once, cancels your credits, takes you out of your team and
+          erases your profile and clips. The next page says exactly what happens to yours before you confirm.
+        </p>
+        <Link to="/account/delete" className="btn mt-4 border border-red-300 bg-white text-red-700 hover:bg-red-50">
+          Delete my account…
+        </Link>
+      </section>
     </div>
   );
 }
 
 export const meta: MetaFunction = () => [
   { title: "My Account | ClipCut" },
-  { name: "description", content: "Your ClipCut profile, password and notifications." },
+  { name: "description", content: "Your ClipCut profile, password, notifications, your data and your account." },
 ];

@@ -16,6 +16,7 @@ import { UserModal } from "~/components/admin/user-modal";
 import { findUser, listUsers } from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { teamOfUser } from "~/db/teams.server";
+import { DELETION_MESSAGES, isErasedEmail } from "~/domain/account-deletion";
 import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, userList, type UserListQuery } from "~/domain/admin";
 import { PLAN_IDS } from "~/domain/plans";
 import { addUser, editUser } from "~/services/admin-users.server";
@@ -72,6 +73,7 @@ const NOTICES = {
   banned: "User banned.",
   unbanned: "User unbanned.",
   signedout: "The user was signed out everywhere.",
+  deleted: "Account deleted. Its invoices, payments and credit history are kept without a name or e-mail address.",
 } as const;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -133,6 +135,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const password = "currentPassword" in input ? input.currentPassword : undefined;
   const stepUp = { sessionId: admin.sessionId, prove: () => requireStepUp(env, request, admin, password) };
   const ctx = { env, db, adminId: admin.id, ip, origin: url.origin, stepUp };
+  // A deleted account is kept only for its ledger and invoices: nothing more is done to it here.
+  if ("userId" in input) {
+    const target = await findUser(db, input.userId);
+    if (target && isErasedEmail(target.email))
+      return data({ error: DELETION_MESSAGES.alreadyDeleted, intent: input.intent }, { status: 409 });
+  }
   // Who may act on whom, and step-up for role changes (app/domain/admin-rights.ts).
   const refused = await adminRightsRefusal(env, request, admin, input);
   if (refused) return data({ error: refused.message, intent: input.intent }, { status: refused.status });
@@ -261,43 +269,60 @@ export default function AdminUsers() {
             </Td>
             <Td className="tabular-nums">{u.credits.toLocaleString("en-US")}</Td>
             <Td>
-              <StatusBadge value={u.status} />
+              <StatusBadge value={isErasedEmail(u.email) ? "Deleted" : u.status} />
             </Td>
             <Td>
-              <div className="flex flex-wrap gap-3">
-                <Link
-                  to={listHref(query, { edit: u.id })}
-                  className="text-sm font-semibold text-brand-700 hover:underline"
-                  aria-label={`Edit ${u.fullName}`}
-                >
-                  Edit
-                </Link>
+              {isErasedEmail(u.email) ? (
                 <Link
                   to={`/admin/users/${u.id}/payments`}
                   className="text-sm font-semibold text-brand-700 hover:underline"
-                  aria-label={`Payments and refunds of ${u.fullName}`}
+                  aria-label={`Payments of deleted account ${u.id}`}
                 >
                   Payments
                 </Link>
-                {u.status === "Banned" ? (
-                  <ModerationButton intent="unban" userId={u.id} label="Unban" ariaLabel={`Unban ${u.fullName}`} />
-                ) : (
+              ) : (
+                <div className="flex flex-wrap gap-3">
+                  <Link
+                    to={listHref(query, { edit: u.id })}
+                    className="text-sm font-semibold text-brand-700 hover:underline"
+                    aria-label={`Edit ${u.fullName}`}
+                  >
+                    Edit
+                  </Link>
+                  <Link
+                    to={`/admin/users/${u.id}/payments`}
+                    className="text-sm font-semibold text-brand-700 hover:underline"
+                    aria-label={`Payments and refunds of ${u.fullName}`}
+                  >
+                    Payments
+                  </Link>
+                  {u.status === "Banned" ? (
+                    <ModerationButton intent="unban" userId={u.id} label="Unban" ariaLabel={`Unban ${u.fullName}`} />
+                  ) : (
+                    <ModerationButton
+                      intent="ban"
+                      userId={u.id}
+                      label="Ban"
+                      ariaLabel={`Ban ${u.fullName}`}
+                      danger
+                      confirmText={ADMIN_MESSAGES.banConfirm(u.fullName)}
+                    />
+                  )}
                   <ModerationButton
-                    intent="ban"
+                    intent="signout"
                     userId={u.id}
-                    label="Ban"
-                    ariaLabel={`Ban ${u.fullName}`}
-                    danger
-                    confirmText={ADMIN_MESSAGES.banConfirm(u.fullName)}
+                    label="Sign out everywhere"
+                    ariaLabel={`Sign out ${u.fullName} everywhere`}
                   />
-                )}
-                <ModerationButton
-                  intent="signout"
-                  userId={u.id}
-                  label="Sign out everywhere"
-                  ariaLabel={`Sign out ${u.fullName} everywhere`}
-                />
-              </div>
+                  <Link
+                    to={`/admin/users/${u.id}/delete`}
+                    className="text-sm font-semibold text-red-700 hover:underline"
+                    aria-label={`Delete the account of ${u.fullName}`}
+                  >
+                    Delete
+                  </Link>
+                </div>
+              )}
             </Td>
           </tr>
         ))}

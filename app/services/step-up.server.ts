@@ -12,17 +12,19 @@ export type StepUpResult = { ok: true } | { ok: false; status: 401 | 429; messag
 /**
  * Sensitive admin changes (role, credits, extension id) need the admin's password again, once per 10 minutes per
  * session: a stolen admin cookie alone cannot grant roles, mint credits or redirect every user's token. The
- * password goes through the same attempt counter as sign-in, so this is no guessing oracle.
+ * password goes through the same attempt counter as sign-in, so this is no guessing oracle. `always`: the password
+ * is asked every time, whatever the session proved before (deleting one's own account).
  */
 export async function requireStepUp(
   env: AppEnv,
   request: Request,
   admin: SessionUser,
   password: string | undefined,
+  opts: { always?: boolean } = {},
 ): Promise<StepUpResult> {
   const db = getDb(env.DB);
   const now = Date.now();
-  const at = await readStepUp(db, admin.sessionId);
+  const at = opts.always ? null : await readStepUp(db, admin.sessionId);
   if (at !== null && now - at < STEP_UP_MS) return { ok: true };
   if (!password) return { ok: false, status: 401, message: ADMIN_RIGHTS_MESSAGES.stepUpNeeded };
   const attempt = await beginPasswordAttempt(env.DB, { ip: clientIp(request), account: admin.email });

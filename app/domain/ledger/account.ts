@@ -5,6 +5,7 @@ import { effectivePlan, PLAN_PERIOD_MS, type PlanId } from "../plans";
 import { ADMIN_RIGHTS_MESSAGES, STEP_UP_MS } from "../admin-rights";
 import { applyDelta, creditsOf, decide, fail, patchUser, previousKey, success, type Draft } from "./core";
 import type { DecideContext, Decision, Facts, LedgerState, UserPatch, Write } from "./types";
+import { TEAM_OPEN_MESSAGE } from "../teams";
 
 /** Sign-up's welcome credits: once per account (key `signup`). */
 export function welcome(state: LedgerState, facts: Facts, ctx: DecideContext): Decision<{ credits: Credits }> {
@@ -219,6 +220,74 @@ export function setBanned(
       writes: [patchUser(state, { banned: input.banned })],
       endAccess: input.banned ? "account banned" : undefined,
       forgetTokens: true,
+      adminUsers: true,
+    };
+  });
+}
+
+/** The key of an account's closing row: one per account, so a repeated deletion is a replay. */
+export const CLOSE_KEY = "account-closed";
+/** Words shorter than this are not erased from descriptions (a two-letter name would garble every row). */
+const MIN_ERASED_WORD = 3;
+
+export interface CloseAccountInput {
+  /** Who deletes it: the person themself, or an admin. */
+  actorId: string;
+  /** Words the account's ledger rows must no longer hold: the person's e-mail address and name. */
+  erase: string[];
+}
+
+/**
+ * The account is deleted. Its team ops ran first (an owner's members left, a member left), so a team still here is
+ * refused. Held credits are released, the balance goes to zero in one row (kept, as the law keeps the ledger), the
+ * plan ends at once, and the account is banned so that nothing is decided for it again (no starter reset either).
+ * Paid lines grant no month that begins later. Its clips are erased and its rows forget the person's words; access
+ * ends after the commit. A second deletion is a replay.
+ */
+export function closeAccount(
+  state: LedgerState,
+  input: CloseAccountInput,
+  facts: Facts,
+  ctx: DecideContext,
+): Decision<{ creditsCancelled: number }> {
+  return decide(state, ctx, (): Draft<{ creditsCancelled: number }> => {
+    const previous = previousKey(state, CLOSE_KEY, facts.hash);
+    if (previous) return { result: previous.ok ? success({ creditsCancelled: 0 }, true) : previous };
+    if (state.members.length > 0 || state.payer !== null) return { result: fail("team_open", TEAM_OPEN_MESSAGE) };
+    const writes: Write[] = [];
+    const held = [...state.holds.keys()];
+    if (held.length > 0) {
+      state.holds = new Map();
+      writes.push({ type: "settleHolds", ids: held, status: "released", clipId: null });
+    }
+    for (const line of state.lines.values()) {
+      const later = line.months.some((m) => m.start > ctx.now);
+      if (!later || (line.stopAt !== null && line.stopAt <= ctx.now)) continue;
+      const stopped = { ...line, stopAt: ctx.now };
+      state.lines.set(line.id, stopped);
+      writes.push({ type: "line", line: stopped });
+    }
+    const cancelled = state.user.credits;
+    const closed = applyDelta(state, ctx, {
+      key: CLOSE_KEY,
+      hash: facts.hash,
+      delta: cancelled === 0 ? 0 : -cancelled,
+      kind: "account_closed",
+      description: "Account deleted: its credits were cancelled",
+      actorId: input.actorId,
+      patch: { plan: "Free", pendingPlan: null, periodStart: null, periodEnd: null, planSetBy: null, banned: true },
+    });
+    if (!closed.result.ok) return { result: closed.result };
+    writes.push(...(closed.writes ?? []));
+    // The clips go with the account: memory forgets them too (a replayed key no longer answers with one).
+    state.clipCount = 0;
+    for (const [key, memo] of state.keys) if (memo.clip) state.keys.set(key, { ...memo, clip: null });
+    const words = [...new Set(input.erase.map((w) => w.trim()).filter((w) => w.length >= MIN_ERASED_WORD))];
+    writes.push({ type: "erase", words });
+    return {
+      result: success({ creditsCancelled: cancelled }),
+      writes,
+      endAccess: "account deleted",
       adminUsers: true,
     };
   });

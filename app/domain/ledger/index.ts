@@ -8,12 +8,15 @@ import type { PlanId } from "../plans";
 import {
   adminEdit,
   adjust,
+  CLOSE_KEY,
+  closeAccount,
   pluginConnect,
   setBanned,
   starterReset,
   welcome,
   type AdminEditInput,
   type AdminEditOutcome,
+  type CloseAccountInput,
 } from "./account";
 import {
   capture,
@@ -41,6 +44,7 @@ export type {
   AdminEditInput,
   AdminEditOutcome,
   ChargeOutcome,
+  CloseAccountInput,
   FollowMoneyInput,
   HoldOutcome,
   MoneyOutcome,
@@ -184,6 +188,12 @@ export const LEDGER_OPS = {
     fingerprint: (i) => ["banned", i.banned],
     needs: () => ({}),
     decide: (state, input, _f, ctx) => setBanned(state, input, ctx),
+  }),
+  // The account is deleted: one closing row per account (any second request is its replay, whoever sends it).
+  closeAccount: op<CloseAccountInput, { creditsCancelled: number }>({
+    fingerprint: () => "account_closed",
+    needs: () => ({ key: { key: CLOSE_KEY, always: true } }),
+    decide: closeAccount,
   }),
   // Teams (on the owner's ledger): idempotent by the state itself, so no key is kept.
   teamJoin: op<TeamJoinInput, { joined: true }>({

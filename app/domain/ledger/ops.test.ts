@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_RIGHTS_MESSAGES, STEP_UP_MS } from "../admin-rights";
 import { HOLD_TTL_MS, type ClipRequest } from "../api";
-import type { SubscriptionFacts } from "../billing";
+import { newPaidLine, type SubscriptionFacts } from "../billing";
 import {
   INSUFFICIENT_CREDITS_MESSAGE,
   NEW_USER_CREDITS,
@@ -20,6 +20,7 @@ import {
   INVITATION_INVALID_MESSAGE,
   OWNER_CANNOT_LEAVE_MESSAGE,
   SEAT_LIMIT_MESSAGE,
+  TEAM_OPEN_MESSAGE,
   TEAM_SEATS,
   TEAM_SUSPENDED_JOIN_MESSAGE,
   TEAM_SUSPENDED_MESSAGE,
@@ -234,6 +235,17 @@ const paidPro = (billing: "monthly" | "yearly" = "monthly"): LedgerInput<"follow
     },
   ],
 });
+/** A yearly Basic line paid a month ago: eleven of its credit months begin later. */
+const yearlyLine = () =>
+  newPaidLine({
+    id: "il_y",
+    paymentId: "in_y",
+    subscriptionId: "sub_y",
+    chargedCents: 14400,
+    start: NOW - 30 * DAY,
+    end: NOW + 335 * DAY,
+    item: { plan: "Basic", billing: "yearly" },
+  });
 /** A Basic account whose period ended yesterday: the renewal is due. */
 const renewalDue = (user: Partial<LedgerUser> = {}, rest: Partial<Omit<LedgerState, "user">> = {}) =>
   account({ plan: "Basic", periodStart: NOW - 31 * DAY, periodEnd: NOW - DAY, credits: 10, ...user }, rest);
@@ -1508,6 +1520,75 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
         before: [{ input: { banned: true } }],
         input: { banned: true },
         expect: { again: (d) => expect(valueOf(d)).toEqual({ changed: false }) },
+      },
+    ],
+  },
+  closeAccount: {
+    rows: [
+      {
+        says: "a deleted account: holds released, balance to zero in one row, plan ended, banned, later paid months stopped, clips erased, access ended",
+        state: () =>
+          account(
+            { plan: "Basic", periodStart: NOW - DAY, periodEnd: NOW + 29 * DAY, credits: 640 },
+            {
+              holds: withHolds(hold()),
+              clipCount: 3,
+              lines: new Map([["il_y", yearlyLine()]]),
+              keys: new Map([["api:old-clip", { hash: "h", clip: { id: "clip-1" } as never }]]),
+            },
+          ),
+        input: { actorId: OWNER, erase: ["dora@example.com", "Dora Deleted", "Al", " "] },
+        expect: {
+          accept: (d, s) => {
+            expect(valueOf(d)).toEqual({ creditsCancelled: 640 });
+            expect(writeTypes(d)).toEqual(["settleHolds", "line", "row", "balance", "user", "erase"]);
+            expect(rowsOf(d)[0]).toMatchObject({
+              delta: -640,
+              balanceAfter: 0,
+              kind: "account_closed",
+              actorId: OWNER,
+            });
+            expect(d.writes).toContainEqual({ type: "settleHolds", ids: ["hold-1"], status: "released", clipId: null });
+            // Names shorter than three letters would garble every description: only the e-mail and the name go.
+            expect(d.writes.at(-1)).toEqual({ type: "erase", words: ["dora@example.com", "Dora Deleted"] });
+            expect(s.user).toMatchObject({ plan: "Free", periodEnd: null, banned: true, credits: 0 });
+            expect(s.lines.get("il_y")!.stopAt).toBe(NOW);
+            expect(s.clipCount).toBe(0);
+            expect(s.keys.get("api:old-clip")!.clip).toBeNull();
+            expect(d.effects).toContainEqual({ type: "endAccess", reason: "account deleted" });
+            expect(d.effects).toContainEqual({ type: "forgetTokens" });
+          },
+        },
+      },
+      {
+        says: "an account with no credits still gets its closing row (a zero), so a second deletion is a replay",
+        state: () => account({ credits: 0 }),
+        input: { actorId: ADMIN, erase: [] },
+        expect: {
+          accept: (d, s) => {
+            expect(rowsOf(d)[0]).toMatchObject({ delta: 0, balanceAfter: 0, kind: "account_closed" });
+            expect(s.user.banned).toBe(true);
+          },
+        },
+      },
+      {
+        says: "deleting it again, by anyone, changes nothing",
+        state: () => account(),
+        before: [{ input: { actorId: OWNER, erase: [] } }],
+        input: { actorId: ADMIN, erase: ["someone"] },
+        expect: { again: (d, s) => expect([valueOf(d), s.user.credits]).toEqual([{ creditsCancelled: 0 }, 0]) },
+      },
+      {
+        says: "an owner whose team still has members is refused: the members leave first",
+        state: () => proOwner(),
+        input: { actorId: OWNER, erase: [] },
+        expect: { refuse: "forbidden", reason: "team_open", status: 409, message: TEAM_OPEN_MESSAGE },
+      },
+      {
+        says: "a member still in a team is refused: they leave it first",
+        state: () => account({ id: MEMBER }, { payer: { ownerId: OWNER, active: true } }),
+        input: { actorId: MEMBER, erase: [] },
+        expect: { refuse: "forbidden", reason: "team_open", status: 409 },
       },
     ],
   },

@@ -42,6 +42,8 @@ export const LEDGER_REFUSALS = {
   seat_limit: { status: 409, code: "forbidden" },
   not_in_team: { status: 404, code: "not_found" },
   owner_cannot_leave: { status: 409, code: "forbidden" },
+  // Closing an account that is still in a team (the team ops go first).
+  team_open: { status: 409, code: "forbidden" },
 } as const satisfies Record<string, { status: number; code: LedgerErrorCode }>;
 
 export type LedgerRefusal = keyof typeof LEDGER_REFUSALS;

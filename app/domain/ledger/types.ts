@@ -101,7 +101,8 @@ export type LedgerKind =
   | "starter_reset"
   | "purchase"
   | "pack"
-  | "payment_refund";
+  | "payment_refund"
+  | "account_closed";
 export type ClipSource = "api" | "admin" | "extension";
 export type HoldEnd = "captured" | "released" | "expired";
 
@@ -134,7 +135,12 @@ export type Write =
   /** The owner closes a team nobody else is in: their own row goes, live invitations are revoked. */
   | { type: "teamClose" }
   /** A paid line as it stands now (inserted or replaced). */
-  | { type: "line"; line: PaidLine };
+  | { type: "line"; line: PaidLine }
+  /**
+   * The account is deleted: its own clips go, its settled holds forget what they asked for, and its ledger rows'
+   * descriptions lose these words (the person's e-mail and name). Amounts and balances stay as they were.
+   */
+  | { type: "erase"; words: string[] };
 
 /** Plan and status columns a decision may set (credits move only by `balance`). */
 export type UserPatch = Partial<

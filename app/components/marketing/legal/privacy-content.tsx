@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { BILLING_RECORDS_YEARS } from "~/domain/account-deletion";
 import { LEGAL, SITE } from "~/domain/site";
 import type { LegalSection } from "./legal-page";
 
@@ -114,6 +115,45 @@ export const PRIVACY_SECTIONS: readonly LegalSection[] = [
         requires. Contact messages are kept for as long as we need them to help you. Expired sessions are removed
         automatically.
       </p>
+    ),
+  },
+  {
+    id: "deleting-your-account",
+    title: "Deleting your account and what we keep",
+    body: (
+      <>
+        <p>
+          On your <Link to="/account">account page</Link> you can download a copy of your data (one file with your
+          profile, clips, credit history, invoices and payments, sessions and team) and delete your account yourself,
+          with your password. Our support team can also delete it when you ask them to.
+        </p>
+        <p>When your account is deleted:</p>
+        <ul>
+          <li>
+            <strong>Erased at once:</strong> your name, email address, password hash and Google link, your settings,
+            clips, presets, sign-in sessions and extension tokens, the browsers you signed in from, team invitations to
+            or from you, and contact messages and “Notify Me” requests sent from your address.
+          </li>
+          <li>
+            <strong>Ended at once:</strong> a subscription is cancelled (if you paid for it within the last{" "}
+            {LEGAL.moneyBackDays} days, the money of its unspent credits is refunded under our money-back guarantee),
+            your credits are cancelled, and you leave your team, or your team closes if you own it.
+          </li>
+          <li>
+            <strong>Kept without your name or email address for {BILLING_RECORDS_YEARS} years:</strong> your invoices
+            and payments, your credits ledger and the paid plan lines behind it, as tax and accounting law requires.
+            They are tied only to a random account number that no longer leads to you.
+          </li>
+          <li>
+            <strong>Kept without your name, email address or IP address:</strong> the entries of our security log about
+            your account (for example that it was deleted, when and by whom), for as long as the billing records above.
+          </li>
+        </ul>
+        <p>
+          Our payment provider, Stripe, keeps its own record of your payments under its privacy policy. A backup of our
+          database may hold your data for up to 30 days before it is overwritten.
+        </p>
+      </>
     ),
   },
   {

@@ -64,14 +64,22 @@ export default function AdminInbox() {
       />
       <ListTable
         caption="Contact messages"
-        columns={["Received (UTC)", "From", "Topic", "Message", "Status"]}
+        // Phones see who wrote, when, and the status; the topic and the words from wider screens on.
+        columns={[
+          { label: "Received (UTC)", className: "hidden sm:table-cell" },
+          "From",
+          { label: "Topic", className: "hidden lg:table-cell" },
+          { label: "Message", className: "hidden xl:table-cell" },
+          "Status",
+        ]}
+        minWidth={false}
         isEmpty={rows.length === 0}
         empty="No messages found."
       >
         {rows.map((m) => (
           <tr key={m.id} data-testid="inbox-row">
-            <Td>{formatDateTime(m.createdAt)}</Td>
-            <Td>
+            <Td className="hidden sm:table-cell">{formatDateTime(m.createdAt)}</Td>
+            <Td className="max-w-[14rem] !whitespace-normal break-words">
               <Link
                 to={`/admin/inbox/${m.id}`}
                 className="block font-semibold text-brand-700 hover:underline"
@@ -80,9 +88,10 @@ export default function AdminInbox() {
                 {m.name}
               </Link>
               <span className="block text-xs text-slate-600">{m.email}</span>
+              <span className="block text-xs text-slate-600 sm:hidden">{formatDateTime(m.createdAt)}</span>
             </Td>
-            <Td>{m.topic}</Td>
-            <Td className="max-w-xs truncate text-slate-700">{m.preview}</Td>
+            <Td className="hidden lg:table-cell">{m.topic}</Td>
+            <Td className="hidden max-w-xs truncate text-slate-700 xl:table-cell">{m.preview}</Td>
             <Td>
               <StatusBadge value={INBOX_STATUS_LABELS[m.status]} />
             </Td>

@@ -31,6 +31,7 @@ import {
   type StandInStore,
   type StripeObject,
 } from "./stripe-store";
+import { createSchedule, releaseSchedule, scheduleOf, updateSchedule } from "./stripe-schedules";
 import { cancelNow, expirePendingUpdate, subscriptionOf, updateSubscription } from "./stripe-subscriptions";
 
 export {
@@ -63,6 +64,7 @@ const TYPES: Record<string, string> = {
   disputes: "dispute",
   invoices: "invoice",
   subscriptions: "subscription",
+  subscription_schedules: "subscription_schedule",
   payment_intents: "payment_intent",
   charges: "charge",
   payment_methods: "payment_method",
@@ -214,6 +216,7 @@ export function answer(store: StandInStore, method: string, url: URL, params: Pa
     const s = onCustomerClock(store, idOf(sub.customer));
     return POST ? updateSubscription(s, sub, params, expand) : Response.json(expand(cancelNow(s, sub)));
   }
+  if (resource === "subscription_schedules" && POST) return schedulesApi(store, id, action, params, expand);
   if (resource === "events" && GET) {
     const types = [...queryValues(search, "types"), ...queryValues(search, "type")];
     const events = store.events(types.length > 0 ? types : null);
@@ -231,4 +234,38 @@ export function answer(store: StandInStore, method: string, url: URL, params: Pa
     return Response.json(expand(obj));
   }
   return stripeError(404, `Unrecognized request URL (${method}: ${path}).`);
+}
+
+/** Subscription schedules, on the clock of the customer whose subscription they manage (stripe-schedules.ts). */
+function schedulesApi(
+  store: StandInStore,
+  id: string | undefined,
+  action: string | undefined,
+  params: Params,
+  expand: (obj: StripeObject) => StripeObject,
+): Response {
+  if (!id) {
+    const sub = subscriptionOf(store, text(params.from_subscription));
+    return createSchedule(onCustomerClock(store, idOf(sub?.customer)), sub, params);
+  }
+  const schedule = scheduleOf(store, id);
+  if (!schedule) return noSuch("subscription_schedule", id);
+  const s = onCustomerClock(store, idOf(schedule.customer));
+  if (!action) return updateSchedule(s, schedule, params);
+  if (action === "release") {
+    const released = releaseSchedule(s, schedule);
+    return released instanceof Response ? released : Response.json(expand(released));
+  }
+  if (action === "cancel") {
+    if (schedule.status !== "active")
+      return stripeError(
+        400,
+        `You cannot cancel a subscription schedule that is currently in the \`${schedule.status}\` status.`,
+      );
+    // Cancelling a schedule cancels its subscription at once, which cancels the schedule (stripe-schedules.ts).
+    const sub = subscriptionOf(s, idOf(schedule.subscription));
+    if (sub) cancelNow(s, sub);
+    return Response.json(expand(scheduleOf(s, id) ?? schedule));
+  }
+  return stripeError(404, `Unrecognized request URL (POST: /v1/subscription_schedules/${id}/${action}).`);
 }

@@ -20,6 +20,7 @@ import {
   type StandInStore,
   type StripeObject,
 } from "./stripe-store";
+import { schedulesDue } from "./stripe-schedules";
 import { endDunning, expirePendingUpdate, periodEndReached } from "./stripe-subscriptions";
 
 type Clock = Stripe.TestHelpers.TestClock;
@@ -119,6 +120,8 @@ function dueOn(store: StandInStore, clockId: string): Due[] {
   const due: Due[] = [];
   for (const item of store.ofType<Scheduled>("stand_in.scheduled"))
     if (item.clock === clockId) due.push({ at: item.at, run: () => runScheduled(store, item) });
+  // A schedule's phase ends before the period end at the same moment: it decides what the next period is.
+  due.push(...schedulesDue(store, store.ofType<Stripe.Subscription>("subscription").filter(mine)));
   for (const sub of store.ofType<Stripe.Subscription>("subscription").filter(mine)) {
     if (!["active", "past_due", "trialing"].includes(sub.status)) continue;
     const item = sub.items.data[0];

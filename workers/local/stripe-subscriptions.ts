@@ -17,6 +17,7 @@ import {
   type BillingModeType,
 } from "./stripe-objects";
 import { prorationLines, wholePeriod } from "./stripe-prorations";
+import { activeScheduleOf, subscriptionEnded } from "./stripe-schedules";
 import {
   cleanMetadata,
   idOf,
@@ -107,6 +108,18 @@ export function updateSubscription(
   const sub = expirePendingUpdate(store, current);
   if (!RUNNING.includes(sub.status) && sub.status !== "incomplete")
     return stripeError(400, `This subscription is ${sub.status}: it cannot be updated.`);
+  // A schedule manages the subscription: its ending and its prices are the schedule's to change.
+  const schedule = activeScheduleOf(store, sub);
+  if (schedule && params.cancel_at_period_end !== undefined)
+    return stripeError(
+      400,
+      `The subscription is managed by the subscription schedule \`${schedule.id}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`,
+    );
+  if (schedule && params.items !== undefined)
+    return stripeError(
+      400,
+      `The local stand-in does not change the items of a subscription managed by the subscription schedule \`${schedule.id}\`: release it first.`,
+    );
   const pendingIfIncomplete = params.payment_behavior === "pending_if_incomplete";
   if (pendingIfIncomplete) {
     const unsupported = Object.keys(params).filter((k) => !PENDING_UPDATE_PARAMS.has(k));
@@ -263,6 +276,7 @@ function end(
     pending_update: null,
     cancellation_details: { comment: null, feedback: null, feedback_option: null, reason },
   } satisfies Stripe.Subscription);
+  subscriptionEnded(store, ended);
   store.recordEvent("customer.subscription.deleted", ended);
   return ended;
 }

@@ -23,6 +23,7 @@ describe("the plan-change rule", () => {
   });
   const downgraded = sub({ plan: "Basic", paidPlan: "Advanced", paidUntil: END });
   const cancelling = sub({ cancelAtPeriodEnd: true });
+  const scheduledDown = sub({ scheduled: { plan: "Basic", billing: "yearly" } });
 
   const rows: [string, PlanId, PlanId | null, SubscriptionFacts | null, PlanId, Billing, PlanChangeIntent][] = [
     [
@@ -72,7 +73,74 @@ describe("the plan-change rule", () => {
       sub(),
       "Basic",
       "monthly",
-      { kind: "downgradeAtPeriodEnd", plan: "Basic", interval: "monthly", paidPlan: "Advanced", paidUntil: END },
+      {
+        kind: "downgradeAtPeriodEnd",
+        plan: "Basic",
+        interval: "monthly",
+        paidPlan: "Advanced",
+        paidUntil: END,
+        schedule: false,
+      },
+    ],
+    [
+      "downgrade to another interval: a schedule changes the price at the period end",
+      "Advanced",
+      null,
+      sub(),
+      "Basic",
+      "yearly",
+      {
+        kind: "downgradeAtPeriodEnd",
+        plan: "Basic",
+        interval: "yearly",
+        paidPlan: "Advanced",
+        paidUntil: END,
+        schedule: true,
+      },
+    ],
+    ["the same scheduled downgrade again", "Advanced", "Basic", scheduledDown, "Basic", "yearly", { kind: "none" }],
+    [
+      "a scheduled downgrade changed to the same interval",
+      "Advanced",
+      "Basic",
+      scheduledDown,
+      "Basic",
+      "monthly",
+      {
+        kind: "downgradeAtPeriodEnd",
+        plan: "Basic",
+        interval: "monthly",
+        paidPlan: "Advanced",
+        paidUntil: END,
+        schedule: false,
+      },
+    ],
+    [
+      "keep the plan after a scheduled downgrade",
+      "Advanced",
+      "Basic",
+      scheduledDown,
+      "Advanced",
+      "monthly",
+      { kind: "undoPending", plan: "Advanced", interval: "monthly" },
+    ],
+    [
+      "cancel out of a scheduled downgrade",
+      "Advanced",
+      "Basic",
+      scheduledDown,
+      "Free",
+      "monthly",
+      { kind: "cancelAtPeriodEnd" },
+    ],
+    [
+      "upgrade out of a scheduled downgrade to another interval",
+      "Advanced",
+      "Basic",
+      scheduledDown,
+      "Pro",
+      "monthly",
+      { kind: "upgradeNow", plan: "Pro", interval: "monthly" },
     ],
     ["the same downgrade again", "Advanced", "Basic", downgraded, "Basic", "monthly", { kind: "none" }],
     ["cancel", "Advanced", null, sub(), "Free", "monthly", { kind: "cancelAtPeriodEnd" }],

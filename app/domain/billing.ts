@@ -25,6 +25,8 @@ export interface SubscriptionFacts {
   /** A downgrade we scheduled: the plan paid for until `paidUntil` (the period end when it was asked for). */
   paidPlan: PaidPlanId | null;
   paidUntil: number | null;
+  /** The plan a subscription schedule moves to at the period end (a downgrade to another interval), if any. */
+  scheduled?: { plan: PaidPlanId; billing: Billing } | null;
 }
 
 export interface PlanFields {
@@ -43,7 +45,9 @@ const IN_FORCE = new Set(["active", "trialing", "past_due"]);
 export function subscriptionPlans(facts: SubscriptionFacts): { current: PaidPlanId; next: PlanId | null } {
   const downgradePending = facts.paidPlan !== null && facts.paidUntil !== null && facts.periodEnd <= facts.paidUntil;
   const current = downgradePending && facts.paidPlan ? facts.paidPlan : facts.plan;
-  const next: PlanId | null = facts.cancelAtPeriodEnd ? "Free" : current !== facts.plan ? facts.plan : null;
+  const next: PlanId | null = facts.cancelAtPeriodEnd
+    ? "Free"
+    : (facts.scheduled?.plan ?? (current !== facts.plan ? facts.plan : null));
   return { current, next };
 }
 
@@ -52,8 +56,19 @@ export type PlanChangeIntent =
   | { kind: "checkout"; plan: PaidPlanId; interval: Billing }
   /** Prorated and invoiced at once; applied only when that invoice is paid. */
   | { kind: "upgradeNow"; plan: PaidPlanId; interval: Billing }
-  /** The new price from now without proration; the plan paid for stays until the period end. */
-  | { kind: "downgradeAtPeriodEnd"; plan: PaidPlanId; interval: Billing; paidPlan: PaidPlanId; paidUntil: number }
+  /**
+   * The plan paid for stays until the period end. In the same interval: the new price from now without proration.
+   * In another one (`schedule`): a subscription schedule changes the price at the period end, since a new interval
+   * starts a new billing cycle the moment the price changes.
+   */
+  | {
+      kind: "downgradeAtPeriodEnd";
+      plan: PaidPlanId;
+      interval: Billing;
+      paidPlan: PaidPlanId;
+      paidUntil: number;
+      schedule: boolean;
+    }
   | { kind: "cancelAtPeriodEnd" }
   /** Asking for the plan in force drops a scheduled downgrade or cancel. */
   | { kind: "undoPending"; plan: PaidPlanId; interval: Billing }
@@ -96,9 +111,17 @@ export function planChangeIntent(input: {
     return next === null ? { kind: "none" } : { kind: "undoPending", plan: target, interval };
   }
   if (planRank(target) > planRank(current)) return { kind: "upgradeNow", plan: target, interval };
-  if (next === target && sub.plan === target && sub.billing === interval && !sub.cancelAtPeriodEnd)
+  const waiting = sub.scheduled ?? { plan: sub.plan, billing: sub.billing };
+  if (next === target && waiting.plan === target && waiting.billing === interval && !sub.cancelAtPeriodEnd)
     return { kind: "none" };
-  return { kind: "downgradeAtPeriodEnd", plan: target, interval, paidPlan: current, paidUntil: sub.periodEnd };
+  return {
+    kind: "downgradeAtPeriodEnd",
+    plan: target,
+    interval,
+    paidPlan: current,
+    paidUntil: sub.periodEnd,
+    schedule: interval !== sub.billing,
+  };
 }
 
 /**

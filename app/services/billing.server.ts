@@ -20,7 +20,12 @@ import { readCredits } from "~/db/credits.server";
 import type { AppEnv } from "~/load-context";
 import { ledger } from "./ledger.server";
 import { idOf, msOf, stripeFor, type BillingStripe, type Stripe } from "./stripe.server";
-import { subscriptionFacts, syncSubscription } from "./stripe-subscriptions.server";
+import {
+  activeSchedule,
+  retrieveSubscription,
+  subscriptionFacts,
+  syncSubscription,
+} from "./stripe-subscriptions.server";
 
 interface Who {
   id: string;
@@ -162,7 +167,7 @@ export async function changePlan(
 ): Promise<PlanChangeOutcome> {
   const client = stripeFor(env, db);
   const running = await runningSubscription(db, user.id);
-  const sub = running ? await client.stripe.subscriptions.retrieve(running.id) : null;
+  const sub = running ? await retrieveSubscription(client, running.id) : null;
   const facts = sub ? subscriptionFacts(sub) : null;
   const intent = planChangeIntent({
     current: effectivePlan(user.plan),
@@ -185,6 +190,18 @@ export async function changePlan(
   }
   const item = sub?.items.data[0];
   if (!sub || !facts || !item) return { kind: "unchanged", plan: target };
+  const ctx = { env, db, client, origin };
+  const schedule = activeSchedule(sub);
+  if (intent.kind === "downgradeAtPeriodEnd" && intent.schedule) {
+    const price = await priceId(client, priceLookupKey(intent.plan, intent.interval));
+    await scheduleChange(client, sub, schedule, price, intent.interval);
+    await syncSubscription(ctx, sub.id);
+    return { kind: "changed", plan: target, effective: "period_end" };
+  }
+  // Stripe does not let the ending or the price of a subscription a schedule manages be changed directly: the
+  // schedule is released first, which drops the change it was holding.
+  if (schedule)
+    await client.stripe.subscriptionSchedules.release(schedule.id, {}, { idempotencyKey: `release:${schedule.id}` });
   const key = `change:${sub.id}:${intent.kind}:${target}:${interval}:${facts.periodStart}:${facts.cancelAtPeriodEnd}:${facts.plan}`;
   const clearDowngrade = { clipcut_paid_plan: "", clipcut_paid_until: "" };
   const price = async (plan: PaidPlanId, billing: Billing) => [
@@ -225,11 +242,49 @@ export async function changePlan(
   }
   const updated = await client.stripe.subscriptions.update(sub.id, params, { idempotencyKey: key });
   // Apply what Stripe now holds at once (the webhook does the same; both are idempotent).
-  await syncSubscription({ env, db, client, origin }, sub.id);
+  await syncSubscription(ctx, sub.id);
   const pending = await pendingUpgradeOf(client, updated);
   if (pending) return { kind: "pending", pending };
   const later = intent.kind === "cancelAtPeriodEnd" || intent.kind === "downgradeAtPeriodEnd";
   return { kind: "changed", plan: target, effective: later ? "period_end" : "now" };
+}
+
+/**
+ * A change to another interval at the period end, held by a subscription schedule: the current period stays as it
+ * is (its price, to its end), then the new price starts its own billing cycle; the schedule then lets go of the
+ * subscription. A changing price would start the new interval's cycle at once, so the price is not changed now.
+ */
+async function scheduleChange(
+  client: BillingStripe,
+  sub: Stripe.Subscription,
+  schedule: Stripe.SubscriptionSchedule | null,
+  price: string,
+  billing: Billing,
+) {
+  const item = sub.items.data[0]!;
+  const managed =
+    schedule ??
+    // No idempotency key: Stripe makes at most one schedule per subscription (a repeat is refused), and a key
+    // would replay a schedule released since.
+    (await client.stripe.subscriptionSchedules.create({ from_subscription: sub.id }));
+  // Setting the phases is idempotent by itself (they are replaced whole): no key needed either.
+  await client.stripe.subscriptionSchedules.update(managed.id, {
+    phases: [
+      {
+        items: [{ price: item.price.id, quantity: item.quantity ?? 1 }],
+        start_date: managed.current_phase?.start_date ?? item.current_period_start,
+        end_date: item.current_period_end,
+        proration_behavior: "none",
+      },
+      {
+        items: [{ price, quantity: 1 }],
+        start_date: item.current_period_end,
+        duration: { interval: billing === "yearly" ? "year" : "month", interval_count: 1 },
+        proration_behavior: "none",
+      },
+    ],
+    end_behavior: "release",
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { effectivePlan, formatCents, planOfLookupKey, type PaidPlanId } from "~/
 import { runningSubscription, saveSubscription, userEmail } from "~/db/billing.server";
 import { actionEmail, sendEmail } from "./email.server";
 import { ledger } from "./ledger.server";
-import { idOf, msOf, type Stripe } from "./stripe.server";
+import { idOf, msOf, type BillingStripe, type Stripe } from "./stripe.server";
 import { invoicePaymentIntent, must, NotOurs, userOf, type Ctx } from "./stripe-events.server";
 
 const paidPlanOf = (value: string | null | undefined): PaidPlanId | null => {
@@ -15,16 +15,45 @@ const paidPlanOf = (value: string | null | undefined): PaidPlanId | null => {
   return plan === "Free" ? null : plan;
 };
 
-/** The subscription's facts for the ledger; null when its price is not one we sell. */
+/** A subscription with its schedule's phases and their prices, which the facts read (`retrieveSubscription`). */
+const WITH_SCHEDULE = ["schedule.phases.items.price"];
+
+/** The subscription as Stripe has it now, with the schedule that manages it, if any. */
+export const retrieveSubscription = (client: BillingStripe, id: string) =>
+  client.stripe.subscriptions.retrieve(id, { expand: WITH_SCHEDULE });
+
+/** The schedule managing a subscription now (read expanded), or null. */
+export function activeSchedule(sub: Stripe.Subscription): Stripe.SubscriptionSchedule | null {
+  const schedule = sub.schedule;
+  return schedule && typeof schedule !== "string" && schedule.status === "active" ? schedule : null;
+}
+
+/** The plans of a schedule's current phase and of the one after it (expanded prices), as far as we sell them. */
+function schedulePlans(schedule: Stripe.SubscriptionSchedule | null) {
+  const phase = schedule?.current_phase;
+  const planAt = (start: number | undefined) => {
+    const price = schedule?.phases.find((p) => p.start_date === start)?.items[0]?.price;
+    return price && typeof price !== "string" && !price.deleted ? planOfLookupKey(price.lookup_key) : null;
+  };
+  return { current: planAt(phase?.start_date), next: planAt(phase?.end_date) };
+}
+
+/**
+ * The subscription's facts for the ledger; null when its price is not one we sell. A schedule managing it (a
+ * downgrade to another interval) gives the plan in force (its current phase's) and the plan that follows.
+ */
 export function subscriptionFacts(sub: Stripe.Subscription): SubscriptionFacts | null {
   const item = sub.items.data[0];
-  const priced = planOfLookupKey(item?.price.lookup_key);
+  const phases = schedulePlans(activeSchedule(sub));
+  const priced = phases.current ?? planOfLookupKey(item?.price.lookup_key);
   if (!item || !priced) return null;
   const paidUntil = Number(sub.metadata?.clipcut_paid_until);
+  const next = phases.next;
   return {
     status: sub.status,
     plan: priced.plan,
     billing: priced.billing,
+    scheduled: next && (next.plan !== priced.plan || next.billing !== priced.billing) ? next : null,
     periodStart: msOf(item.current_period_start),
     periodEnd: msOf(item.current_period_end),
     cancelAtPeriodEnd: sub.cancel_at_period_end,
@@ -38,7 +67,7 @@ const ENDED = ["canceled", "incomplete_expired", "unpaid"];
 
 /** Re-reads a subscription and brings the user's plan in line with it (one ledger operation). */
 export async function syncSubscription(ctx: Ctx, subscriptionId: string) {
-  let sub = await ctx.client.stripe.subscriptions.retrieve(subscriptionId);
+  let sub = await retrieveSubscription(ctx.client, subscriptionId);
   const facts = subscriptionFacts(sub);
   if (!facts) throw new NotOurs(`Subscription ${sub.id} is not for a price ClipCut sells.`);
   const userId = await userOf(ctx, sub.customer, sub.metadata);

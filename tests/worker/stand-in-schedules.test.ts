@@ -20,7 +20,12 @@ async function scheduled(email: string, next = "price_basic_yearly") {
   const updated = await stripe.subscriptionSchedules.update(schedule.id, {
     phases: [
       { items: [{ price: "price_pro_monthly", quantity: 1 }], start_date: start, end_date: end },
-      { items: [{ price: next, quantity: 1 }], start_date: end, proration_behavior: "none" },
+      {
+        items: [{ price: next, quantity: 1 }],
+        start_date: end,
+        duration: { interval: "year", interval_count: 1 },
+        proration_behavior: "none",
+      },
     ],
     end_behavior: "release",
   });
@@ -140,6 +145,11 @@ describe("subscription schedules", () => {
       [
         { items: [{ price: "price_pro_monthly" }], start_date: start, end_date: end },
         { items: [{ price: "price_nope" }], start_date: end },
+      ],
+      // A duration the stand-in does not keep.
+      [
+        { items: [{ price: "price_pro_monthly" }], start_date: start, end_date: end },
+        { items: [{ price: "price_basic_yearly" }], start_date: end, duration: { interval: "day", interval_count: 3 } },
       ],
       // A gap between phases.
       [

@@ -79,10 +79,11 @@ function expandPath(store: StandInStore, value: unknown, path: string[]): unknow
   let next: unknown = obj[head];
   if (head === "line_items" && obj.object === "checkout.session")
     next = list(`/v1/checkout/sessions/${obj.id}/line_items`, lineItemsOf(store, obj.id));
-  else if (typeof next === "string") next = store.get(next) ?? next;
+  else if (typeof next === "string") next = (next.startsWith("price_") ? priceById(next) : store.get(next)) ?? next;
   if (tail.length > 0)
-    next =
-      next && typeof next === "object" && (next as Obj).object === "list"
+    next = Array.isArray(next)
+      ? next.map((x) => expandPath(store, x, tail))
+      : next && typeof next === "object" && (next as Obj).object === "list"
         ? { ...(next as Obj), data: ((next as { data: unknown[] }).data ?? []).map((x) => expandPath(store, x, tail)) }
         : expandPath(store, next, tail);
   obj[head] = next;

@@ -8,7 +8,7 @@
  */
 import type Stripe from "stripe";
 import { createInvoice } from "./stripe-invoices";
-import { billingOfPrice, nextPeriodEnd, periodEnd, subscriptionItemObject } from "./stripe-objects";
+import { addIntervals, billingOfPrice, nextPeriodEnd, periodEnd, subscriptionItemObject } from "./stripe-objects";
 import { wholePeriod } from "./stripe-prorations";
 import {
   idOf,
@@ -184,8 +184,19 @@ function phaseOf(raw: unknown, i: number, previous: Phase | null): Phase | Respo
     return stripeError(400, `Phase ${i}'s start_date must be the end_date of the phase before it.`, {
       param: `phases[${i}][start_date]`,
     });
-  // The last phase runs one interval of its price unless told.
-  const end = p.end_date === undefined ? periodEnd(start, billingOfPrice(price)) : Number(p.end_date);
+  // A phase ends at its end_date, or after its duration (months or years); else one interval of its price.
+  const duration = p.duration === undefined ? null : paramsOf(p.duration);
+  const count = Number(duration?.interval_count ?? 1);
+  if (duration && (!["month", "year"].includes(String(duration.interval)) || !Number.isInteger(count) || count < 1))
+    return stripeError(400, "The local stand-in keeps durations of whole months or years.", {
+      param: `phases[${i}][duration]`,
+    });
+  const end =
+    p.end_date !== undefined
+      ? Number(p.end_date)
+      : duration
+        ? addIntervals(start, duration.interval === "year" ? "yearly" : "monthly", count)
+        : periodEnd(start, billingOfPrice(price));
   if (!Number.isInteger(end) || end <= start)
     return stripeError(400, "A phase's end_date must be after its start_date.", { param: `phases[${i}][end_date]` });
   return phaseObject({

@@ -1,3 +1,4 @@
+import { ERASED_EMAIL_DOMAIN } from "~/domain/account-deletion";
 import type { Db } from "~/db/client.server";
 import type { AppEnv } from "~/load-context";
 import { httpMailer, thirdPartiesOf } from "./third-parties.server";
@@ -21,6 +22,8 @@ export async function sendEmail(
   { env, fetcher }: { env: AppEnv; db?: Db; fetcher?: typeof fetch },
   message: EmailMessage,
 ): Promise<void> {
+  // A deleted account's address is a placeholder: mail that follows it (a late refund notice) goes nowhere.
+  if (message.to.toLowerCase().endsWith(`@${ERASED_EMAIL_DOMAIN}`)) return;
   const mailer = fetcher ? httpMailer(env, fetcher) : thirdPartiesOf(env).mailer;
   await mailer.send(message);
 }

@@ -375,3 +375,15 @@ describe("an admin deletes an account from the user's admin screen", () => {
     expect(await userRow(admin.id)).toMatchObject({ email: admin.email });
   });
 });
+
+describe("mail after deletion", () => {
+  it("a message to a deleted account's placeholder address is not sent (a late refund notice goes nowhere)", async () => {
+    const { sendEmail } = await import("~/services/email.server");
+    const local = withStandIns(env, "http://localhost", createExecutionContext());
+    const message = { subject: "Late notice", text: "t", html: "<p>t</p>", links: [] };
+    await sendEmail({ env: local }, { ...message, to: "someone-else@example.com" });
+    await sendEmail({ env: local }, { ...message, to: "0b1d@deleted.invalid" });
+    const sent = (await outbox()).filter((m) => m.subject === "Late notice");
+    expect(sent.map((m) => m.to)).toEqual(["someone-else@example.com"]);
+  });
+});

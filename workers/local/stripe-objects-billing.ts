@@ -1,6 +1,6 @@
 /**
- * Local only: subscriptions and their items as the SDK's own types (stripe 23.1.0, API 2026-10-28), and the calendar
- * Stripe bills them on. Re-exported by stripe-objects.ts with the rest.
+ * Local only: subscriptions, their items and their schedules as the SDK's own types (stripe 23.1.0, API 2026-10-28),
+ * and the calendar Stripe bills them on. Re-exported by stripe-objects.ts with the rest.
  */
 import type Stripe from "stripe";
 import type { Billing } from "../../app/domain/plans";
@@ -161,5 +161,96 @@ export function subscriptionObject(input: {
     trial_end: null,
     trial_settings: { end_behavior: { billing_cycle_anchor: null, missing_payment_method: "create_invoice" } },
     trial_start: null,
+  };
+}
+
+// ── Subscription schedules ──────────────────────────────────────────────
+
+/** One phase of a subscription schedule: one item of `price` from `start` to `end`. */
+export function schedulePhaseObject(input: {
+  price: Stripe.Price;
+  quantity: number;
+  start: number;
+  end: number;
+  proration: Stripe.SubscriptionSchedule.Phase.ProrationBehavior;
+}): Stripe.SubscriptionSchedule.Phase {
+  return {
+    add_invoice_items: [],
+    application_fee_percent: null,
+    billing_cycle_anchor: null,
+    billing_thresholds: null,
+    collection_method: null,
+    currency: "usd",
+    default_payment_method: null,
+    description: null,
+    discounts: [],
+    end_date: input.end,
+    invoice_settings: null,
+    items: [
+      {
+        billing_thresholds: null,
+        discounts: [],
+        metadata: {},
+        plan: input.price.id,
+        price: input.price.id,
+        quantity: input.quantity,
+      },
+    ],
+    metadata: {},
+    on_behalf_of: null,
+    proration_behavior: input.proration,
+    start_date: input.start,
+    transfer_data: null,
+    trial_end: null,
+  };
+}
+
+/** A schedule made from a running subscription, its current period as the one phase (`from_subscription`). */
+export function subscriptionScheduleObject(input: {
+  id: string;
+  created: number;
+  subscription: Stripe.Subscription;
+  phase: Stripe.SubscriptionSchedule.Phase;
+}): Stripe.SubscriptionSchedule {
+  const { subscription: sub, phase } = input;
+  return {
+    id: input.id,
+    object: "subscription_schedule",
+    application: null,
+    billing_mode: sub.billing_mode,
+    canceled_at: null,
+    completed_at: null,
+    created: input.created,
+    current_phase: { start_date: phase.start_date, end_date: phase.end_date },
+    customer: sub.customer,
+    customer_account: null,
+    default_settings: {
+      application_fee_percent: null,
+      billing_cycle_anchor: "automatic",
+      billing_thresholds: null,
+      collection_method: "charge_automatically",
+      default_payment_method: null,
+      description: null,
+      invoice_settings: {
+        account_tax_ids: null,
+        custom_fields: null,
+        days_until_due: null,
+        description: null,
+        footer: null,
+        issuer: { type: "self" },
+      },
+      on_behalf_of: null,
+      transfer_data: null,
+    },
+    end_behavior: "release",
+    livemode: false,
+    metadata: {},
+    pause_schedules: [],
+    phases: [phase],
+    released_at: null,
+    released_subscription: null,
+    status: "active",
+    subscription: sub.id,
+    test_clock: sub.test_clock,
   };
 }

@@ -8,7 +8,15 @@
  */
 import type Stripe from "stripe";
 import { createInvoice } from "./stripe-invoices";
-import { addIntervals, billingOfPrice, nextPeriodEnd, periodEnd, subscriptionItemObject } from "./stripe-objects";
+import {
+  addIntervals,
+  billingOfPrice,
+  nextPeriodEnd,
+  periodEnd,
+  schedulePhaseObject,
+  subscriptionItemObject,
+  subscriptionScheduleObject,
+} from "./stripe-objects";
 import { wholePeriod } from "./stripe-prorations";
 import {
   idOf,
@@ -38,87 +46,6 @@ export function activeScheduleOf(store: StandInStore, sub: Stripe.Subscription):
   return schedule && schedule.status === "active" ? schedule : null;
 }
 
-function phaseObject(input: {
-  price: Stripe.Price;
-  quantity: number;
-  start: number;
-  end: number;
-  proration: Stripe.SubscriptionSchedule.Phase.ProrationBehavior;
-}): Phase {
-  return {
-    add_invoice_items: [],
-    application_fee_percent: null,
-    billing_cycle_anchor: null,
-    billing_thresholds: null,
-    collection_method: null,
-    currency: "usd",
-    default_payment_method: null,
-    description: null,
-    discounts: [],
-    end_date: input.end,
-    invoice_settings: null,
-    items: [
-      {
-        billing_thresholds: null,
-        discounts: [],
-        metadata: {},
-        plan: input.price.id,
-        price: input.price.id,
-        quantity: input.quantity,
-      },
-    ],
-    metadata: {},
-    on_behalf_of: null,
-    proration_behavior: input.proration,
-    start_date: input.start,
-    transfer_data: null,
-    trial_end: null,
-  };
-}
-
-function scheduleObject(store: StandInStore, sub: Stripe.Subscription, phase: Phase): Schedule {
-  return {
-    id: newId("sub_sched"),
-    object: SCHEDULE,
-    application: null,
-    billing_mode: sub.billing_mode,
-    canceled_at: null,
-    completed_at: null,
-    created: store.now(),
-    current_phase: { start_date: phase.start_date, end_date: phase.end_date },
-    customer: sub.customer,
-    customer_account: null,
-    default_settings: {
-      application_fee_percent: null,
-      billing_cycle_anchor: "automatic",
-      billing_thresholds: null,
-      collection_method: "charge_automatically",
-      default_payment_method: null,
-      description: null,
-      invoice_settings: {
-        account_tax_ids: null,
-        custom_fields: null,
-        days_until_due: null,
-        description: null,
-        footer: null,
-        issuer: { type: "self" },
-      },
-      on_behalf_of: null,
-      transfer_data: null,
-    },
-    end_behavior: "release",
-    livemode: false,
-    metadata: {},
-    pause_schedules: [],
-    phases: [phase],
-    released_at: null,
-    released_subscription: null,
-    status: "active",
-    subscription: sub.id,
-    test_clock: sub.test_clock,
-  };
-}
-
 const phasePrice = (phase: Phase) => priceById(String(idOf(phase.items[0]?.price ?? null)));
 
 // ── The API ────────────────────────────────────────────────────────────────
@@ -143,17 +70,18 @@ export function createSchedule(store: StandInStore, sub: Stripe.Subscription | n
     );
   const item = sub.items.data[0]!;
   const schedule = store.put(
-    scheduleObject(
-      store,
-      sub,
-      phaseObject({
+    subscriptionScheduleObject({
+      id: newId("sub_sched"),
+      created: store.now(),
+      subscription: sub,
+      phase: schedulePhaseObject({
         price: item.price,
         quantity: item.quantity ?? 1,
         start: item.current_period_start,
         end: item.current_period_end,
         proration: "create_prorations",
       }),
-    ),
+    }),
   );
   const managed = store.put({ ...sub, schedule: schedule.id } satisfies Stripe.Subscription);
   store.recordEvent("subscription_schedule.created", schedule);
@@ -199,7 +127,7 @@ function phaseOf(raw: unknown, i: number, previous: Phase | null): Phase | Respo
         : periodEnd(start, billingOfPrice(price));
   if (!Number.isInteger(end) || end <= start)
     return stripeError(400, "A phase's end_date must be after its start_date.", { param: `phases[${i}][end_date]` });
-  return phaseObject({
+  return schedulePhaseObject({
     price,
     quantity,
     start,

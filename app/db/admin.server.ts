@@ -18,11 +18,27 @@ import { auditLog, billingPayments, clips, creditHolds, creditLedger, settings, 
 
 const DAY = 86_400_000;
 
+/** The currency of every ClipCut price (docs/payments.md). */
+const PRICE_CURRENCY = "usd";
+
 // ── Overviews / Analytics / Reports cards ────────────────────────────────
 
 /** Revenue in cents: what paid invoices and packs brought in, less refunds (docs/payments.md). */
 const revenueSum = sql<number>`coalesce(sum(${billingPayments.amountCents} - ${billingPayments.refundedCents}), 0)`;
-const paidPayment = sql`${billingPayments.status} in ('paid', 'refunded', 'partially_refunded')`;
+// Revenue is summed in the prices' currency only: cents of two currencies never add up (other currencies, if
+// Stripe ever charges one, are listed apart: revenueInOtherCurrencies).
+const paidPayment = sql`${billingPayments.status} in ('paid', 'refunded', 'partially_refunded') and ${billingPayments.currency} = ${PRICE_CURRENCY}`;
+
+/** Paid less refunded, per currency other than the prices' one (empty when every payment is in dollars). */
+export async function revenueInOtherCurrencies(db: Db): Promise<{ currency: string; cents: number }[]> {
+  return db
+    .select({ currency: billingPayments.currency, cents: revenueSum })
+    .from(billingPayments)
+    .where(
+      sql`${billingPayments.status} in ('paid', 'refunded', 'partially_refunded') and ${billingPayments.currency} != ${PRICE_CURRENCY}`,
+    )
+    .groupBy(billingPayments.currency);
+}
 
 export async function overviewTotals(db: Db) {
   const [u, c, online, money] = await db.batch([

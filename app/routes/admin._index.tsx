@@ -7,7 +7,13 @@ import { AdminErrorBoundary } from "~/components/admin/error";
 import { RangeTabs } from "~/components/admin/range-tabs";
 import { ListTable, Td } from "~/components/list";
 import { formatDate, PageHeader, Panel, StatCard, StatGrid } from "~/components/admin/ui";
-import { growthSeries, overviewTotals, planDistribution, recentSignups } from "~/db/admin.server";
+import {
+  growthSeries,
+  overviewTotals,
+  planDistribution,
+  recentSignups,
+  revenueInOtherCurrencies,
+} from "~/db/admin.server";
 import { getDb } from "~/db/client.server";
 import { formatRevenue } from "~/domain/plans";
 import { requireAdmin } from "~/services/auth.server";
@@ -20,15 +26,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const range = rangeSchema.parse(new URL(request.url).searchParams.get("range") ?? undefined);
   const db = getDb(context.cloudflare.env.DB);
   try {
-    const [totals, growth, plans, signups] = await Promise.all([
+    const [totals, growth, plans, signups, otherCurrencies] = await Promise.all([
       overviewTotals(db),
       growthSeries(db, range),
       planDistribution(db),
       recentSignups(db),
+      revenueInOtherCurrencies(db),
     ]);
     return {
       range,
       totals,
+      otherCurrencies,
       growth,
       plans,
       signups: signups.map((s) => ({ ...s, createdAt: s.createdAt.toISOString() })),
@@ -40,7 +48,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function AdminOverview() {
-  const { range, totals, growth, plans, signups } = useLoaderData<typeof loader>();
+  const { range, totals, otherCurrencies, growth, plans, signups } = useLoaderData<typeof loader>();
   return (
     <div>
       <PageHeader title="Overviews" />
@@ -50,6 +58,12 @@ export default function AdminOverview() {
         <StatCard label="Total Credits Used" value={totals.creditsUsed.toLocaleString("en-US")} />
         <StatCard label="Total Revenue" value={formatRevenue(totals.revenueCents)} testId="total-revenue" />
       </StatGrid>
+      {otherCurrencies.length > 0 && (
+        <p className="-mt-3 mb-6 text-sm text-slate-600" data-testid="revenue-other-currencies">
+          Revenue in other currencies (not in the total):{" "}
+          {otherCurrencies.map((c) => `${(c.cents / 100).toFixed(2)} ${c.currency.toUpperCase()}`).join(", ")}
+        </p>
+      )}
       <div className="grid gap-6 xl:grid-cols-3">
         <div className="min-w-0 xl:col-span-2">
           <Panel title="Growth Metrics" actions={<RangeTabs ranges={RANGES} current={range} />}>

@@ -100,7 +100,7 @@ export default tseslint.config(
     ignores: [
       "app/services/**",
       "app/components/**",
-      // The plan change is being moved into a billing service with the plan-change rule (issue 31's rework).
+      // The plan change is being moved into a billing service with the plan-change rule (decision 011's billing rework).
       "app/routes/_app.billing.plan.tsx",
     ],
     rules: {

@@ -1,5 +1,5 @@
 /**
- * Creator Analytics Dashboard benchmark (issue 18): p50/p95 of the /analytics loader (Remix single-fetch data request,
+ * Creator Analytics Dashboard benchmark: p50/p95 of the /analytics loader (Remix single-fetch data request,
  * only the page's loader runs) and of the CSV export, for a Pro creator with 50,000 clips spread over three years,
  * on every range, from the built Worker under wrangler dev with a local D1. The figures read the index
  * clips(user_id, created_at).

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AREA_CHART_ABOVE_BUCKETS, type Bucket } from "./admin";
 
-/** The creator's Analytics Dashboard (issue 18): who sees it, its ranges and how a range splits into buckets. */
+/** The creator's Analytics Dashboard: who sees it, its ranges and how a range splits into buckets. */
 export const ANALYTICS_RANGES = ["7d", "30d", "12m", "all"] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
 export const DEFAULT_ANALYTICS_RANGE: AnalyticsRange = "30d";

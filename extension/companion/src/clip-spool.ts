@@ -5,7 +5,7 @@ import type { RangeReader } from "./range-reader";
 
 /**
  * A clip's file written while its source is read, the byte copies' common part (mkv-clip-file.ts,
- * mp4-clip-file.ts; issue 30: write as you read, bounded memory). It is a hidden `.clipcut-<hex>.part` in the output
+ * mp4-clip-file.ts; write as you read, bounded memory). It is a hidden `.clipcut-<hex>.part` in the output
  * folder, renamed onto the job's name once complete; a crash leaves a `.part` that cleanStaleParts removes. Bytes
  * are appended as views of what the readers received, gathered into writes of about FLUSH bytes with a few in
  * flight; once a write is issued, each reader forgets what its owner said it may (the write keeps its bytes alive).

@@ -30,7 +30,7 @@ import { chooseStrategy, copySpan, reencodeReasons } from "./strategy";
 import type { CopiedPackets, Verified } from "./verify";
 
 /**
- * The copy path in one pass and in this process (docs/decisions/002, 11; issue 30): the container's own index
+ * The copy path in one pass and in this process (docs/decisions/002, 11): the container's own index
  * (MP4 sample tables, our reading of a DASH file's `sidx`, Matroska Cues) is read through the guarded range reader,
  * the packets are chosen before any media byte is read (the same snap rule, frame plan and closed-prefix end as the
  * staged copy), and then exactly those packets are read and written into the clip as they arrive. What this path

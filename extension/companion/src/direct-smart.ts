@@ -24,7 +24,7 @@ import type { CutRequest } from "./request";
 import type { CopiedPackets, Verified } from "./verify";
 
 /**
- * The H.264 smart cut in this process (docs/decisions/002, 12; issue 30): the plan is the staged smart cut's (the
+ * The H.264 smart cut in this process (docs/decisions/002, 12): the plan is the staged smart cut's (the
  * head from the start frame to the next keyframe, whole GOPs, the last GOP's longest closed prefix, a short tail),
  * made from the container's index before any media byte is read. The GOP before the head and the start of the last
  * GOP are read through the guarded reader into small local MP4 files for x264 (the encoders never see the source);

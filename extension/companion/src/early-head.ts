@@ -6,8 +6,8 @@ import { parseListing, type StagedPackets } from "./listing";
 import type { Step } from "./plan";
 
 /**
- * The smart cut's head encode, started while the stage is still being written (issue 22: the head is most of a
- * smart cut, and it waited for the whole staging read). The staging run flushes its listing line by line; as soon
+ * The smart cut's head encode, started while the stage is still being written (the head is most of a
+ * smart cut, and it used to wait for the whole staging read). The staging run flushes its listing line by line; as soon
  * as the listing holds the first keyframe after the start and every frame shown before it, the head's frames and
  * its rate cap are known, and its encoder reads the stage as it grows (`-follow 1`). The plan built after the stage
  * adopts it when its step is exactly the one the plan would run; otherwise it is stopped and the plan runs its own.

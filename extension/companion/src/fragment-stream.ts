@@ -21,7 +21,7 @@ interface Sound {
 }
 
 /**
- * A fragmented source's clip written as its fragments are read (mp4-copy.ts; issue 30: write as you read, bounded
+ * A fragmented source's clip written as its fragments are read (mp4-copy.ts; write as you read, bounded
  * memory). From the keyframe the first fragment gives, each fragment's video and sound go to the clip file once its
  * moof is read, in the source's byte order (the reader forgets them once written); a DASH pair's sound is written
  * up to the picture's time. What lies within the hold of the end waits: where the copy stops is only known once the

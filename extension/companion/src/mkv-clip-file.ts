@@ -4,7 +4,7 @@ import type { MkvBlock } from "./mkv-index";
 import type { RangeReader } from "./range-reader";
 
 /**
- * The WebM/MKV clip written while its source is read (mkv-copy.ts; issue 30: write as you read, bounded memory):
+ * The WebM/MKV clip written while its source is read (mkv-copy.ts; write as you read, bounded memory):
  * each block's bytes go to the file (a ClipSpool) as the walk reaches them, behind a head of known length written
  * last. Which blocks the clip keeps is only decided once the walk is past the end (the one frame and audio rules),
  * so the blocks written past what it keeps are cut off the file's end, or, between two it keeps, turned into Void

@@ -3,7 +3,7 @@ import { clipMoov, freeBox, mdatHeader, type ClipTrack } from "./mp4-write";
 import type { RangeReader } from "./range-reader";
 
 /**
- * The MP4 clip of a fragmented source, written while its fragments are read (mp4-copy.ts; issue 30: write as you
+ * The MP4 clip of a fragmented source, written while its fragments are read (mp4-copy.ts; write as you
  * read, bounded memory). A progressive source's sample tables are known before any media byte, so its header goes
  * first; a fragmented source's are only known once the walk is past the end. So this file is: the ftyp, room kept
  * for the moov (a `free` box), the mdat header's 16 bytes, then the samples as they arrive. At the end the moov goes into

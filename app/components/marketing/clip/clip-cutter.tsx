@@ -53,7 +53,7 @@ export function ClipCutter({
   });
   const { status, position } = player;
   // The fields work once the player reported the duration AND the range took it as its end: enabled a render
-  // earlier, a start typed then was refused (no end yet) and the end then jumped to the whole video (issue 18).
+  // earlier, a start typed then was refused (no end yet) and the end then jumped to the whole video.
   // The server renders them disabled too, so nothing can be typed before hydration.
   const [initialised, setInitialised] = useState(false);
   const ready = status.ready && initialised;

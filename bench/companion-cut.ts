@@ -598,7 +598,7 @@ async function main() {
   const lines = [
     `Sources over loopback HTTP with ranges; clip ${CLIP} s; ClipCut rows go through serve (POST /jobs → done).`,
     `progressive/DASH: ${SOURCE_SECONDS} s 1080p30 H.264 ~4 Mb/s, 2 s GOP, B-frames + AAC. VP9: ${VP9_SECONDS} s 1440p30 ~9 Mb/s, 5 s GOP + Opus.`,
-    "Full re-encode: libx264 veryfast CRF 16 (the smart cut's H.264 end settings until issue 22; they are now superfast CRF 16 capped at 1.5x the source rate) / libvpx-vp9 realtime cpu-used 7 CRF 18 (FFmpeg's default single libvpx thread; the earlier tables' reference).",
+    "Full re-encode: libx264 veryfast CRF 16 (the smart cut's earlier H.264 end settings; they are now superfast CRF 16 capped at 1.5x the source rate) / libvpx-vp9 realtime cpu-used 7 CRF 18 (FFmpeg's default single libvpx thread; the earlier tables' reference).",
     "VP9 'smart's end settings': libvpx-vp9 realtime cpu-used 8 CRF 18, -threads 2 -row-mt 1 -tile-columns 2, exactly what the smart cut encodes its head with.",
     coldStart === null
       ? "Installed package: not measured (BENCH_INSTALLED=0)."
@@ -609,7 +609,7 @@ async function main() {
     ...rows.map(format),
     "",
     "Ratios (same run): smart ÷ full re-encode (like-for-like for VP9), first copy ÷ plain copy, smart output ÷ plain copy output, bytes read by the cut ÷ the plain copy's and requests per cut (the copy rows: the first copy; the smart rows: the smart cut, in-process for H.264 into MP4).",
-    "Goals (issue 30): first copy ÷ floor ≤ 0.7 (progressive, DASH with sidx, VP9), bytes ≤ 0.8, ≤ 20 requests for DASH at 150 s; report the slow-link and cold rows.",
+    "Goals of the in-process copy: first copy ÷ floor ≤ 0.7 (progressive, DASH with sidx, VP9), bytes ≤ 0.8, ≤ 20 requests for DASH at 150 s; report the slow-link and cold rows.",
     "",
     "| Source | Clip start | Path | smart ÷ full | first copy ÷ floor | smart bytes ÷ floor bytes | bytes read ÷ floor | requests |",
     "|---|---|---|---|---|---|---|---|",

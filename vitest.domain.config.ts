@@ -13,5 +13,8 @@ export default defineConfig({
     // never red.
     testTimeout: 10_000,
     hookTimeout: 10_000,
+    // Pure rules share no state worth a fresh module graph per file: one graph for all files costs 11 CPU-s here
+    // instead of 25.
+    isolate: false,
   },
 });

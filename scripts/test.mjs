@@ -41,6 +41,7 @@ function ensureSystemPackages() {
 }
 
 const results = [];
+let lastReaped = reapedCpu() ?? 0;
 const LOGS = "test-results/logs";
 
 /** The machine's CPU time so far (Linux /proc/stat, in seconds of all cores), busy and total; null elsewhere. */
@@ -49,6 +50,17 @@ function cpuTimes() {
     const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number); // guest time is inside user
     const total = ticks.reduce((a, b) => a + b, 0);
     return { busy: (total - ticks[3] - (ticks[4] ?? 0)) / 100, total: total / 100 };
+  } catch {
+    return null;
+  }
+}
+/** CPU seconds of every child this process has reaped so far (with their own reaped children): a step's share is
+ *  the growth across its end, as each step is one child reaped when it closes. null where /proc is missing. */
+function reapedCpu() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime (fields 16 and 17), in ticks
   } catch {
     return null;
   }
@@ -88,10 +100,13 @@ function step(label, cmd, args, count, stepEnv = {}) {
     const child = spawn(cmd, args, { stdio: ["ignore", out, out], env: { ...env, ...stepEnv } });
     child.on("close", (code) => {
       closeSync(out);
+      const reaped = reapedCpu();
+      const cpu = reaped === null ? null : reaped - lastReaped;
+      lastReaped = reaped ?? lastReaped;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const counted = count?.() ?? { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
       if (code !== 0 && counted.failed === 0) counted.failed = 1; // a crash with no report still fails
-      results.push({ label, seconds, busy: busyShare(cpuAtStart, cpuTimes()), ...counted });
+      results.push({ label, seconds, cpu, busy: busyShare(cpuAtStart, cpuTimes()), ...counted });
       console.log(`\n━━━ ${label}: exit ${code}, ${seconds} s ━━━\n${readFileSync(log, "utf8")}`);
       resolve(code === 0);
     });
@@ -274,7 +289,10 @@ const wall = ((Date.now() - started) / 1000).toFixed(1);
 
 console.log("\nSummary");
 for (const r of results) {
-  console.log(`  ${r.failed ? "✗" : "✓"} ${r.label}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s${r.busy})`);
+  const cpu = r.cpu === null ? "" : `, ${Math.round(r.cpu)} CPU-s`;
+  console.log(
+    `  ${r.failed ? "✗" : "✓"} ${r.label}: ${r.passed} passed, ${r.failed} failed (${r.seconds} s${cpu}${r.busy})`,
+  );
   for (const title of r.flaky ?? []) console.log(`      flaky (failed once, passed on its retry): ${title}`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);

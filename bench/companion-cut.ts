@@ -37,7 +37,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { toolPaths } from "../extension/companion/src/tools";
+import { toolPaths } from "../extension/companion/src/host/tools";
 import { makeDashPair, makeOpusSource, makeVideoSource, run } from "../extension/companion/test/media";
 import { measureAccuracy, timeCommand, type Accuracy } from "./companion/measure";
 import { startRangeServerProcess } from "./companion/range-server-process";

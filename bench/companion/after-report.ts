@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Session } from "node:inspector/promises";
 import { PerformanceObserver, constants as perfConstants } from "node:perf_hooks";
-import { toolPaths } from "../../extension/companion/src/tools";
+import { toolPaths } from "../../extension/companion/src/host/tools";
 import { startRangeServerProcess } from "./range-server-process";
 import { startServeHarness } from "./serve-harness";
 

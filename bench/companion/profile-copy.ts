@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { cutClip } from "../../extension/companion/src/cut";
-import { probeFromIndex } from "../../extension/companion/src/index-probe";
-import { probeMedia } from "../../extension/companion/src/probe";
-import { resolveSource, type InputSpec } from "../../extension/companion/src/source";
+import { cutClip } from "../../extension/companion/src/paths/cut";
+import { probeFromIndex } from "../../extension/companion/src/source/index-probe";
+import { probeMedia } from "../../extension/companion/src/source/probe";
+import { resolveSource, type InputSpec } from "../../extension/companion/src/source/source";
 import { startTrace } from "../../extension/companion/src/trace";
-import { toolPaths } from "../../extension/companion/src/tools";
+import { toolPaths } from "../../extension/companion/src/host/tools";
 import { startRangeServerProcess } from "./range-server-process";
 
 const which = process.argv[2] ?? "progressive";

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { WebSocket } from "ws";
 import type { Job } from "../../app/domain/companion";
-import { newPairingToken } from "../../extension/companion/src/config";
-import { allowedOrigins } from "../../extension/companion/src/security";
-import { tuneHeapForStreaming } from "../../extension/companion/src/heap";
-import { createCompanionServer } from "../../extension/companion/src/server";
-import type { Tools } from "../../extension/companion/src/tools";
+import { newPairingToken } from "../../extension/companion/src/host/config";
+import { allowedOrigins } from "../../extension/companion/src/host/security";
+import { tuneHeapForStreaming } from "../../extension/companion/src/host/heap";
+import { createCompanionServer } from "../../extension/companion/src/host/server";
+import type { Tools } from "../../extension/companion/src/host/tools";
 import { call, EXTENSION_ORIGIN } from "../../extension/companion/test/client";
 import { startFakeApi } from "../../extension/companion/test/fake-api";
 

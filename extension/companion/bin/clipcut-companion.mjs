@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(here, "..", "src", "cli.ts");
+const cli = join(here, "..", "src", "host", "cli.ts");
 const require = createRequire(import.meta.url);
 let tsxCli;
 try {

@@ -17,15 +17,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const companion = resolve(here, "..");
 const outArg = process.argv.indexOf("--out-dir");
 const outDir = resolve(outArg > 0 ? process.argv[outArg + 1] : process.cwd());
-const version = /VERSION = "([^"]+)"/.exec(readFileSync(join(companion, "src", "version.ts"), "utf8"))?.[1];
-if (!version) throw new Error("No VERSION in src/version.ts");
+const version = /VERSION = "([^"]+)"/.exec(readFileSync(join(companion, "src", "host", "version.ts"), "utf8"))?.[1];
+if (!version) throw new Error("No VERSION in src/host/version.ts");
 
 const stage = join(outDir, ".clipcut-companion-pack");
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, "bin"), { recursive: true });
 
 await build({
-  entryPoints: [join(companion, "src", "cli.ts")],
+  entryPoints: [join(companion, "src", "host", "cli.ts")],
   outfile: join(stage, "bin", "main.cjs"),
   bundle: true,
   platform: "node",
@@ -34,7 +34,7 @@ await build({
   format: "cjs",
   external: ["bufferutil", "utf-8-validate"],
   legalComments: "inline",
-  // An installed companion is not a dev build: it does not trust the public dev extension id (src/security.ts).
+  // An installed companion is not a dev build: it does not trust the public dev extension id (src/host/security.ts).
   // Its host manifests allow the store ids given here (Chrome Web Store, Edge Add-ons), e.g.
   // CLIPCUT_STORE_EXTENSION_IDS=<cws id>,<edge id> npm run companion:pack.
   define: {

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { expect, it } from "vitest";
-import { autostart } from "../src/autostart";
+import { autostart } from "../src/host/autostart";
 import { runCli } from "./cli-process";
 import { tempDir } from "./helpers";
 

@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { runProcess } from "../src/ffmpeg";
-import { toolVersion } from "../src/tools";
+import { toolVersion } from "../src/host/tools";
 import { tempDir } from "./helpers";
 
 const SET = {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+export const CLI = fileURLToPath(new URL("../src/host/cli.ts", import.meta.url));
 export const BIN = fileURLToPath(new URL("../bin/clipcut-companion.mjs", import.meta.url));
 export const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/cli.mjs", import.meta.url));
 

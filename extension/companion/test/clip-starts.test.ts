@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { checkWrittenClip } from "../src/clip-mux";
-import { checkClipStarts } from "../src/direct-copy";
+import { checkClipStarts, checkWrittenClip } from "../src/check/written-clip";
 import { cut, tempDir } from "./helpers";
 import { run } from "./media";
 

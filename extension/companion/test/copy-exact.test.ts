@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { keepPackets } from "../src/plans/copy";
-import { checkCopiedOutput } from "../src/verify";
+import { keepPackets } from "../src/paths/staged/copy";
+import { checkCopiedOutput } from "../src/check/verify";
 import { cut, tempDir, tools } from "./helpers";
 import { run } from "./media";
 

@@ -1,9 +1,9 @@
 import { expect } from "vitest";
 import type { CutStrategy, Progress } from "../../../app/domain/companion";
 import type { Format } from "../../../app/domain/media";
-import { cutClip } from "../src/cut";
-import { probeMedia } from "../src/probe";
-import { resolveSource, type InputSpec } from "../src/source";
+import { cutClip } from "../src/paths/cut";
+import { probeMedia } from "../src/source/probe";
+import { resolveSource, type InputSpec } from "../src/source/source";
 import type { Trace } from "../src/trace";
 import { tempDir, tools } from "./helpers";
 import { run } from "./media";

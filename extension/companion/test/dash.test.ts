@@ -6,7 +6,7 @@ import { cut } from "./helpers";
 import { run } from "./media";
 import { outputFacts } from "./probe-helpers";
 import { startRangeServer, type RangeServer } from "./range-server";
-import { formatSelector } from "../src/ytdlp";
+import { formatSelector } from "../src/source/ytdlp";
 import { fakeYtDlp, youtubeFormats } from "./ytdlp-fixture";
 
 const dir = inject("mediaDir");

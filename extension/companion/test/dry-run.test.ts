@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { companionRange } from "../../../app/domain/frames";
-import { dryRun } from "../src/dry-run";
+import { dryRun } from "../src/source/dry-run";
 import { decodeBands, makeFrameBandSource } from "./frame-band";
 import { cut, tools } from "./helpers";
 import { run } from "./media";

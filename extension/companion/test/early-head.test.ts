@@ -1,15 +1,15 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { startEarlyHead, waitForHead } from "../src/early-head";
+import { startEarlyHead, waitForHead } from "../src/paths/staged/early-head";
 import { runFfmpeg } from "../src/ffmpeg";
-import { toTicks } from "../src/keyframes";
-import { listingArgs, readListing } from "../src/listing";
-import { sec, STAGE_OFFSET } from "../src/plan";
-import { h264HeadStep } from "../src/plans/smart-h264";
-import { vp9HeadStep } from "../src/plans/smart-vp9";
-import { probeMedia } from "../src/probe";
-import type { CutRequest } from "../src/request";
+import { toTicks } from "../src/paths/keyframes";
+import { listingArgs, readListing } from "../src/paths/staged/listing";
+import { sec, STAGE_OFFSET } from "../src/paths/staged/plan";
+import { h264HeadStep } from "../src/paths/staged/smart-h264";
+import { vp9HeadStep } from "../src/paths/staged/smart-vp9";
+import { probeMedia } from "../src/source/probe";
+import type { CutRequest } from "../src/paths/request";
 import { tempDir, tools } from "./helpers";
 import { run } from "./media";
 

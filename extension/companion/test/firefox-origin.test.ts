@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { loadConfig, resetPairingToken, saveFirefoxOrigin } from "../src/config";
+import { loadConfig, resetPairingToken, saveFirefoxOrigin } from "../src/host/config";
 import { DEFAULT_EXTENSION_ID } from "../../../app/domain/extension";
-import { allowedOrigins, memoryFirefoxBinding, trustsDevExtension } from "../src/security";
-import { createCompanionServer, type CompanionServer } from "../src/server";
+import { allowedOrigins, memoryFirefoxBinding, trustsDevExtension } from "../src/host/security";
+import { createCompanionServer, type CompanionServer } from "../src/host/server";
 import { call } from "./client";
 import { tempDir, tools } from "./helpers";
 

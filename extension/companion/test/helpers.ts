@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CutStrategy } from "../../../app/domain/companion";
 import type { Format, Quality } from "../../../app/domain/media";
-import { cutClip, type CutHooks } from "../src/cut";
-import { probeMedia } from "../src/probe";
-import { resolveSource } from "../src/source";
-import { toolPaths } from "../src/tools";
+import { cutClip, type CutHooks } from "../src/paths/cut";
+import { probeMedia } from "../src/source/probe";
+import { resolveSource } from "../src/source/source";
+import { toolPaths } from "../src/host/tools";
 
 export const tools = toolPaths();
 

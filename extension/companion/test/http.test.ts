@@ -1,8 +1,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { probeMedia } from "../src/probe";
-import { resolveSource } from "../src/source";
+import { probeMedia } from "../src/source/probe";
+import { resolveSource } from "../src/source/source";
 import { bestMatch, decodeGray } from "./frames";
 import { cut, tools } from "./helpers";
 import { outputFacts } from "./probe-helpers";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { probeFromIndex } from "../src/index-probe";
-import { JobQueue } from "../src/jobs";
-import { probeMedia, type MediaInfo } from "../src/probe";
-import { resolveSource, type InputSpec } from "../src/source";
+import { probeFromIndex } from "../src/source/index-probe";
+import { JobQueue } from "../src/host/jobs";
+import { probeMedia, type MediaInfo } from "../src/source/probe";
+import { resolveSource, type InputSpec } from "../src/source/source";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir, tools } from "./helpers";
 import { makeDerived } from "./media";

@@ -1,5 +1,5 @@
 import { afterEach, expect, it, vi } from "vitest";
-import { FINISHED_JOB_TTL_MS, JobQueue, KEPT_FINISHED_JOBS } from "../src/jobs";
+import { FINISHED_JOB_TTL_MS, JobQueue, KEPT_FINISHED_JOBS } from "../src/host/jobs";
 import { tempDir, tools } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());

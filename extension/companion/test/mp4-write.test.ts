@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { boxes } from "../src/mp4-boxes";
-import { Mp4ClipFile } from "../src/mp4-clip-file";
-import { readMovie } from "../src/mp4-tables";
-import { clipFtyp, clipHeader, type ClipTrack } from "../src/mp4-write";
-import { openRangeReader } from "../src/range-reader";
+import { boxes } from "../src/containers/mp4-boxes";
+import { Mp4ClipFile } from "../src/containers/mp4-clip-file";
+import { readMovie } from "../src/containers/mp4-tables";
+import { clipFtyp, clipHeader, type ClipTrack } from "../src/containers/mp4-write";
+import { openRangeReader } from "../src/source/range-reader";
 import { packetTimes } from "./copy-helpers";
 import { tempDir } from "./helpers";
 

@@ -114,7 +114,7 @@ it("keeps its native port for the whole job, and quitting the browser mid-cut st
   const installed = spawnSync(
     process.execPath,
     [
-      ...["--import", "tsx", join(ROOT, "extension/companion/src/cli.ts"), "install"],
+      ...["--import", "tsx", join(ROOT, "extension/companion/src/host/cli.ts"), "install"],
       ...["--user-data-dir", profile, "--output-dir", outputDir, "--api-base", SITE, "--allow-private-sources"],
       ...["--yt-dlp", ytDlp, "--log-file", log],
     ],

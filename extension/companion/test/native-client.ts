@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { nativeMessageSchema, type NativeMessage } from "../../../app/domain/native-messaging";
-import { encodeFrame, FrameReader } from "../src/native-frame";
+import { encodeFrame, FrameReader } from "../src/host/native-frame";
 import { CLI, TSX } from "./cli-process";
 
 /**

@@ -4,8 +4,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_EXTENSION_ID } from "../../../app/domain/extension";
 import { NATIVE_HOST_NAME, NATIVE_PROTOCOL } from "../../../app/domain/native-messaging";
-import { encodeFrame, FrameReader } from "../src/native-frame";
-import { installPlan, launcher, readLauncher, uninstallCommands, type InstallContext } from "../src/native-install";
+import { encodeFrame, FrameReader } from "../src/host/native-frame";
+import {
+  installPlan,
+  launcher,
+  readLauncher,
+  uninstallCommands,
+  type InstallContext,
+} from "../src/host/native-install";
 import { runCli } from "./cli-process";
 import { tempDir } from "./helpers";
 

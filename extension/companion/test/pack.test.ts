@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, inject, it } from "vitest";
 import { cutResultSchema } from "../../../app/domain/companion";
-import { VERSION } from "../src/version";
+import { VERSION } from "../src/host/version";
 import { call } from "./client";
 import { tempDir } from "./helpers";
 

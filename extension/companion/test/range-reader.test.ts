@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Resolver } from "../src/net-guard";
-import { openRangeReader } from "../src/range-reader";
+import type { Resolver } from "../src/source/net-guard";
+import { openRangeReader } from "../src/source/range-reader";
 import { startRangeServer, type RangeServer } from "./range-server";
 
 /**

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ClipError } from "../src/errors";
-import { checkApiBase, isPrivateAddress, pinnedGet, type Resolver } from "../src/net-guard";
-import { newPairingToken } from "../src/config";
-import { startRangeProxy } from "../src/range-proxy";
-import { allowedOrigins } from "../src/security";
-import { createCompanionServer, type CompanionServer } from "../src/server";
-import { resolveSource } from "../src/source";
+import { checkApiBase, isPrivateAddress, pinnedGet, type Resolver } from "../src/source/net-guard";
+import { newPairingToken } from "../src/host/config";
+import { startRangeProxy } from "../src/source/range-proxy";
+import { allowedOrigins } from "../src/host/security";
+import { createCompanionServer, type CompanionServer } from "../src/host/server";
+import { resolveSource } from "../src/source/source";
 import { call, waitForJob } from "./client";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir, tools } from "./helpers";

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import type { CompanionEvent, Job } from "../../../app/domain/companion";
-import { newPairingToken } from "../src/config";
-import { allowedOrigins } from "../src/security";
-import { createCompanionServer, type CompanionServer } from "../src/server";
+import { newPairingToken } from "../src/host/config";
+import { allowedOrigins } from "../src/host/security";
+import { createCompanionServer, type CompanionServer } from "../src/host/server";
 import { call, waitForJob } from "./client";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir } from "./helpers";
@@ -12,7 +12,7 @@ import { bestMatch, decodeGray } from "./frames";
 import { outputFacts } from "./probe-helpers";
 import { waitUntilGone } from "./process-table";
 import { startRangeServer, type RangeServer } from "./range-server";
-import { formatSelector } from "../src/ytdlp";
+import { formatSelector } from "../src/source/ytdlp";
 import { fakeYtDlp, UA, youtubeFormats, type FakeYtDlp } from "./ytdlp-fixture";
 
 /** The extension's path: page URLs through `serve`, with yt-dlp (the stand-in) and real ffmpeg on loopback media. */

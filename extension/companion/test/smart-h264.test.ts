@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { keepRanges } from "../src/plans/smart-h264";
-import { checkCopiedOutput } from "../src/verify";
+import { keepRanges } from "../src/paths/staged/smart-h264";
+import { checkCopiedOutput } from "../src/check/verify";
 import { cut, tempDir, tools } from "./helpers";
 import { run } from "./media";
 

@@ -1,11 +1,11 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { startEgressProxy } from "../src/egress-proxy";
+import { startEgressProxy } from "../src/source/egress-proxy";
 import { ClipError } from "../src/errors";
-import { isPrivateAddress, type Guard, type Resolver } from "../src/net-guard";
-import { probeMedia } from "../src/probe";
-import { resolveSource } from "../src/source";
+import { isPrivateAddress, type Guard, type Resolver } from "../src/source/net-guard";
+import { probeMedia } from "../src/source/probe";
+import { resolveSource } from "../src/source/source";
 import { tools } from "./helpers";
 import { startRangeServer, type RangeServer } from "./range-server";
 import { fakeYtDlp } from "./ytdlp-fixture";

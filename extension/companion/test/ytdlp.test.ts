@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ClipError } from "../src/errors";
-import { resolveSource } from "../src/source";
-import { formatSelector, LIVE_MESSAGE, resolveWithYtDlp, YTDLP_TIMEOUT_MS, ytDlpAgeWarning } from "../src/ytdlp";
+import { resolveSource } from "../src/source/source";
+import { formatSelector, LIVE_MESSAGE, resolveWithYtDlp, YTDLP_TIMEOUT_MS, ytDlpAgeWarning } from "../src/source/ytdlp";
 import { startServe } from "./cli-process";
 import { tempDir } from "./helpers";
 import { processesWith, waitUntilGone } from "./process-table";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { NATIVE_PROTOCOL } from "../../../app/domain/native-messaging";
-import { encodeFrame, FrameReader } from "../../companion/src/native-frame";
+import { encodeFrame, FrameReader } from "../../companion/src/host/native-frame";
 import { FAILURE_TEXT } from "./failures";
 import { createNativeCompanion, type NativePort } from "./native-companion";
 
@@ -13,7 +13,7 @@ import { createNativeCompanion, type NativePort } from "./native-companion";
  * The real companion as the host, on pipes, behind the part of runtime.Port the client uses (what the browser does
  * between connectNative and the process). The browsers themselves run in the e2e suites.
  */
-const CLI = fileURLToPath(new URL("../../companion/src/cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../companion/src/host/cli.ts", import.meta.url));
 const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/cli.mjs", import.meta.url));
 const children: ChildProcessWithoutNullStreams[] = [];
 afterEach(() => {

@@ -144,7 +144,7 @@ FAKE_YTDLP_JSON='${ytDlpFixture(media, dir, format)}' exec '${process.execPath}'
     [
       "--import",
       "tsx",
-      join(ROOT, "extension/companion/src/cli.ts"),
+      join(ROOT, "extension/companion/src/host/cli.ts"),
       "install",
       ...where,
       "--output-dir",
@@ -181,7 +181,7 @@ export async function startCompanion(media: RangeServer, format: StandInFormat =
     [
       "--import",
       "tsx",
-      join(ROOT, "extension/companion/src/cli.ts"),
+      join(ROOT, "extension/companion/src/host/cli.ts"),
       "serve",
       "--port",
       String(COMPANION_PORT),

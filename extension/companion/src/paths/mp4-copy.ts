@@ -1,0 +1,618 @@
+import { open } from "node:fs/promises";
+import type { DirectPlan } from "./direct-copy";
+import { checkWrittenClip } from "../check/written-clip";
+import { choseOther, MARGIN_SECONDS, NotTaken, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
+import { copiedAudioRun, planFrames, showsByStart, toSeconds, toTicks } from "./keyframes";
+import { boxHeader, fourcc } from "../containers/mp4-boxes";
+import {
+  FragmentSamples,
+  readMoof,
+  readMovie,
+  type Edit,
+  type Mp4Movie,
+  type Mp4Track,
+  type SampleTable,
+} from "../containers/mp4-tables";
+import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "../containers/sidx";
+import { clipFtyp, clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "../containers/mp4-write";
+import { FragmentStream, type Samples } from "../containers/fragment-stream";
+import { Mp4ClipFile, moovRoom } from "../containers/mp4-clip-file";
+import type { Packet } from "../source/probe";
+import type { RangeReader, ReadStats } from "../source/range-reader";
+import type { CutRequest } from "./request";
+import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
+import type { CopiedPackets } from "../check/verify";
+
+/**
+ * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (docs/decisions/002,
+ * 14 and 21): the sample tables (or the clip's fragments' moofs) are read by us (mp4-tables.ts) into typed arrays,
+ * and the packets are chosen by the same rules as the mediabunny path (keyframe at or before the start,
+ * planFrames/chooseStrategy, listAudio's rule). A progressive source's clip is the chosen samples' byte span copied
+ * from the range reader's responses straight into the file behind a header built from the plan (mp4-write.ts). A
+ * fragmented source's is written while its fragments are read (fragment-stream.ts, mp4-clip-file.ts), its moov last.
+ * No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's whole copy.
+ * What this does not take is answered with `notTaken` and goes through direct-copy.ts's mediabunny path.
+ */
+
+/** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */
+const MERGE_GAP = 1024 * 1024;
+/** Each read from the reader, and each write to the file. */
+const PIECE = 2 * 1024 * 1024;
+
+const VIDEO_ENTRIES = new Set(["avc1", "avc3", "hvc1", "hev1"]);
+
+/** Why this path does not take the request, known before anything is read; null when it may. */
+function refusal(req: CutRequest): string | null {
+  if (req.format !== "mp4" && req.format !== "mov") return `${req.format} output`;
+  if (!/mov|mp4/.test(req.info.formatName)) return `the ${req.info.formatName} container`;
+  const v = req.info.video?.codec;
+  if (v !== "h264" && v !== "hevc") return `${v ?? "no"} video`;
+  if (req.info.audio && req.info.audio.codec !== "aac") return `${req.info.audio.codec} audio`;
+  if (req.strategy !== "copy" && req.strategy !== "auto") return `${req.strategy} asked`;
+  return null;
+}
+
+export type Mp4CopyOutcome = ByteCopyOutcome<DirectPlan>;
+
+export async function planMp4Copy(
+  req: CutRequest,
+  signal?: AbortSignal,
+  onRead?: (fraction: number) => void,
+): Promise<Mp4CopyOutcome> {
+  const why = refusal(req);
+  if (why) return { notTaken: why };
+  return withCopyReaders(signal, (readers) =>
+    plan(req, (spec) => readers.open(spec), readers.close, readers.stats, onRead),
+  );
+}
+
+/** One source file read for the clip: its movie header, and for a fragmented file its `sidx`. */
+interface Opened {
+  reader: RangeReader;
+  movie: Mp4Movie;
+  index: FragmentIndex | null;
+}
+
+async function openMovie(reader: RangeReader): Promise<Opened | string> {
+  const read = (a: number, b: number) => reader.read(a, b);
+  const index = await readFragmentIndex(read, reader.size);
+  const moov = await readMoov(reader);
+  if (typeof moov === "string") return moov;
+  const movie = readMovie(moov);
+  if (movie.fragmented && !index) return "a fragmented MP4 without a sidx";
+  return { reader, movie, index };
+}
+
+/**
+ * A fragmented file's samples of the clip: the subsegments the `sidx` gives for [start, end) (plus the margin), their
+ * `moof`s read (the whole span is fetched in large parts, read ahead; it is the clip's data anyway).
+ */
+async function loadFragments(
+  o: Opened,
+  tracks: Mp4Track[],
+  start: number,
+  end: number,
+  onRead?: (fraction: number) => void,
+  walk?: {
+    /**
+     * After each fragment's moof and the header after it are read; `readSpan` starts the large parts read ahead
+     * (called after the first fragment anyway).
+     */
+    onFragment: (lists: Map<number, FragmentSamples>, readSpan: () => void) => Promise<void>;
+    /** Seconds from the presentation clock to the media clock the sidx counts in (the track's edit). */
+    toMedia: number;
+    /** Large parts are read ahead over the span only after the first fragment (its start frame decides the cut). */
+    afterFirst: boolean;
+    /** Subsegments to begin before the one the sidx gives for the start. */
+    back: number;
+  },
+): Promise<string | null> {
+  const toMedia = walk?.toMedia ?? 0;
+  const span = o.index && clipSubsegments(o.index, start + toMedia, end + toMedia, MARGIN_SECONDS, walk?.back);
+  if (!span) return "the clip's first fragment does not start with a keyframe";
+  const stop = span.offset + span.length;
+  let readSpan = walk?.afterFirst ? () => o.reader.expectSpan(span.offset, stop) : null;
+  if (!readSpan) o.reader.expectSpan(span.offset, stop);
+  const lists = new Map(tracks.map((t) => [t.id, new FragmentSamples()]));
+  const spanNow = () => {
+    readSpan?.();
+    readSpan = null;
+  };
+  const handOn = async () => {
+    await walk?.onFragment(lists, spanNow);
+    spanNow();
+  };
+  let listed = false;
+  for (let at = span.offset; at + 8 <= stop;) {
+    const box = boxHeader(await o.reader.read(at, Math.min(stop, at + 16)), at, stop);
+    if (!box) return "a malformed fragment";
+    // A fragment's samples are handed on once the header after its moof (its mdat's) is read: the samples' writer
+    // lets the reader forget everything before their end.
+    if (listed) await handOn();
+    listed = box.type === "moof";
+    if (listed) readMoof(await o.reader.read(at, at + box.length), at, o.movie, lists);
+    at += box.length;
+    onRead?.((at - span.offset) / span.length);
+  }
+  if (listed) await handOn();
+  for (const t of tracks) t.samples = lists.get(t.id)!.table();
+  return null;
+}
+
+/** The media time the clip's first fragment begins at (the sidx's), or null when there is none. */
+function clipFrom(index: FragmentIndex, start: number): number | null {
+  const span = clipSubsegments(index, start, start, 0);
+  return span ? (index.subsegments.find((x) => x.offset === span.offset)?.time ?? null) : null;
+}
+
+/** The moov's bytes, found by walking the top-level box headers (first or after the mdat). */
+async function readMoov(reader: RangeReader): Promise<Uint8Array | string> {
+  let at = 0;
+  for (let n = 0; n < 64 && at + 8 <= reader.size; n++) {
+    const box = boxHeader(await reader.read(at, Math.min(reader.size, at + 16)), at, reader.size);
+    if (!box) return "a malformed top-level box";
+    const { type, length } = box;
+    if (type === "moof") return "a fragmented MP4";
+    if (type === "moov") {
+      if (length > 256 * 1024 * 1024) return "a moov over 256 MiB";
+      return await reader.read(at, at + length);
+    }
+    at += length;
+  }
+  return "no moov";
+}
+
+/** How a track's media times map to presentation: the one edit ffmpeg and mediabunny both apply. */
+function timeline(track: Mp4Track, movieTimescale: number): { mediaTime: number; shift: number } | string {
+  let shift = 0;
+  let i = 0;
+  for (; i < track.edits.length && track.edits[i]!.mediaTime === -1; i++) {
+    shift += track.edits[i]!.segmentDuration / movieTimescale;
+  }
+  const rest = track.edits.slice(i);
+  if (rest.length > 1) return "an edit list with several edits";
+  if (rest[0] && rest[0].rate !== 0x10000) return "an edit at another speed";
+  return { mediaTime: rest[0]?.mediaTime ?? 0, shift };
+}
+
+/**
+ * The first picture's sample starts a clean decode, as mediabunny's key check has it: an IDR picture (H.264), an IRAP
+ * picture (HEVC), or an H.264 picture after a recovery point SEI that recovers at once and exactly (x264's open-GOP
+ * keyframes).
+ */
+function startsClean(track: Mp4Track, bytes: Uint8Array): boolean {
+  const hevc = track.codec === "hvc1" || track.codec === "hev1";
+  const config = findBox(track.stsd, hevc ? "hvcC" : "avcC");
+  if (config < 0) return false;
+  const lengthSize = ((track.stsd[config + (hevc ? 21 : 4)] ?? 3) & 3) + 1;
+  for (let at = 0; at + lengthSize < bytes.length;) {
+    let length = 0;
+    for (let k = 0; k < lengthSize; k++) length = length * 256 + bytes[at + k]!;
+    const header = bytes[at + lengthSize]!;
+    if (hevc) {
+      const type = (header >> 1) & 0x3f;
+      if (type < 32) return type >= 16 && type <= 23;
+    } else {
+      const type = header & 0x1f;
+      if (type >= 1 && type <= 5) return type === 5;
+      const nal = bytes.subarray(at + lengthSize, at + lengthSize + length);
+      if (type === 6 && recoversAtOnce(nal)) return true;
+    }
+    at += lengthSize + length;
+  }
+  return false;
+}
+
+/** An H.264 SEI NAL unit holding a recovery point (payload 6) with recovery_frame_cnt 0 and exact_match_flag 1. */
+function recoversAtOnce(nal: Uint8Array): boolean {
+  // The payload without emulation prevention bytes (00 00 03 → 00 00).
+  const rbsp: number[] = [];
+  for (let i = 1; i < nal.length; i++) {
+    if (nal[i] === 3 && rbsp.length >= 2 && rbsp[rbsp.length - 1] === 0 && rbsp[rbsp.length - 2] === 0) continue;
+    rbsp.push(nal[i]!);
+  }
+  let pos = 0;
+  while (pos < rbsp.length - 1) {
+    let type = 0;
+    while (pos < rbsp.length && rbsp[pos] === 255) type += rbsp[pos++]!;
+    type += rbsp[pos++] ?? 0;
+    let size = 0;
+    while (pos < rbsp.length && rbsp[pos] === 255) size += rbsp[pos++]!;
+    size += rbsp[pos++] ?? 0;
+    if (type === 6) {
+      // recovery_frame_cnt is ue(v): 0 is the single bit 1; exact_match_flag follows it.
+      const first = rbsp[pos] ?? 0;
+      return (first & 0x80) !== 0 && (first & 0x40) !== 0;
+    }
+    pos += size;
+  }
+  return false;
+}
+
+/** Where a child box's payload starts inside a sample entry's bytes (a byte search of a small box), or -1. */
+function findBox(b: Uint8Array, type: string): number {
+  for (let i = 4; i + 4 <= b.length; i++) if (fourcc(b, i) === type) return i + 4;
+  return -1;
+}
+
+/** Video and sound within this many seconds of the end wait for the plan: only what the clip keeps is written. */
+const HOLD_SECONDS = 1;
+
+async function plan(
+  req: CutRequest,
+  openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
+  close: () => Promise<void>,
+  stats: () => ReadStats,
+  onRead?: (fraction: number) => void,
+): Promise<Mp4CopyOutcome> {
+  // A fragmented source's clip file, written during the walk: removed unless the plan's write places it.
+  let clip: Mp4ClipFile | null = null;
+  try {
+    const outcome = await planWith(req, openReader, close, stats, onRead, (file) => (clip = file));
+    if ("notTaken" in outcome) await (clip as Mp4ClipFile | null)?.discard();
+    return outcome;
+  } catch (error) {
+    await (clip as Mp4ClipFile | null)?.discard();
+    if (error instanceof NotTaken) return { notTaken: error.message, chose: error.chose };
+    throw error;
+  }
+}
+
+async function planWith(
+  req: CutRequest,
+  openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
+  close: () => Promise<void>,
+  stats: () => ReadStats,
+  onRead: ((fraction: number) => void) | undefined,
+  created: (clip: Mp4ClipFile) => void,
+): Promise<Mp4CopyOutcome> {
+  // A separate audio file's (DASH) head and sidx are read beside the video file's: both are on the critical path.
+  const separate = req.input.audio && req.info.audio ? req.input.audio : null;
+  const audioHead = separate ? openReader(separate).then(openMovie) : null;
+  audioHead?.catch(() => undefined);
+  const main = await openMovie(await openReader(req.input));
+  if (typeof main === "string") return { notTaken: main };
+  const start = req.startSeconds;
+  const end = Math.min(req.endSeconds, req.info.durationSeconds);
+  const video = main.movie.tracks.find((t) => t.handler === "vide");
+  let audioFile: Opened | null = req.input.audio ? null : main;
+  let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
+  if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
+  const vt = timeline(video, main.movie.timescale);
+  if (typeof vt === "string") return { notTaken: vt };
+  const vPts = presented(video, vt);
+  // Its fragments are read from just before the picture's first fragment (its sound starts at the keyframe, which
+  // that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
+  const loadAudio = async (from: number) => {
+    const opened = await audioHead!;
+    if (typeof opened === "string") return `audio: ${opened}`;
+    const track = opened.movie.tracks.find((t) => t.handler === "soun");
+    const missing = track && opened.index ? await loadFragments(opened, [track], Math.max(0, from), end) : null;
+    return missing ? `audio: ${missing}` : { opened, track };
+  };
+  // The sidx counts on the media clock: the edit's offset from the presentation one (and the keyframe rule's 1 ms).
+  const toMedia = vt.mediaTime / video.timescale - vt.shift + 0.001;
+  const firstFragment = main.index && clipFrom(main.index, start + toMedia);
+  const early = separate && firstFragment !== null ? loadAudio(firstFragment - toMedia - 0.5) : null;
+  early?.catch(() => undefined);
+  const stream = main.index ? new FragmentStream(main.reader, toTicks(end - HOLD_SECONDS)) : null;
+  /** Subsegments the walk begins before the sidx's choice (1 when the start's frame was in the one before). */
+  let back = 0;
+  if (main.index && stream) {
+    const own = audio;
+    const walk = async (lists: Map<number, FragmentSamples>, readSpan: () => void) => {
+      const v = lists.get(video.id)!;
+      if (!stream.file) {
+        // The keyframe is the first fragment's (the sidx's subsegment at or before the start begins with one).
+        const k = keyframeBefore(
+          v.size.length,
+          (i) => vPts(v, i),
+          (i) => v.key[i] === 1,
+          start,
+        );
+        if (k < 0) throw new NotTaken("no keyframe in the clip's first fragment");
+        // The sidx's times can be decode times: a start just before a fragment's first picture is shown by the
+        // fragment before it (its last frames), which is then read from.
+        if (vPts(v, k) > start + 0.001 && back === 0) throw new StartEarlier();
+        // The start's frame is in this fragment too: a clip auto will not copy is not read on.
+        const keyTicks = toTicks(vPts(v, k));
+        let onKey = true;
+        for (let i = k + 1; i < v.size.length; i++) {
+          const pts = toTicks(vPts(v, i));
+          if (pts > keyTicks && showsByStart(pts, toTicks(start))) onKey = false;
+        }
+        const other = copyRuledOut(req, onKey);
+        if (other) throw NotTaken.chose(other.kind);
+        readSpan();
+        if (!startsClean(video, await main.reader.read(v.offset[k]!, v.offset[k]! + v.size[k]!))) {
+          throw new NotTaken("the keyframe is not an IDR picture");
+        }
+        const rates = [{ rate: rateOf(v, video.timescale), stsd: video.stsd }];
+        if (separate) {
+          let loaded = await (early ?? loadAudio(vPts(v, k) - 0.1));
+          // Read again from the keyframe when the early read (from the sidx's guess) began after it.
+          if (typeof loaded !== "string" && shownFirst(loaded) > vPts(v, k)) loaded = await loadAudio(vPts(v, k) - 0.1);
+          if (typeof loaded === "string") throw new NotTaken(loaded);
+          audioFile = loaded.opened;
+          audio = loaded.track;
+        }
+        const track = audio;
+        const sound = track && audioFile ? timeline(track, audioFile.movie.timescale) : null;
+        if (typeof sound === "string") throw new NotTaken(sound);
+        if (track && audioFile && sound) {
+          const samples = separate ? track.samples : lists.get(track.id)!;
+          stream.sound(audioFile.reader, track.timescale, presented(track, sound), separate ? track.samples : null);
+          rates.push({ rate: rateOf(samples, track.timescale), stsd: track.stsd });
+        }
+        const room = moovRoom(end - vPts(v, k) + HOLD_SECONDS, rates);
+        stream.begin(await Mp4ClipFile.create(req.outputDir, clipFtyp(req.format, [video.codec]), room), k, vPts(v, k));
+        created(stream.file!);
+      }
+      await stream.fragment(v, (i) => vPts(v, i), own ? lists.get(own.id)! : null);
+    };
+    const load = () =>
+      loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
+        ...{ onFragment: walk, toMedia, back },
+        afterFirst: copyRuledOut(req, false) !== null,
+      });
+    // At most twice: begun one subsegment earlier, the walk does not ask again (`back` is 1).
+    const missing = await load().catch((error: unknown) => {
+      if (!(error instanceof StartEarlier)) throw error;
+      back = 1;
+      return load();
+    });
+    if (missing) return { notTaken: missing };
+  }
+
+  const vs = video.samples;
+  const isKey = (i: number) => !vs.key || vs.key[i] === 1;
+  const k = keyframeBefore(vs.count, (i) => vPts(vs, i), isKey, start);
+  if (k < 0) return { notTaken: "no keyframe" };
+  if (stream && stream.key !== k) return { notTaken: "a keyframe past the first fragment's is the clip's" };
+
+  // Metadata of the video from the keyframe in decode order through the margin past the end: the packet list the
+  // plan functions take (on the 90 kHz clock, as direct-copy.ts builds it).
+  const packets: Packet[] = [];
+  for (let i = k; i < vs.count; i++) {
+    const pts = toTicks(vPts(vs, i));
+    packets.push({ pts, dts: pts, key: isKey(i) });
+    if (vPts(vs, i) > end + MARGIN_SECONDS) break;
+  }
+  packets[0]!.key = true;
+  const frames = planFrames(packets, toTicks(start), toTicks(end));
+  if (frames.keyBefore !== packets[0]!.pts) return { notTaken: "the keyframe is not the first listed" };
+  const choice = chooseStrategy(req, frames, packets);
+  if (choice.kind !== "copy") return choseOther(choice.kind);
+  const keyTicks = frames.keyBefore;
+  const keySeconds = vPts(vs, k);
+
+  if (separate && !stream) {
+    const loaded = await (early ?? loadAudio(keySeconds - 0.1));
+    if (typeof loaded === "string") return { notTaken: loaded };
+    audioFile = loaded.opened;
+    audio = loaded.track;
+  }
+  if (req.info.audio && audio?.codec !== "mp4a") return { notTaken: `audio sample entry ${audio?.codec ?? "none"}` };
+  for (const t of [video, audio]) {
+    if (t && new DataView(t.stsd.buffer, t.stsd.byteOffset).getUint32(12) !== 1) {
+      return { notTaken: "several sample descriptions" };
+    }
+  }
+  const at = audio && audioFile ? timeline(audio, audioFile.movie.timescale) : null;
+  if (typeof at === "string") return { notTaken: at };
+
+  // Audio by the copy's rule (copiesAudioPacket), as a contiguous run of samples in decode order.
+  let aFrom = 0;
+  let aCount = 0;
+  let aStart = 0;
+  const track = audio;
+  if (track && at) {
+    const as = track.samples;
+    const shown = presented(track, at);
+    const aPts = (i: number) => shown(as, i);
+    const run = copiedAudioRun(
+      as.count,
+      (i) => toTicks(aPts(i)),
+      (i) => toTicks(as.duration[i]! / track.timescale),
+      keyTicks,
+      choice.endPts,
+    );
+    aFrom = run.from;
+    aCount = run.count;
+    if (aCount > 0) aStart = aPts(aFrom);
+  }
+  const unkept = stream?.unkept(k + choice.packets, aFrom, aCount);
+  if (unkept) return { notTaken: unkept };
+  // A sample of no bytes has no place among the written ones (the progressive path's ranges give it one).
+  const empty = (s: SampleTable, from: number, count: number) => s.size.subarray(from, from + count).includes(0);
+  if (stream && (empty(vs, k, choice.packets) || (audio && empty(audio.samples, aFrom, aCount)))) {
+    return { notTaken: "a sample of no bytes" };
+  }
+
+  const known: CopiedPackets = {
+    seconds: toSeconds(choice.endPts - keyTicks),
+    width: req.info.video!.width,
+    height: req.info.video!.height,
+    videoSizes: Array.from(vs.size.subarray(k, k + choice.packets)),
+    sizesExact: true,
+    audioPackets: audio ? aCount : null,
+  };
+
+  // Edit lists as ffmpeg's copy writes them: the picture from the keyframe's composition time (B-frames decode
+  // earlier than they show), the sound after an empty edit to where its first packet sits on the clip's clock.
+  if (vs.cto[k]! < 0) return { notTaken: "a negative composition offset on the keyframe" };
+  const ms = (seconds: number) => Math.round(seconds * MOVIE_TIMESCALE);
+  const tracks: ClipTrack[] = [
+    {
+      track: video,
+      from: k,
+      count: choice.packets,
+      edits: [{ segmentDuration: ms(known.seconds), mediaTime: vs.cto[k]!, rate: 0x10000 }],
+    },
+  ];
+  if (audio && aCount > 0) {
+    const t: ClipTrack = { track: audio, from: aFrom, count: aCount, edits: [] };
+    const lead = ms(aStart - keySeconds);
+    const edits: Edit[] = lead > 0 ? [{ segmentDuration: lead, mediaTime: -1, rate: 0x10000 }] : [];
+    edits.push({
+      segmentDuration: ms(mediaDuration(t) / audio.timescale),
+      mediaTime: audio.samples.cto[aFrom]!,
+      rate: 0x10000,
+    });
+    t.edits = edits;
+    tracks.push(t);
+  }
+  const starts = { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null };
+  const check = (out: string, o: Parameters<DirectPlan["write"]>[1]) =>
+    checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
+  const planned = {
+    ...copySpan(frames, choice),
+    via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
+    known,
+    stats,
+  };
+
+  if (stream) {
+    // The clip was written during the walk, but for what waited near the end: the samples it keeps are added.
+    const file = stream.file!;
+    const readerOf = (t: ClipTrack) => (t.track === video ? main.reader : audioFile!.reader);
+    const result: DirectPlan = {
+      ...planned,
+      async close() {
+        try {
+          await close();
+        } finally {
+          await file.discard();
+        }
+      },
+      async write(out, o) {
+        o.signal?.throwIfAborted();
+        await stream.finish(tracks, readerOf);
+        await file.place(out);
+        o.onProgress?.(1);
+        return check(out, o);
+      },
+    };
+    return { plan: result };
+  }
+
+  // The mdat: the video file's ranges, then (DASH) the audio file's; each track's samples are placed in its file's.
+  const files = [{ file: main, tracks: tracks.filter((t) => t.track === video || audioFile === main) }];
+  if (audioFile && audioFile !== main && tracks[1]) files.push({ file: audioFile, tracks: [tracks[1]] });
+  let payload = 0;
+  const parts = files.map(({ file, tracks: own }) => {
+    const ranges = byteRanges(own, payload);
+    payload = ranges.reduce((end, r) => Math.max(end, r.out + r.end - r.start), payload);
+    return { reader: file.reader, tracks: own, ranges };
+  });
+  // Reads start with large parts over the span (a progressive file's index gives it before any media byte).
+  for (const p of parts) p.reader.expectSpan(p.ranges[0]!.start, p.ranges[p.ranges.length - 1]!.end);
+  // The keyframe must be a clean start in the bitstream too (stss can mark recovery points).
+  if (!startsClean(video, await main.reader.read(vs.offset[k]!, vs.offset[k]! + vs.size[k]!))) {
+    return { notTaken: "the keyframe is not an IDR picture" };
+  }
+  const place = (t: ClipTrack, o: number) => {
+    const ranges = parts.find((p) => p.tracks.includes(t))!.ranges;
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[mid]!.start <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return ranges[lo]!.out + (o - ranges[lo]!.start);
+  };
+  const header = clipHeader(req.format, tracks, place, payload);
+
+  const result: DirectPlan = {
+    ...planned,
+    close,
+    async write(out, o) {
+      const file = await open(out, "w");
+      try {
+        await file.write(header);
+        let done = 0;
+        for (const part of parts) {
+          for (const r of part.ranges) {
+            for (let p = r.start; p < r.end; p += PIECE) {
+              o.signal?.throwIfAborted();
+              const to = Math.min(r.end, p + PIECE);
+              await file.writev(await part.reader.pieces(p, to));
+              done += to - p;
+              o.onProgress?.(done / payload);
+            }
+          }
+        }
+      } finally {
+        await file.close();
+      }
+      return check(out, o);
+    },
+  };
+  return { plan: result };
+}
+
+/** The keyframe shown last at or before `start` among `count` samples (a start before the first picture: the first). */
+function keyframeBefore(
+  count: number,
+  pts: (i: number) => number,
+  isKey: (i: number) => boolean,
+  start: number,
+): number {
+  let k = -1;
+  for (let i = 0; i < count; i++) {
+    if (isKey(i) && pts(i) <= start + 0.001 && (k < 0 || pts(i) >= pts(k))) k = i;
+  }
+  if (k < 0) for (let i = 0; i < count && k < 0; i++) if (isKey(i)) k = i;
+  return k;
+}
+
+/** The first fragment began after the start's frame: the walk begins one subsegment earlier. */
+class StartEarlier extends Error {}
+
+/** When a loaded track's first sample is shown (-Infinity: nothing listed or no single edit). */
+function shownFirst(l: { opened: Opened; track: Mp4Track | undefined }): number {
+  const t = l.track;
+  const edit = t ? timeline(t, l.opened.movie.timescale) : null;
+  if (!t || t.samples.count === 0 || !edit || typeof edit === "string") return -Infinity;
+  return presented(t, edit)(t.samples, 0);
+}
+
+/** Presentation time in seconds of a track's sample i, its one edit applied (`timeline`). */
+const presented =
+  (track: Mp4Track, edit: { mediaTime: number; shift: number }) =>
+  (s: Samples, i: number): number =>
+    (s.dts[i]! + s.cto[i]! - edit.mediaTime) / track.timescale + edit.shift;
+
+/** Samples per second over what is listed (the moov's room is kept from it). */
+function rateOf(s: Samples, timescale: number): number {
+  let total = 0;
+  const n = s.size.length;
+  for (let i = 0; i < n; i++) total += s.duration[i]!;
+  return total > 0 ? (n * timescale) / total : 0;
+}
+
+/** The chosen samples' bytes as few ranges of the source, in file order, and where each lands in the mdat. */
+function byteRanges(tracks: ClipTrack[], base: number): { start: number; end: number; out: number }[] {
+  const spans: [number, number][] = [];
+  for (const t of tracks) {
+    const s = t.track.samples;
+    for (let i = t.from; i < t.from + t.count; i++) spans.push([s.offset[i]!, s.offset[i]! + s.size[i]!]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const ranges: { start: number; end: number; out: number }[] = [];
+  let out = base;
+  for (const [a, b] of spans) {
+    const last = ranges[ranges.length - 1];
+    if (last && a <= last.end + MERGE_GAP) {
+      if (b > last.end) {
+        out += b - last.end;
+        last.end = b;
+      }
+    } else {
+      ranges.push({ start: a, end: b, out });
+      out += b - a;
+    }
+  }
+  return ranges;
+}

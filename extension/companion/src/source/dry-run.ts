@@ -1,0 +1,277 @@
+import { z } from "zod";
+import { decideQuality } from "../../../../app/domain/clip-quality";
+import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
+import type { DryRunReport } from "../../../../app/domain/true-cut";
+import { ClipError } from "../errors";
+import { runProcess } from "../ffmpeg";
+import { planFrames, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
+import type { MediaInfo, Packet } from "./probe";
+import { withRangeProxy } from "./range-proxy";
+import type { CutRequest } from "../paths/request";
+import { inputArgs, type InputSpec } from "./source";
+import { SourceCache } from "./source-cache";
+import { chooseStrategy } from "../paths/strategy";
+import { frameThumbnails } from "./thumbnails";
+import type { Tools } from "../host/tools";
+
+/**
+ * The dry run behind the panel's true-cut report: resolve and probe the format the cut would download, read the
+ * packet list around the range (never the whole range: the window after the start reaches the next keyframe, the
+ * one before the end holds the last GOP), and run the cut's own frame plan and strategy choice on it. Nothing is
+ * reserved, staged or written.
+ */
+
+/** Packets read after the start: enough to find the next keyframe of any usual GOP (YouTube: 2–5 s). */
+export const HEAD_WINDOW_SECONDS = 10;
+/** Read past the end: B-frame reordering and the closed prefix of the last GOP. */
+const TAIL_MARGIN_SECONDS = 1;
+const DRY_RUN_TIMEOUT_MS = 60_000;
+
+/**
+ * Estimates are ranges: the read speed and the encoder's speed are this machine's and this network's.
+ * Read: 1–20 MB/s over the network (a local file reads in no time). Encode: the smart cut's head runs at
+ * 60–300 frames/s at 1080p and below (bench/companion-cut.ts), a full re-encode at 30–150.
+ */
+const READ_BYTES_PER_SECOND = { low: 1e6, high: 20e6 };
+const HEAD_FPS = { low: 60, high: 300 };
+const FULL_FPS = { low: 30, high: 150 };
+/** The size of copied and re-encoded video as the source's bytes, give or take. */
+const SIZE_SPREAD = { low: 0.9, high: 1.15 };
+/**
+ * A frame the smart cut re-encodes costs about 2.2 average source frames (the encoder restarts its GOP with a
+ * keyframe and has no references from before the cut); measured on the x264 fixtures of the companion's tests.
+ */
+const ENCODED_FRAME_EXTRA = 1.2;
+
+export interface SizedPacket extends Packet {
+  size: number;
+}
+
+export interface DryRunInput {
+  source: string;
+  startSeconds: number;
+  endSeconds: number;
+  format: CutRequest["format"];
+  quality: NonNullable<CutRequest["quality"]>;
+  watermark: boolean;
+  thumbnails: boolean;
+}
+
+export interface DryRunOptions {
+  tools: Tools;
+  allowPrivateSources: boolean;
+  ytDlpWarning?: string | null;
+  signal?: AbortSignal;
+  /** The companion's resolved sources, shared with its job queue (source-cache.ts). */
+  sources?: SourceCache;
+}
+
+const packetList = z.object({
+  packets: z
+    .array(
+      z.object({
+        pts_time: z.string().optional(),
+        dts_time: z.string().optional(),
+        flags: z.string().optional(),
+        size: z.string().optional(),
+      }),
+    )
+    .default([]),
+});
+
+/**
+ * The video packets of windows of the source (each from the keyframe at or before its start), in decode order,
+ * on the source's clock in 90 kHz ticks, with their sizes. A packet read by two windows is kept once.
+ */
+export async function readPacketWindows(
+  ffprobe: string,
+  input: InputSpec,
+  windows: [number, number][],
+  signal?: AbortSignal,
+): Promise<SizedPacket[]> {
+  const intervals = windows.map(([from, to]) => `${from.toFixed(3)}%${to.toFixed(3)}`).join(",");
+  const { stdout } = await withRangeProxy(input, (proxied) =>
+    runProcess(
+      ffprobe,
+      [
+        "-v",
+        "error",
+        "-select_streams",
+        "v:0",
+        "-read_intervals",
+        intervals,
+        "-show_entries",
+        "packet=pts_time,dts_time,flags,size",
+        "-print_format",
+        "json",
+        ...inputArgs(proxied),
+      ],
+      { signal, timeoutMs: DRY_RUN_TIMEOUT_MS },
+    ),
+  );
+  const seen = new Set<number>();
+  const packets: SizedPacket[] = [];
+  for (const p of packetList.parse(JSON.parse(stdout)).packets) {
+    const pts = Number(p.pts_time);
+    if (p.pts_time === undefined || !Number.isFinite(pts)) continue;
+    const tick = toTicks(pts);
+    if (seen.has(tick)) continue;
+    seen.add(tick);
+    const dts = Number(p.dts_time);
+    packets.push({
+      pts: tick,
+      dts: p.dts_time !== undefined && Number.isFinite(dts) ? toTicks(dts) : tick,
+      key: (p.flags ?? "").includes("K"),
+      size: Number(p.size ?? 0) || 0,
+    });
+  }
+  return packets;
+}
+
+/** The report for one range of a probed source, from its packets (exported for tests: no network, no yt-dlp). */
+export function reportFromPackets(
+  req: DryRunInput,
+  info: MediaInfo,
+  packets: readonly SizedPacket[],
+  read: { remote: boolean; complete: boolean },
+): Omit<DryRunReport, "thumbnails"> & { plan: CutFrames } {
+  const video = info.video;
+  if (!video) throw new ClipError("invalid_format", "The source has no video.", 422);
+  const end = Math.min(req.endSeconds, info.durationSeconds);
+  const plan = planFrames(packets, toTicks(req.startSeconds), toTicks(end));
+  // The panel offers only qualities the plan allows: the asked one is the cap.
+  const decided = decideQuality({
+    format: req.format,
+    asked: req.quality,
+    planMax: req.quality,
+    sourceHeight: video.height,
+  });
+  const cut = {
+    info,
+    format: req.format,
+    quality: decided.scaleTo,
+    strategy: "auto",
+    allowSnap: false,
+    watermark: req.watermark,
+  } as CutRequest;
+  const choice = chooseStrategy(cut, plan, packets);
+  const fps = video.frameRate;
+  const frameOf = (ticks: number) => Math.round(toSeconds(ticks) * fps);
+  const lastPts = plan.endPts - plan.frameTicks;
+  // Two windows leave a gap in the middle of a long clip: its frames are counted on the grid.
+  const frameCount = read.complete ? plan.frameCount : Math.round((plan.endPts - plan.startPts) / plan.frameTicks);
+  const inClip = (p: SizedPacket) => p.pts >= plan.startPts && p.pts <= lastPts;
+  const keys = packets
+    .filter((p) => p.key)
+    .map((p) => p.pts)
+    .sort((a, b) => a - b);
+  const keyAfter = keys.find((k) => k > plan.startPts) ?? null;
+
+  let headFrames = 0;
+  let tailFrames = 0;
+  if (choice.kind === "reencode") headFrames = frameCount;
+  else if (choice.kind === "smart") {
+    headFrames = plan.startOnKey
+      ? 0
+      : plan.keyAfterStart === null
+        ? frameCount
+        : Math.round((plan.keyAfterStart - plan.startPts) / plan.frameTicks);
+    tailFrames = plan.lastKey === null ? 0 : plan.tailFrames - plan.tailCopyFrames;
+  }
+
+  // Size: the source's bytes for the clip's frames (a gap at the source's measured rate), plus the sound.
+  const known = packets.filter(inClip);
+  const knownBytes = known.reduce((sum, p) => sum + p.size, 0);
+  const perFrame = known.length > 0 ? knownBytes / known.length : (video.bitRate ?? 2e6) / 8 / fps;
+  const seconds = frameCount / fps;
+  let videoBytes = knownBytes + Math.max(0, frameCount - known.length) * perFrame;
+  if (choice.kind === "smart") videoBytes += (headFrames + tailFrames) * perFrame * ENCODED_FRAME_EXTRA;
+  if (choice.kind === "reencode") {
+    // A new size or a watermark: the encoder's own rate, scaled by the picture area.
+    const height = decided.scaleTo ? Math.min(qualityHeight(decided.scaleTo), video.height) : video.height;
+    videoBytes *= (height / video.height) ** 2;
+  }
+  const audioBytes = info.audio ? ((info.audio.bitRate ?? 128_000) / 8) * seconds : 0;
+  const bytes = videoBytes + audioBytes;
+  const spread = choice.kind === "reencode" ? { low: 0.5, high: 1.5 } : SIZE_SPREAD;
+  const encodeFps = choice.kind === "reencode" ? FULL_FPS : HEAD_FPS;
+  const encoded = headFrames + tailFrames;
+  const reading = (speed: number) => (read.remote ? bytes / speed : 0);
+  return {
+    plan,
+    fps,
+    width: video.width,
+    height: video.height,
+    codec: video.codec,
+    firstFrame: frameOf(plan.startPts),
+    lastFrame: frameOf(lastPts),
+    frameCount,
+    strategy: choice.kind,
+    reason: choice.reason,
+    startOnKey: plan.startOnKey,
+    headFrames,
+    tailFrames,
+    keyBefore: frameOf(plan.keyBefore),
+    keyAfter: keyAfter === null ? null : frameOf(keyAfter),
+    sizeBytes: { low: Math.round(bytes * spread.low), high: Math.round(bytes * spread.high) },
+    seconds: {
+      low: round2(reading(READ_BYTES_PER_SECOND.high) + encoded / encodeFps.high),
+      high: round2(reading(READ_BYTES_PER_SECOND.low) + encoded / encodeFps.low + 1),
+    },
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Each tools set's own cache, for callers that do not share theirs with a job queue (tests, the CLI). */
+const ownCaches = new WeakMap<Tools, SourceCache>();
+
+/**
+ * The resolved source and ffprobe's description of it (the report's frame rate and bit rates are ffprobe's), from
+ * the companion's shared cache: the job that follows the report reuses both (a report is asked again at every
+ * handle move, and the clip right after).
+ */
+async function probed(req: DryRunInput, options: DryRunOptions) {
+  let sources = options.sources ?? ownCaches.get(options.tools);
+  if (!sources) ownCaches.set(options.tools, (sources = new SourceCache(options.tools)));
+  const ask = {
+    source: req.source,
+    height: qualityHeight(req.quality),
+    allowPrivate: options.allowPrivateSources,
+    ytDlpWarning: options.ytDlpWarning ?? null,
+  };
+  sources.warmHeader(ask);
+  const [input, info] = await Promise.all([sources.resolve(ask), sources.fullProbe(ask)]);
+  return { input, info };
+}
+
+/** The dry run: the plan the cut would follow for this range, with thumbnails of its first and last frames. */
+export async function dryRun(req: DryRunInput, options: DryRunOptions): Promise<DryRunReport> {
+  if (isAudioFormat(req.format))
+    throw new ClipError("invalid_format", "A sound-only clip has no frames to report; choose a video format.", 422);
+  const { input, info } = await probed(req, options);
+  if (!info.video) throw new ClipError("invalid_format", "The source has no video.", 422);
+  if (req.startSeconds >= info.durationSeconds)
+    throw new ClipError("invalid_range", "The start is past the end of the video.", 422);
+  const end = Math.min(req.endSeconds, info.durationSeconds);
+  const headTo = Math.min(end, req.startSeconds + HEAD_WINDOW_SECONDS) + TAIL_MARGIN_SECONDS;
+  const windows: [number, number][] = [[req.startSeconds, headTo]];
+  if (end + TAIL_MARGIN_SECONDS > headTo) windows.push([end, end + TAIL_MARGIN_SECONDS]);
+  const videoOnly: InputSpec = { ...input, audio: undefined };
+  const packets = await readPacketWindows(options.tools.ffprobe, videoOnly, windows, options.signal);
+  if (packets.length === 0) throw new ClipError("unreadable_source", "No video frames were found in that range.", 422);
+  const { plan, ...report } = reportFromPackets(req, info, packets, {
+    remote: input.kind === "http",
+    complete: windows.length === 1,
+  });
+  const thumbnails = req.thumbnails
+    ? await frameThumbnails(
+        options.tools.ffmpeg,
+        videoOnly,
+        [toSeconds(plan.startPts), toSeconds(plan.endPts - plan.frameTicks)],
+        toSeconds(plan.frameTicks),
+        options.signal,
+      )
+    : null;
+  return { ...report, thumbnails: thumbnails ? { first: thumbnails[0]!, last: thumbnails[1]! } : null };
+}

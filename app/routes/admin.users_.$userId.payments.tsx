@@ -14,12 +14,15 @@ import { audit } from "~/services/audit.server";
 import { requireAdmin } from "~/services/auth.server";
 import { refundPayment } from "~/services/billing.server";
 import { clientIp } from "~/services/rate-limit.server";
+import { requireStepUp } from "~/services/step-up.server";
 import { readForm } from "~/utils/forms";
 
 const userIdSchema = z.string().uuid();
 const refundSchema = z.object({
   paymentId: z.string().min(1).max(100),
   reason: z.string().trim().min(3, "Give a reason of at least 3 characters.").max(200),
+  // The admin's own password (step-up): money leaves the business, so a stolen admin cookie alone cannot send it.
+  currentPassword: z.string().max(1024).optional(),
 });
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -62,6 +65,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       { ok: false as const, message: parsed.error.issues[0]?.message ?? "Invalid request." },
       { status: 400 },
     );
+  const stepUp = await requireStepUp(env, request, admin, parsed.data.currentPassword || undefined);
+  if (!stepUp.ok) return data({ ok: false as const, message: stepUp.message }, { status: stepUp.status });
   let refunded: { cents: number; unspentCredits: number; spentCredits: number };
   try {
     const result = await refundPayment(env, db, new URL(request.url).origin, {
@@ -136,6 +141,9 @@ export default function AdminUserPayments() {
           </Link>
         </div>
       )}
+      <p id="refund-password-help" className="mb-2 text-xs text-slate-600">
+        A refund needs your password, once every 10 minutes.
+      </p>
       <ListTable
         caption="Payments"
         columns={["Invoice", "Paid", "Amount", "Status", "Refund"]}
@@ -159,6 +167,17 @@ export default function AdminUserPayments() {
                   <label className="text-xs">
                     Reason
                     <input name="reason" required minLength={3} maxLength={200} className="input mt-1 block w-44" />
+                  </label>
+                  <label className="text-xs">
+                    Your password
+                    <input
+                      name="currentPassword"
+                      type="password"
+                      autoComplete="current-password"
+                      maxLength={1024}
+                      aria-describedby="refund-password-help"
+                      className="input mt-1 block w-36"
+                    />
                   </label>
                   <button type="submit" className="btn-secondary" disabled={busy}>
                     Refund<span className="sr-only"> {p.number}</span>

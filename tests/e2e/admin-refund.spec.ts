@@ -1,6 +1,6 @@
 import { formatShortDate } from "../../app/domain/greeting";
 import { expect, test } from "./fixtures";
-import { newUser } from "./helpers";
+import { DEMO_PASSWORD, newUser } from "./helpers";
 
 /** The router's refreshes that ran with no navigation under way (the live feed's), counted in the page. */
 interface Counted {
@@ -26,6 +26,7 @@ test.describe("admin refunds", () => {
     await expect(page.locator('[data-admin-live="live"]')).toBeAttached();
     const row = page.getByTestId("payment-row").filter({ hasText: "$15.00" });
     await row.getByLabel("Reason").fill("asked within 14 days");
+    await row.getByLabel("Your password").fill(DEMO_PASSWORD);
     await row.getByRole("button", { name: /^Refund / }).click();
     const confirmation = page.getByRole("status").filter({ hasText: "Refund of $15.00 sent to Stripe" });
     await expect(confirmation).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { dismissNotice, newUser } from "./helpers";
+import { DEMO_PASSWORD, dismissNotice, newUser } from "./helpers";
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -59,6 +59,7 @@ test.describe("a yearly plan on the test clock", () => {
       .filter({ hasText: String(new Date().getUTCFullYear()) })
       .first();
     await firstYear.getByLabel("Reason").fill("money-back guarantee");
+    await firstYear.getByLabel("Your password").fill(DEMO_PASSWORD);
     await firstYear.getByRole("button", { name: /^Refund / }).click();
     await expect(page.getByRole("status").filter({ hasText: "Refund of $120.00 sent to Stripe" })).toBeVisible();
     expect(await balance()).toBe(100 + 13 * 500);

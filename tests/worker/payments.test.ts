@@ -480,9 +480,20 @@ describe("money-back guarantee and revenue", () => {
       ?.id as string;
     const noReason = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "" }, { cookie: admin });
     expect(noReason.status).toBe(400);
+    // Money leaves: the admin's password first (step-up), and a wrong one moves nothing.
+    const noPassword = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "asked" }, { cookie: admin });
+    expect(noPassword.status).toBe(401);
+    expect(await noPassword.text()).toContain("Enter your password to confirm this change.");
+    const wrongPassword = await post(
+      `/admin/users/${userId}/payments`,
+      { paymentId, reason: "asked", currentPassword: "not the password" },
+      { cookie: admin },
+    );
+    expect(wrongPassword.status).toBe(401);
+    expect((await userRow(userId)).credits).toBe(600);
     const refunded = await post(
       `/admin/users/${userId}/payments`,
-      { paymentId, reason: "asked within 14 days" },
+      { paymentId, reason: "asked within 14 days", currentPassword: PASSWORD },
       { cookie: admin },
     );
     expect(refunded.status).toBe(200);
@@ -516,7 +527,11 @@ describe("money-back guarantee returns only unspent value", () => {
     const admin = await signIn("cashier@example.com", PASSWORD);
     const paymentId = (await env.DB.prepare("SELECT id FROM billing_payments WHERE user_id = ?").bind(userId).first())
       ?.id as string;
-    const refunded = await post(`/admin/users/${userId}/payments`, { paymentId, reason: "asked" }, { cookie: admin });
+    const refunded = await post(
+      `/admin/users/${userId}/payments`,
+      { paymentId, reason: "asked", currentPassword: PASSWORD },
+      { cookie: admin },
+    );
     expect(refunded.status).toBe(200);
     const text = await refunded.text();
     expect(text).toContain("Refund of $6.00 sent to Stripe for 300 unspent credits");

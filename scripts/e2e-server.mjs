@@ -9,4 +9,6 @@ startLocalServer({
   // npm test builds once before the suites; a standalone `npx playwright test` builds here.
   build: process.env.E2E_SKIP_BUILD !== "1",
   vars: JSON.parse(process.env.E2E_VARS ?? "{}"),
+  // E2E_INSPECTOR=1 brings DevTools back when debugging a test.
+  inspector: process.env.E2E_INSPECTOR === "1",
 });

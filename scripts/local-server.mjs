@@ -27,9 +27,13 @@ function run(cmd, args, label) {
 }
 
 /**
- * @param {{ port: number, persistTo?: string, fresh?: boolean, build?: boolean, vars?: Record<string,string> }} options
+ * `inspector: false` turns off wrangler's DevTools proxy. It forwards every runtime message (four for each D1 call)
+ * to wrangler's node process, which about doubles a signed-in page's CPU: test servers don't need DevTools, and
+ * wrangler offers no flag for it, only this variable (it skips the proxy inside VS Code's debug terminal).
+ * @param {{ port: number, persistTo?: string, fresh?: boolean, build?: boolean, vars?: Record<string,string>,
+ *   inspector?: boolean }} options
  */
-export function startLocalServer({ port, persistTo, fresh = false, build = true, vars = {} }) {
+export function startLocalServer({ port, persistTo, fresh = false, build = true, vars = {}, inspector = true }) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   if (fresh && persistTo) rmSync(persistTo, { recursive: true, force: true });
   if (build || !existsSync("build/server/index.js")) run("npx", ["remix", "vite:build"], "Build");
@@ -53,7 +57,7 @@ export function startLocalServer({ port, persistTo, fresh = false, build = true,
       // Parallel servers on one machine each need their own inspector port (default unchanged).
       ...(process.env.INSPECTOR_PORT ? ["--inspector-port", process.env.INSPECTOR_PORT] : []),
     ],
-    { stdio: "inherit", env },
+    { stdio: "inherit", env: inspector ? env : { ...env, VSCODE_INSPECTOR_OPTIONS: "{}" } },
   );
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
   child.on("exit", (code) => process.exit(code ?? 0));

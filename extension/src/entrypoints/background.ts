@@ -2,6 +2,7 @@ import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
 import { createHandlers, type Store, type Stored } from "../lib/background-handlers";
 import { CompanionClient } from "../lib/companion-client";
+import { createCompanionLink } from "../lib/companion-link";
 import { COMPANION_URL, SITE_ORIGINS } from "../lib/config";
 import { createJobFeed, JOBS_PORT } from "../lib/job-feed";
 import { createNativeCompanion, type NativePort } from "../lib/native-companion";
@@ -43,10 +44,16 @@ export default defineBackground(() => {
     connect: () => browser.runtime.connectNative(NATIVE_HOST_NAME) as unknown as NativePort,
     lastError: () => browser.runtime.lastError?.message,
   });
+  // The one choice of companion (native host, else a paired serve), for every handler and the job feed.
+  const companion = createCompanionLink({
+    native,
+    paired: (token) => new CompanionClient(token),
+    pairingToken: async () => (await store.get()).pairingToken,
+    socketUrl: (token) => `${COMPANION_URL.replace(/^http/, "ws")}/ws?token=${encodeURIComponent(token)}`,
+  });
   const handlers = createHandlers({
     store,
-    companion: (token) => new CompanionClient(token),
-    native,
+    companion,
     account: fetchAccount,
     site: (apiKey) => new SiteApi(apiKey),
     version: browser.runtime.getManifest().version,
@@ -70,11 +77,7 @@ export default defineBackground(() => {
   });
 
   // Job progress for the panel and the popup: pushed from the companion's WebSocket, on a port each opens.
-  const feed = createJobFeed({
-    pairingToken: async () => (await store.get()).pairingToken,
-    native,
-    url: (token) => `${COMPANION_URL.replace(/^http/, "ws")}/ws?token=${encodeURIComponent(token)}`,
-  });
+  const feed = createJobFeed(companion);
   browser.runtime.onConnect.addListener((port) => {
     const from = port.sender ? senderOf(port.sender, self) : null;
     if (port.name !== JOBS_PORT || (from !== "panel" && from !== "popup")) return port.disconnect();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RECHECK_AFTER_MS } from "./account-memo";
 import { createHandlers, type Stored } from "./background-handlers";
 import { CompanionClient } from "./companion-client";
+import { createCompanionLink } from "./companion-link";
 import { FAILURE_TEXT } from "./failures";
 import { createNativeCompanion, type NativePort } from "./native-companion";
 import { MESSAGES, type Job, type Result, type Status } from "./messages";
@@ -94,6 +95,16 @@ function notInstalledPort(): NativePort {
   return port;
 }
 
+/** The companions as the background builds them: the native host (here a stand-in port), else a paired serve. */
+function link(store: ReturnType<typeof memoryStore>, companionUrl: string, connect: () => NativePort) {
+  return createCompanionLink({
+    native: createNativeCompanion({ connect }),
+    paired: (token) => new CompanionClient(token, companionUrl),
+    pairingToken: async () => (await store.get()).pairingToken,
+    socketUrl: (token) => `${companionUrl.replace(/^http/, "ws")}/ws?token=${token}`,
+  });
+}
+
 function handlers(
   store = memoryStore(),
   companionUrl = "http://127.0.0.1:8839",
@@ -104,8 +115,7 @@ function handlers(
 ) {
   return createHandlers({
     store,
-    companion: (token) => new CompanionClient(token, companionUrl),
-    native: createNativeCompanion({ connect }),
+    companion: link(store, companionUrl, connect),
     account,
     site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
     version: "0.1.0",
@@ -472,10 +482,10 @@ describe("the remembered account", () => {
   it("an old remembered account is checked again in the background", async () => {
     const accounts = siteAccounts();
     let clock = 0;
+    const store = memoryStore({ apiKey: "cc_one" });
     const h = createHandlers({
-      store: memoryStore({ apiKey: "cc_one" }),
-      companion: (token) => new CompanionClient(token, "http://127.0.0.1:8839"),
-      native: createNativeCompanion({ connect: notInstalledPort }),
+      store,
+      companion: link(store, "http://127.0.0.1:8839", notInstalledPort),
       account: accounts.account,
       site: (apiKey) => new SiteApi(apiKey, siteApiUrl),
       version: "0.1.0",

@@ -1,14 +1,13 @@
 import { PAIRING_TOKEN, type ClipJobRequest } from "../../../app/domain/companion";
 import { siteMessageSchema, type ExtensionReply } from "../../../app/domain/extension";
 import { createAccountMemo } from "./account-memo";
-import type { CompanionClient } from "./companion-client";
+import type { CompanionLink } from "./companion-link";
 import { SITE_ORIGIN, SITE_ORIGINS } from "./config";
 import { FAILURE_TEXT } from "./failures";
 import {
   clipJobSchema,
   parseMessage,
   type ClipJob,
-  type CompanionState,
   type Job,
   type MessageType,
   type ParsedMessage,
@@ -18,7 +17,6 @@ import {
   type AccountStatus,
   type Status,
 } from "./messages";
-import type { NativeCompanion } from "./native-companion";
 import type { fetchAccount, SiteApi } from "./site-api";
 
 /**
@@ -38,10 +36,8 @@ export interface Store {
 
 export interface Deps {
   store: Store;
-  /** The paired `serve` companion (opt-in fallback). */
-  companion: (pairingToken: string | null) => CompanionClient;
-  /** The companion the browser starts (native messaging): the default, no pairing. */
-  native: NativeCompanion;
+  /** The companion, native host or paired serve: chosen by the link, never by a handler. */
+  companion: CompanionLink;
   account: typeof fetchAccount;
   /** The site's API with the extension's token. */
   site: (apiKey: string) => SiteApi;
@@ -60,58 +56,19 @@ type Handlers = { [K in MessageType]: (message: ParsedMessage<K>, from: From) =>
 
 const refused = (message: string): ExtensionReply => ({ success: false, message });
 
+/** The part of a companion's answer a message replies with. */
+const pick = <A, B>(answer: Result<A>, part: (value: A) => B): Result<B> =>
+  answer.ok ? { ok: true, value: part(answer.value) } : answer;
+
 /** The background's message map, written against injected parts so that a unit test can drive it. */
 const SIGNED_OUT = { ok: false, failure: { kind: "signed_out", message: FAILURE_TEXT.signed_out } } as const;
 
-export function createHandlers({ store, companion, native, account, site, version, now }: Deps) {
+export function createHandlers({ store, companion, account, site, version, now }: Deps) {
   const accounts = createAccountMemo(account, now);
 
-  /** Hands the API token to the companion (kept in its memory only) so that it can reserve credits. */
-  async function pushSession(client: CompanionClient, apiKey: string) {
-    return client.setSession(apiKey, SITE_ORIGIN);
-  }
-
-  /**
-   * The companion to use: the browser's native host when it answers; otherwise a paired `serve` (the fallback for
-   * sandboxed browsers); otherwise why there is none, from the browser's own error.
-   */
-  async function companionState(pairingToken: string | null): Promise<CompanionState> {
-    const hello = await native.connect();
-    if (hello.ok) {
-      const { version, outputDir, ...tools } = hello.value;
-      return {
-        state: "paired",
-        via: "native",
-        version,
-        outputDir,
-        session: true,
-        tools: { ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe, ytDlp: tools.ytDlp, ytDlpWarning: tools.ytDlpWarning },
-      };
-    }
-    if (hello.failure.kind !== "outdated") {
-      const health = await companion(pairingToken).health();
-      if (health.ok)
-        return pairingToken
-          ? {
-              state: "paired",
-              via: "serve",
-              version: health.value.version,
-              outputDir: health.value.outputDir,
-              session: health.value.session,
-              tools: null,
-            }
-          : { state: "unpaired" };
-      if (health.failure.kind === "unpaired") return { state: "unpaired" };
-    }
-    return { state: "unavailable", kind: hello.failure.kind, message: hello.failure.message };
-  }
-
-  /**
-   * Sends clips to the companion: the native host with the account's token on the jobs (no pairing), or else a
-   * paired `serve` after checking its session.
-   */
+  /** Sends clips to the companion, with the account's token for their credits. */
   async function startJobs(jobs: ClipJob[]): Promise<Result<Job[]>> {
-    const { apiKey, pairingToken } = await store.get();
+    const { apiKey } = await store.get();
     if (!apiKey) return SIGNED_OUT;
     const requests: ClipJobRequest[] = jobs.map((job) => ({
       source: job.videoUrl,
@@ -122,48 +79,9 @@ export function createHandlers({ store, companion, native, account, site, versio
       format: job.format,
       quality: job.quality,
     }));
-    const hello = await native.connect();
-    if (hello.ok) {
-      const submitted = await native.call("submit", {
-        session: { apiToken: apiKey, apiBaseUrl: SITE_ORIGIN },
-        jobs: requests,
-      });
-      return submitted.ok ? { ok: true, value: submitted.value.jobs } : submitted;
-    }
-    if (hello.failure.kind === "outdated") return hello;
-    const client = companion(pairingToken);
-    const health = await client.health();
-    if (!health.ok) return health.failure.kind === "stopped" ? hello : health;
-    if (!pairingToken) return { ok: false, failure: { kind: "unpaired", message: FAILURE_TEXT.unpaired } };
-    if (!health.value.session) {
-      const session = await pushSession(client, apiKey);
-      if (!session.ok) return session;
-    }
-    if (requests.length === 1 && requests[0]) {
-      const one = await client.submit(requests[0]);
-      return one.ok ? { ok: true, value: [one.value] } : one;
-    }
-    return client.batch(requests);
-  }
-
-  /** A job of the native host (answered from its last state once the host has exited), or of the paired serve. */
-  async function job(id: string): Promise<Result<Job>> {
-    const known = native.known(id);
-    if (!known) return (await paired()).job(id);
-    if (!native.isOpen()) return { ok: true, value: known };
-    const fresh = await native.call("job", { jobId: id });
-    return fresh.ok ? { ok: true, value: fresh.value.job } : { ok: true, value: native.known(id) ?? known };
-  }
-
-  /** Recent jobs of both companions, oldest first. */
-  async function allJobs(): Promise<Result<Job[]>> {
-    const { pairingToken } = await store.get();
-    const served = pairingToken ? await companion(pairingToken).jobs() : null;
-    const mine = native.recent();
-    const list = [...mine, ...(served?.ok ? served.value : [])];
-    if (!served || served.ok || mine.length > 0)
-      return { ok: true, value: list.sort((a, b) => a.createdAt.localeCompare(b.createdAt)) };
-    return served;
+    const session = { apiToken: apiKey, apiBaseUrl: SITE_ORIGIN };
+    const submitted = await companion.call({ type: "submit", session, jobs: requests });
+    return submitted.ok ? { ok: true, value: submitted.value.jobs } : submitted;
   }
 
   /** The signed-in account (never the token itself): the remembered one at once, unless `fresh` asks the site now. */
@@ -173,8 +91,7 @@ export function createHandlers({ store, companion, native, account, site, versio
 
   /** The account and the companion, as the popup shows them. */
   async function status(): Promise<Status> {
-    const { pairingToken } = await store.get();
-    const [me, state] = await Promise.all([accountStatus(true), companionState(pairingToken)]);
+    const [me, state] = await Promise.all([accountStatus(true), companion.state()]);
     return { ...me, companion: state };
   }
 
@@ -190,15 +107,13 @@ export function createHandlers({ store, companion, native, account, site, versio
       case "setApiKey": {
         await store.set({ apiKey: message.apiKey });
         accounts.forget();
-        const { pairingToken } = await store.get();
-        if (pairingToken) await pushSession(companion(pairingToken), message.apiKey);
+        await companion.session(message.apiKey, SITE_ORIGIN);
         return { success: true, message: "Signed in." };
       }
       case "clearApiKey": {
-        const { pairingToken } = await store.get();
         await store.set({ apiKey: null, plan: null });
         accounts.forget();
-        if (pairingToken) await companion(pairingToken).clearSession();
+        await companion.session(null, SITE_ORIGIN);
         return { success: true, message: "Signed out." };
       }
       case "userPlanUpdated":
@@ -220,7 +135,6 @@ export function createHandlers({ store, companion, native, account, site, versio
     }
   }
 
-  const paired = async () => companion((await store.get()).pairingToken);
   /** A call to the site's API as the signed-in account; signed out, it says so. */
   const asAccount = async <T>(call: (api: SiteApi) => Promise<Result<T>>): Promise<Result<T>> => {
     const { apiKey } = await store.get();
@@ -232,7 +146,7 @@ export function createHandlers({ store, companion, native, account, site, versio
     site: (message, from) => onSiteMessage(message.message, from.siteOrigin),
     status: async () => ({ ok: true, value: await status() }),
     account: async (message) => ({ ok: true, value: await accountStatus(message.fresh ?? false) }),
-    companion: async () => ({ ok: true, value: await companionState((await store.get()).pairingToken) }),
+    companion: async () => ({ ok: true, value: await companion.state() }),
     realtimeToken: async () => ({ ok: true, value: (await store.get()).apiKey }),
     pair: async (message) => {
       if (!PAIRING_TOKEN.test(message.token))
@@ -243,42 +157,22 @@ export function createHandlers({ store, companion, native, account, site, versio
             message: "That is not a pairing token. Copy the whole token the companion printed.",
           },
         };
-      const client = companion(message.token);
-      const health = await client.health();
-      if (!health.ok) {
-        if (health.failure.kind === "unpaired")
-          return {
-            ok: false,
-            failure: {
-              kind: "unpaired",
-              message: "The companion did not accept this pairing token. Check it and try again.",
-            },
-          };
-        return health;
-      }
+      const accepted = await companion.checkPairing(message.token);
+      if (!accepted.ok) return accepted;
       await store.set({ pairingToken: message.token });
       const { apiKey } = await store.get();
-      if (apiKey) await pushSession(client, apiKey);
+      if (apiKey) await companion.session(apiKey, SITE_ORIGIN);
       return { ok: true, value: await status() };
     },
     createJob: (message) => startJobs([message.job]),
     batch: (message) => startJobs(message.jobs),
-    job: (message) => job(message.id),
-    jobs: () => allJobs(),
-    cancelJob: async (message) => {
-      if (!native.known(message.id)) return (await paired()).cancel(message.id);
-      const cancelled = await native.call("cancel", { jobId: message.id });
-      return cancelled.ok ? { ok: true, value: cancelled.value.job } : cancelled;
-    },
+    job: async (message) => pick(await companion.call({ type: "job", jobId: message.id }), (v) => v.job),
+    jobs: async () => pick(await companion.call({ type: "jobs" }), (v) => v.jobs),
+    cancelJob: async (message) => pick(await companion.call({ type: "cancel", jobId: message.id }), (v) => v.job),
     dryRun: async ({ ask }) => {
       const { videoUrl, ...range } = ask;
-      const request = { source: videoUrl, ...range };
-      // The same companion the clip would go to: the native host when it answers, else a paired `serve`.
-      if ((await native.connect()).ok) {
-        const answered = await native.call("dryRun", { request });
-        return answered.ok ? { ok: true, value: answered.value.report } : answered;
-      }
-      return (await paired()).dryRun(request);
+      const answer = await companion.call({ type: "dryRun", request: { source: videoUrl, ...range } });
+      return pick(answer, (v) => v.report);
     },
     presets: () => asAccount((api) => api.presets()),
     savePreset: (message) => asAccount((api) => api.savePreset(message.preset)),

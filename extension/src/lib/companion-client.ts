@@ -23,7 +23,7 @@ export class CompanionClient {
     return this.call("GET", "/health", undefined, healthResponseSchema);
   }
 
-  setSession(apiToken: string, apiBaseUrl: string): Promise<Result<unknown>> {
+  setSession(apiToken: string, apiBaseUrl?: string): Promise<Result<unknown>> {
     return this.call("PUT", "/session", { apiToken, apiBaseUrl }, z.unknown());
   }
 

@@ -2,6 +2,8 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket as NodeWebSocket, WebSocketServer } from "ws";
 import type { Job } from "../../../app/domain/companion";
+import { CompanionClient } from "./companion-client";
+import { pairedTransport } from "./companion-transport";
 import { applyJobEvent, createJobFeed, type FeedMessage, type FeedPort } from "./job-feed";
 
 const job: Job = {
@@ -15,6 +17,14 @@ const job: Job = {
   createdAt: "2026-11-24T00:00:00.000Z",
   updatedAt: "2026-11-24T00:00:00.000Z",
 };
+
+/** A paired serve's events over its WebSocket (Node's, in place of the browser's). */
+const serve = (socketUrl: string) =>
+  pairedTransport(new CompanionClient("A".repeat(43), "http://127.0.0.1:9"), {
+    session: true,
+    socketUrl,
+    open: (url) => new NodeWebSocket(url) as unknown as WebSocket,
+  });
 
 /** A port as the background sees it: what it was sent, and its disconnect. */
 function port() {
@@ -60,11 +70,7 @@ describe("the job feed (pushed progress, no polling)", () => {
         JSON.stringify({ type: "progress", jobId: job.id, progress: { percent: 55, speed: 2, etaSeconds: 1 } }),
       );
     });
-    const feed = createJobFeed({
-      pairingToken: async () => "A".repeat(43),
-      url: (token) => `${base}/ws?token=${token}`,
-      open: (url) => new NodeWebSocket(url) as unknown as WebSocket,
-    });
+    const feed = createJobFeed(serve(`${base}/ws?token=${"A".repeat(43)}`));
     const a = port();
     const b = port();
     feed.connect(a.value);
@@ -84,22 +90,16 @@ describe("the job feed (pushed progress, no polling)", () => {
     await closed;
   });
 
-  it("tells its listeners when the companion goes away, and when there is no pairing", async () => {
-    const { base } = await companionSocket((socket) => setTimeout(() => socket.close(), 50));
-    const paired = createJobFeed({
-      pairingToken: async () => "A".repeat(43),
-      url: (token) => `${base}/ws?token=${token}`,
-      open: (url) => new NodeWebSocket(url) as unknown as WebSocket,
-    });
+  it("tells its listeners when the companion goes away, and the next listener follows it afresh", async () => {
+    const { base, urls } = await companionSocket((socket) => setTimeout(() => socket.close(), 50));
+    const feed = createJobFeed(serve(`${base}/ws`));
     const listener = port();
-    paired.connect(listener.value);
+    feed.connect(listener.value);
     await until(() => listener.sent.some((m) => m.type === "closed"));
-
-    const unpaired = createJobFeed({ pairingToken: async () => null, url: () => base });
-    const lonely = port();
-    unpaired.connect(lonely.value);
-    await until(() => lonely.sent.length === 1);
-    expect(lonely.sent).toEqual([{ type: "closed" }]);
+    // The panel reconnects after "closed": its new port opens a new socket, while the popup's port stays.
+    const later = port();
+    feed.connect(later.value);
+    await until(() => urls.length === 2 && later.sent.some((m) => m.type === "closed"));
   });
 });
 

@@ -1,4 +1,4 @@
-import { companionEventSchema, type CompanionEvent, type Job } from "../../../app/domain/companion";
+import type { CompanionEvent, Job } from "../../../app/domain/companion";
 
 /** The port name the panel and the popup open to follow their clips. */
 export const JOBS_PORT = "jobs";
@@ -12,73 +12,39 @@ export interface FeedPort {
   onDisconnect: { addListener(listener: () => void): void };
 }
 
-type Socket = Pick<WebSocket, "addEventListener" | "close">;
-
 /**
- * Job progress is pushed, never polled: one WebSocket to the companion's /ws, shared by every open panel and popup,
- * open only while one of them listens. Each event is checked against the companion's schema before it is passed on;
- * when the socket closes (companion stopped, or never paired) every listener hears "closed".
+ * Job progress is pushed, never polled: the companion's events (companion-link.ts: the native host's port, a paired
+ * serve's WebSocket), followed once for every open panel and popup and only while one of them listens. When they
+ * stop, every listener hears "closed", and the next port to connect follows them afresh.
  */
-export function createJobFeed(options: {
-  pairingToken: () => Promise<string | null>;
-  /** The native host's events (its port is opened by the jobs themselves, not by listening). */
-  native?: { subscribe(listener: (message: FeedMessage) => void): () => void };
-  /** ws://127.0.0.1:<port>/ws?token=… (WebSockets cannot send an Authorization header). */
-  url: (pairingToken: string) => string;
-  open?: (url: string) => Socket;
-}) {
-  const open = options.open ?? ((url: string) => new WebSocket(url));
+export function createJobFeed(source: { events(listener: (message: FeedMessage) => void): () => void }) {
   const ports = new Set<FeedPort>();
-  let socket: Socket | null = null;
-  let opening = false;
+  let following: { stop: () => void; ended: boolean } | null = null;
 
-  const broadcast = (message: FeedMessage) => {
-    for (const port of ports) port.postMessage(message);
-  };
-  let unsubscribe: (() => void) | null = null;
-
-  async function ensureOpen() {
-    if (socket || opening) return;
-    opening = true;
-    const token = await options.pairingToken().finally(() => (opening = false));
-    if (ports.size === 0 || socket) return;
-    // Without pairing there is no serve to follow; with a native host its events come on its own port.
-    if (!token) return options.native ? undefined : broadcast({ type: "closed" });
-    const ws = open(options.url(token));
-    socket = ws;
-    ws.addEventListener("message", (event) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(String(event.data));
-      } catch {
-        return;
-      }
-      const parsed = companionEventSchema.safeParse(json);
-      if (parsed.success) broadcast(parsed.data);
+  function follow() {
+    const mine = { stop: () => undefined as void, ended: false };
+    following = mine;
+    mine.stop = source.events((message) => {
+      for (const port of ports) port.postMessage(message);
+      if (message.type !== "closed" || mine.ended) return;
+      mine.ended = true;
+      if (following === mine) following = null;
+      mine.stop();
     });
-    ws.addEventListener("close", () => {
-      if (socket !== ws) return;
-      socket = null;
-      broadcast({ type: "closed" });
-    });
+    // "closed" may come at once (nothing to follow): stop what was just started.
+    if (mine.ended) mine.stop();
   }
 
   return {
     connect(port: FeedPort) {
       ports.add(port);
-      unsubscribe ??= options.native?.subscribe(broadcast) ?? null;
       port.onDisconnect.addListener(() => {
         ports.delete(port);
-        if (ports.size === 0) {
-          unsubscribe?.();
-          unsubscribe = null;
-        }
-        if (ports.size > 0 || !socket) return;
-        const last = socket;
-        socket = null;
-        last.close();
+        if (ports.size > 0 || !following) return;
+        following.stop();
+        following = null;
       });
-      void ensureOpen();
+      if (!following) follow();
     },
   };
 }

@@ -1,0 +1,232 @@
+import { basename, dirname, extname, join } from "node:path";
+import {
+  captionLayout,
+  clipCues,
+  phoneCues,
+  toAss,
+  toSrt,
+  toVtt,
+  type AssStyle,
+  type CaptionMode,
+  type Cue,
+} from "../../../../app/domain/captions";
+import { outputSize, type CropBox, type FrameSize } from "../../../../app/domain/crop";
+import { toFrames, type FrameRange } from "../../../../app/domain/frames";
+import { isAudioFormat, type Format, type Quality } from "../../../../app/domain/media";
+import { ClipError } from "../errors";
+import { audioCodecArgs, canCopyAudio, containerArgs, videoCodecArgs, watermarkFilter } from "../paths/encode";
+
+/**
+ * A clip for Shorts, Reels and TikTok in one ffmpeg run: the exact frames of the range, cropped to the box (and
+ * scaled), captions burned in or muxed as a track of their own, the Free plan's mark inside the box, and the sound
+ * copied when the container takes it. The picture is always re-encoded (a crop or burned-in text changes every
+ * pixel); the frame rule is the cut's (app/domain/frames.ts): the first frame is the one shown at the start, the
+ * clip holds every frame before the end.
+ */
+
+/** Where soft captions go: the track each container takes. AVI and GIF have none. */
+const SOFT_CODEC: Partial<Record<Format, string>> = {
+  mp4: "mov_text",
+  mov: "mov_text",
+  mkv: "webvtt",
+  webm: "webvtt",
+};
+
+export const canCarrySoftCaptions = (format: Format) => SOFT_CODEC[format] !== undefined;
+
+export interface ShortsCaptions {
+  /** The whole track, on the source's clock (parseCaptions); the command keeps what overlaps the clip. */
+  cues: readonly Cue[];
+  mode: CaptionMode;
+  /** Also write an .srt beside the clip. */
+  srt?: boolean;
+  /** Changes to the phone style (tests draw a solid box to find the text in pixels). */
+  style?: Partial<AssStyle>;
+}
+
+export interface ShortsJob {
+  /** ffmpeg's options for the picture's source, ending with `-i <url>` (source.ts's inputArgs). */
+  videoInput: readonly string[];
+  /** The sound: the same source again (one file) or its audio-only stream (YouTube's DASH); null for none. */
+  audioInput: readonly string[] | null;
+  /** That input's audio codec (from the probe): copied when the output container takes it. */
+  audioCodec: string | null;
+  /** The range as the companion's request has it (the panel sends the middles of the first and last frames). */
+  startSeconds: number;
+  endSeconds: number;
+  fps: number;
+  /** The source's time of frame 0: 0 for a file as it comes, the offset of a staging copy's clock. */
+  originSeconds?: number;
+  /** The source's frame, in pixels. */
+  source: FrameSize;
+  /** The box in source pixels (crop.ts's rule); null keeps the whole frame. */
+  crop: CropBox | null;
+  /** The picture's short side after the crop (crop.ts's outputSize); null keeps the box's size. */
+  scaleTo: Quality | null;
+  captions: ShortsCaptions | null;
+  watermark: boolean;
+  format: Format;
+  /** The clip's path. */
+  output: string;
+  /** A folder of the job's own for the files the run reads (the ASS document, the soft track). */
+  workDir: string;
+}
+
+export interface FileToWrite {
+  path: string;
+  text: string;
+}
+
+export interface ShortsCommand {
+  /** ffmpeg's arguments after runFfmpeg's own (-hide_banner … -y). */
+  args: string[];
+  /** Written before the run: ffmpeg reads them. */
+  files: FileToWrite[];
+  /** The .srt beside the clip, written after a successful run (when asked for). */
+  sidecar: FileToWrite | null;
+  /** The source frames the clip holds, and how long it plays (progress: runFfmpeg's out time over this). */
+  frames: FrameRange;
+  frameCount: number;
+  mediaSeconds: number;
+  /** The written picture's size. */
+  picture: FrameSize;
+  /** The captions on the clip's clock, laid out as written (empty without captions). */
+  cues: Cue[];
+  audio: "copy" | "encode" | "none";
+}
+
+/**
+ * A path as a filter option's value: inside single quotes, with ffmpeg's filter-graph escaping for the characters
+ * that still mean something there (Windows drive colons, quotes).
+ */
+function filterPath(path: string): string {
+  return `'${path.replace(/\\/g, "/").replace(/:/g, "\\\\:").replace(/'/g, "\\\\'")}'`;
+}
+
+/** Seconds for an ffmpeg option, to the microsecond (its own resolution). */
+const t = (seconds: number) => seconds.toFixed(6);
+
+/** Splits `…options -i url` so seek options can go before the `-i`. */
+function withInputOptions(input: readonly string[], options: string[]): string[] {
+  const at = input.lastIndexOf("-i");
+  if (at < 0 || at !== input.length - 2) throw new Error("An input's arguments must end with -i <url>.");
+  return [...input.slice(0, at), ...options, ...input.slice(at)];
+}
+
+/** How much before the first frame the demuxer is asked to seek: it lands on a keyframe at or before that. */
+const SEEK_MARGIN_SECONDS = 1;
+
+export function shortsCommand(job: ShortsJob): ShortsCommand {
+  const { format, fps } = job;
+  if (isAudioFormat(format) || format === "gif") {
+    throw new ClipError(
+      "invalid_format",
+      "A cropped or captioned clip is a video: choose MP4, WebM, MKV, MOV or AVI.",
+      400,
+    );
+  }
+  if (!(fps > 0)) throw new ClipError("bad_request", "The source's frame rate is unknown.", 400);
+  const captions = job.captions && job.captions.cues.length > 0 ? job.captions : null;
+  if (job.captions?.mode === "soft" && !canCarrySoftCaptions(format)) {
+    throw new ClipError(
+      "invalid_format",
+      `A ${format.toUpperCase()} file cannot hold a caption track: burn them in.`,
+      400,
+    );
+  }
+  const origin = job.originSeconds ?? 0;
+  const frames = toFrames({ start: job.startSeconds, end: job.endSeconds }, fps);
+  const frameCount = frames.last - frames.first + 1;
+  const mediaSeconds = frameCount / fps;
+  // The source's own times of the first frame and of the clip's end.
+  const firstTime = origin + frames.first / fps;
+  const box = job.crop ?? { x: 0, y: 0, width: job.source.width, height: job.source.height };
+  const picture = outputSize(box, job.scaleTo);
+
+  const files: FileToWrite[] = [];
+  const filters: string[] = [
+    // A quarter frame before the first frame and half a frame before the one after the last: exactly those
+    // frames, whatever rounding their timestamps carry (the staged re-encode's trim).
+    `trim=start=${t(origin + (frames.first - 0.25) / fps)}:end=${t(origin + (frames.last + 0.5) / fps)}`,
+    "setpts=PTS-STARTPTS",
+  ];
+  if (job.crop) filters.push(`crop=${box.width}:${box.height}:${box.x}:${box.y}:exact=1`);
+  if (picture.width !== box.width || picture.height !== box.height) {
+    filters.push(`scale=${picture.width}:${picture.height}:flags=bicubic`);
+  }
+
+  let cues: Cue[] = [];
+  let soft: FileToWrite | null = null;
+  let sidecar: FileToWrite | null = null;
+  if (captions) {
+    const onClip = clipCues(captions.cues, frames, fps);
+    cues = phoneCues(onClip, captionLayout(picture).maxChars, fps);
+    if (captions.mode === "burn") {
+      const ass = { path: join(job.workDir, "captions.ass"), text: toAss(cues, picture, fps, captions.style) };
+      files.push(ass);
+      // After the crop and the scale: the text is laid out in the picture the clip holds, on the clip's clock.
+      filters.push(`ass=filename=${filterPath(ass.path)}`);
+    } else {
+      const vtt = SOFT_CODEC[format] === "webvtt";
+      soft = { path: join(job.workDir, vtt ? "captions.vtt" : "captions.srt"), text: vtt ? toVtt(cues) : toSrt(cues) };
+      files.push(soft);
+    }
+    if (captions.srt) {
+      const base = basename(job.output, extname(job.output));
+      sidecar = { path: join(dirname(job.output), `${base}.srt`), text: toSrt(cues) };
+    }
+  }
+  // Drawn last, in the picture the clip holds: the mark stays inside the crop, sized by its short side.
+  if (job.watermark) filters.push(watermarkFilter(Math.min(picture.width, picture.height)));
+
+  const args: string[] = [
+    "-copyts",
+    ...withInputOptions(job.videoInput, ["-noaccurate_seek", "-ss", t(Math.max(0, firstTime - SEEK_MARGIN_SECONDS))]),
+  ];
+  let audio: ShortsCommand["audio"] = "none";
+  const maps = ["-map", "[v]"];
+  const codecs = [...videoCodecArgs(format), "-fps_mode", "passthrough"];
+  let input = 1;
+  if (job.audioInput) {
+    // The sound on the clip's clock: shifted so the first frame's time is 0, read from there. A copy keeps the
+    // packets from the first at or after the first frame (ffmpeg drops those before the input's start) up to the
+    // clip's length (-t); an encode is trimmed to the sample.
+    args.push(...withInputOptions(job.audioInput, ["-itsoffset", t(-firstTime), "-ss", t(firstTime)]));
+    const a = input++;
+    maps.push("-map", `${a}:a:0`);
+    if (job.audioCodec && canCopyAudio(format, job.audioCodec)) {
+      audio = "copy";
+      codecs.push("-c:a", "copy");
+    } else {
+      audio = "encode";
+      codecs.push("-af", `atrim=start=0:end=${t(mediaSeconds)},asetpts=PTS-STARTPTS`, ...audioCodecArgs(format));
+    }
+  }
+  if (soft) {
+    args.push("-i", soft.path);
+    const s = input++;
+    maps.push("-map", `${s}:s:0`);
+    codecs.push("-c:s", SOFT_CODEC[format] ?? "mov_text");
+  }
+  args.push(
+    "-filter_complex",
+    `[0:v:0]${filters.join(",")}[v]`,
+    ...maps,
+    ...codecs,
+    "-map_metadata",
+    "-1",
+    "-map_chapters",
+    "-1",
+    "-t",
+    t(mediaSeconds),
+    ...containerArgs(format),
+    job.output,
+  );
+  return { args, files, sidecar, frames, frameCount, mediaSeconds, picture, cues, audio };
+}
+
+/** How far a run is (0–1) from runFfmpeg's progress: the output's time over the clip's length. */
+export function shortsFraction(outTimeSeconds: number | null, mediaSeconds: number): number {
+  if (outTimeSeconds === null || !(mediaSeconds > 0)) return 0;
+  return Math.min(1, Math.max(0, outTimeSeconds / mediaSeconds));
+}

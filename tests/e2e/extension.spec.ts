@@ -174,12 +174,28 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
   await expect(watch.getByRole("option", { name: "MKV (Basic plan)" })).toBeDisabled();
   await axe(watch, "clipcut-panel");
 
+  // From here the background's calls to /api/v1/me are counted: the panel learns the new balance from the realtime
+  // socket (through the background), not by asking the site again after the job.
+  await expect(watch.getByTestId("clipcut-available")).toHaveText("100 credits available");
+  await worker.evaluate(() => {
+    const scope = globalThis as unknown as { fetch: typeof fetch; meCalls?: number };
+    const fetchBefore = scope.fetch;
+    scope.meCalls = 0;
+    scope.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (new URL(url).pathname === "/api/v1/me") scope.meCalls! += 1;
+      return fetchBefore(input, init);
+    };
+  });
   const created = Date.now();
   await watch.getByRole("button", { name: "Create clip" }).click();
   const progress = watch.getByRole("progressbar");
   await expect(progress).toBeVisible();
   await expect(progress).toHaveAttribute("aria-valuenow", "100", { timeout: 60_000 });
   await expect(watch.getByText(/Saved as .*\.mp4/)).toBeVisible();
+  // The panel once showed the new balance only by asking /me after the job: it would be counted by now.
+  await expect(watch.getByTestId("clipcut-available")).toHaveText("98 credits available");
+  expect(await worker.evaluate(() => (globalThis as unknown as { meCalls?: number }).meCalls)).toBe(0);
   await watch.screenshot({ path: test.info().outputPath("panel.png"), fullPage: true });
   await popup.reload();
   // The reopened popup lists the clip the companion just cut (read once when its job feed connects).

@@ -1,10 +1,12 @@
 import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
+import { ACCOUNT_PORT, createAccountFeed } from "../lib/account-feed";
 import { createHandlers, type Store, type Stored } from "../lib/background-handlers";
 import { CompanionClient } from "../lib/companion-client";
 import { createCompanionLink } from "../lib/companion-link";
 import { COMPANION_URL, SITE_ORIGINS } from "../lib/config";
 import { createJobFeed, JOBS_PORT } from "../lib/job-feed";
+import { connectAccountSocket } from "../lib/live-account";
 import { createNativeCompanion, type NativePort } from "../lib/native-companion";
 import { NATIVE_HOST_NAME } from "../../../app/domain/native-messaging";
 import { readSecrets, writeSecrets } from "../lib/secret-store";
@@ -78,10 +80,13 @@ export default defineBackground(() => {
 
   // Job progress for the panel and the popup: pushed from the companion's WebSocket, on a port each opens.
   const feed = createJobFeed(companion);
+  // The panel's balance and plan: pushed from the site's realtime socket, which only the background opens.
+  const account = createAccountFeed({ apiKey: async () => (await store.get()).apiKey, connect: connectAccountSocket });
   browser.runtime.onConnect.addListener((port) => {
     const from = port.sender ? senderOf(port.sender, self) : null;
-    if (port.name !== JOBS_PORT || (from !== "panel" && from !== "popup")) return port.disconnect();
-    feed.connect(port);
+    if (port.name === JOBS_PORT && (from === "panel" || from === "popup")) return feed.connect(port);
+    if (port.name === ACCOUNT_PORT && from === "panel") return account.connect(port);
+    port.disconnect();
   });
 
   // Our popup, the clip panel, and on Firefox the bridge content script on our website.

@@ -1,0 +1,57 @@
+import { chmod, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { estimateEncodeSeconds, hasLibass, measureEncodeSpeed } from "../src/shorts";
+import { workDir } from "./shorts-media";
+
+/** A stand-in ffmpeg that prints a filter list (and a build configuration) of our choosing. */
+async function fakeFfmpeg(filters: string, buildconf = "", failFilters = false): Promise<string> {
+  const dir = await workDir("fake-ffmpeg");
+  const bin = join(dir, "ffmpeg");
+  const script = [
+    "#!/bin/sh",
+    `case "$*" in`,
+    `  *-filters*) ${failFilters ? "exit 1" : `printf '%b\\n' ${JSON.stringify(filters)}`} ;;`,
+    `  *-buildconf*) printf '%s\\n' ${JSON.stringify(buildconf)} ;;`,
+    "esac",
+  ].join("\n");
+  await writeFile(bin, script);
+  await chmod(bin, 0o755);
+  return bin;
+}
+
+describe("libass detection (for doctor and the panel)", () => {
+  it("finds the ass filter in ffmpeg's filter list, and says no when it is not there", async () => {
+    const withAss = await fakeFfmpeg(
+      "Filters:\n ... ass               V->V       Render ASS subtitles onto input video using the libass library.",
+    );
+    const without = await fakeFfmpeg(
+      "Filters:\n T.C drawtext          V->V       Draw text on top of video frames using libfreetype library.",
+    );
+    expect(await hasLibass(withAss)).toBe(true);
+    expect(await hasLibass(without)).toBe(false);
+  });
+
+  it("falls back on the build configuration when the filter list cannot be read; no program is a no", async () => {
+    expect(await hasLibass(await fakeFfmpeg("", "  --enable-gpl --enable-libass --enable-libx264", true))).toBe(true);
+    expect(await hasLibass(await fakeFfmpeg("", "  --enable-gpl --enable-libx264", true))).toBe(false);
+    expect(await hasLibass(join(await workDir("none"), "no-such-ffmpeg"))).toBe(false);
+  });
+});
+
+describe("encode speed (how long a cropped clip will take)", () => {
+  it("measures this machine's frames per second for a clip's settings, and turns it into seconds", async () => {
+    const fps = await measureEncodeSpeed({
+      ffmpeg: "ffmpeg",
+      source: { width: 640, height: 360 },
+      crop: { x: 218, y: 0, width: 202, height: 360 },
+      format: "mp4",
+      burn: true,
+      watermark: true,
+      frames: 30,
+    });
+    expect(fps).toBeGreaterThan(0);
+    expect(estimateEncodeSeconds(300, 60)).toBe(5);
+    expect(estimateEncodeSeconds(300, null)).toBeNull();
+  });
+});

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { parseCaptions, parseSrt, type Cue } from "../../../app/domain/captions";
 import { cropFor } from "../../../app/domain/crop";
 import { companionRange } from "../../../app/domain/frames";
@@ -13,6 +13,7 @@ import {
   frameIndex,
   makeIndexSource,
   probePackets,
+  removeWorkDirs,
   runShorts,
   SRC_FPS,
   SRC_H,
@@ -25,6 +26,7 @@ const fileInput = () => inputArgs({ url: source, kind: "file", headers: {}, titl
 const libass = await hasLibass("ffmpeg");
 
 beforeAll(() => makeIndexSource(source), 180_000);
+afterAll(removeWorkDirs);
 
 /**
  * Two cues on known frames of the 30 fps source, written as a caption file writes a frame's start (floored to the

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CROP_ASPECTS, cropFor, type Crop } from "../../../app/domain/crop";
 import { companionRange } from "../../../app/domain/frames";
 import type { Format } from "../../../app/domain/media";
@@ -11,6 +11,7 @@ import {
   frameIndex,
   makeIndexSource,
   probePackets,
+  removeWorkDirs,
   probeStreams,
   runShorts,
   SRC_FPS,
@@ -23,6 +24,7 @@ const source = join(inject("mediaDir"), "shorts-index-v1.mp4");
 const fileInput = () => inputArgs({ url: source, kind: "file", headers: {}, title: "t", original: source });
 
 beforeAll(() => makeIndexSource(source), 180_000);
+afterAll(removeWorkDirs);
 
 /** The frames the panel's handles stand on, sent as the panel sends them. */
 const FIRST = 37;

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rename, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runFfmpeg } from "../src/ffmpeg";
@@ -105,12 +105,21 @@ export function captionPixels(frame: Buffer, width: number, height: number): num
   return n;
 }
 
-/** A folder of this test file's own. */
+const made: string[] = [];
+
+/** A folder of this test's own (removed by removeWorkDirs). */
 export const workDir = async (name: string) => {
   const base = join(tmpdir(), "clipcut-shorts-tests");
   await mkdir(base, { recursive: true });
-  return mkdtemp(join(base, `${name}-`));
+  const dir = await mkdtemp(join(base, `${name}-`));
+  made.push(dir);
+  return dir;
 };
+
+/** Removes the folders this test file made. */
+export async function removeWorkDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
 
 /** Runs the builder's command as the companion will: its files written first, then ffmpeg. */
 export async function runShorts(job: ShortsJob): Promise<ShortsCommand> {

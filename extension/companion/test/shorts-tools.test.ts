@@ -1,8 +1,10 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { estimateEncodeSeconds, hasLibass, measureEncodeSpeed } from "../src/shorts";
-import { workDir } from "./shorts-media";
+import { removeWorkDirs, workDir } from "./shorts-media";
+
+afterAll(removeWorkDirs);
 
 /** A stand-in ffmpeg that prints a filter list (and a build configuration) of our choosing. */
 async function fakeFfmpeg(filters: string, buildconf = "", failFilters = false): Promise<string> {

@@ -1,6 +1,8 @@
 /** Clips: the rows the ledger inserts with a charge, and the reads of the signed-in pages and API v1. */
 import { and, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Clip } from "~/domain/api";
+import type { CaptionMode, ClipOptionsRecord } from "~/domain/clip-request";
+import type { Aspect } from "~/domain/crop";
 import type { Format, Quality } from "~/domain/media";
 import type { Db } from "./client.server";
 import { clips, users } from "./schema";
@@ -20,7 +22,23 @@ export function toApiClip(row: ClipRow): Clip {
     cost: row.cost,
     status: row.status,
     createdAt: row.createdAt.toISOString(),
+    ...optionsOfRow(row),
   };
+}
+
+/** The short-video options of a clip or preset row (Original without captions for rows from before them). */
+export function optionsOfRow(row: {
+  aspect: Aspect;
+  cropPosition: number | null;
+  captionsTrack: string | null;
+  captionsMode: CaptionMode | null;
+  captionsSrt: boolean;
+}): ClipOptionsRecord {
+  const captions =
+    row.captionsTrack && row.captionsMode
+      ? { track: row.captionsTrack, mode: row.captionsMode, ...(row.captionsSrt ? { srt: true } : {}) }
+      : null;
+  return { aspect: row.aspect, cropPosition: row.aspect === "original" ? null : row.cropPosition, captions };
 }
 
 export async function recentClips(db: Db, userId: string, limit = 5): Promise<Clip[]> {

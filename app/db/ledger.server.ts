@@ -282,7 +282,7 @@ export async function loadFacts(
 const SQL = {
   row: `INSERT INTO credit_ledger (id, user_id, delta, balance_after, kind, description, idempotency_key, request_hash, clip_id, hold_id, actor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   balance: `UPDATE users SET credits = credits + ?, updated_at = ? WHERE id = ?`,
-  clip: `INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  clip: `INSERT INTO clips (id, user_id, payer_id, name, video_url, start_time_seconds, end_time_seconds, format, quality, cost, status, source, created_at, aspect, crop_position, captions_track, captions_mode, captions_srt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   // A ledger deletes only clips it paid for (a team member's clip is the member's row, paid by the owner's ledger).
   deleteClip: `DELETE FROM clips WHERE id = ? AND payer_id = ?`,
   hold: `INSERT INTO credit_holds (id, user_id, amount, status, request, idempotency_key, request_hash, creator_id, created_at, expires_at) VALUES (?, ?, ?, 'held', ?, ?, ?, ?, ?, ?)`,
@@ -445,6 +445,11 @@ function clipInsert(d1: D1Database, userId: string, payerId: string, clip: Clip,
     clip.status,
     source,
     Date.parse(clip.createdAt),
+    clip.aspect,
+    clip.cropPosition,
+    clip.captions?.track ?? null,
+    clip.captions?.mode ?? null,
+    clip.captions?.srt ? 1 : 0,
   );
 }
 

@@ -3,6 +3,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Preset, PresetRequest } from "~/domain/api";
 import type { Format, Quality } from "~/domain/media";
 import { MAX_PRESETS } from "~/domain/presets";
+import { clipOptionsRecord } from "~/domain/clip-request";
+import { optionsOfRow } from "./clips.server";
 import type { Db } from "./client.server";
 import { presets } from "./schema";
 
@@ -14,6 +16,7 @@ const toPreset = (row: PresetRow): Preset => ({
   format: row.format as Format,
   quality: row.quality as Quality,
   clipSeconds: row.clipSeconds,
+  ...optionsOfRow(row),
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -41,6 +44,7 @@ export async function createPreset(db: Db, userId: string, input: PresetRequest)
     quality: input.quality,
     clipSeconds: input.clipSeconds ?? null,
     createdAt: new Date(),
+    ...optionsColumns(clipOptionsRecord(input)),
   };
   const nameTaken = async () =>
     !!(await db
@@ -50,13 +54,25 @@ export async function createPreset(db: Db, userId: string, input: PresetRequest)
       .get());
   if (await nameTaken()) return { ok: false, reason: "name_taken" };
   const inserted = await db.run(sql`
-    INSERT INTO presets (id, user_id, name, format, quality, clip_seconds, created_at)
-    SELECT ${row.id}, ${userId}, ${row.name}, ${row.format}, ${row.quality}, ${row.clipSeconds}, ${row.createdAt.getTime()}
+    INSERT INTO presets (id, user_id, name, format, quality, clip_seconds, created_at, aspect, crop_position, captions_track, captions_mode, captions_srt)
+    SELECT ${row.id}, ${userId}, ${row.name}, ${row.format}, ${row.quality}, ${row.clipSeconds}, ${row.createdAt.getTime()},
+      ${row.aspect}, ${row.cropPosition}, ${row.captionsTrack}, ${row.captionsMode}, ${row.captionsSrt ? 1 : 0}
     WHERE (SELECT count(*) FROM presets WHERE user_id = ${userId}) < ${MAX_PRESETS}
     ON CONFLICT DO NOTHING`);
   if (inserted.meta.changes === 1) return { ok: true, preset: toPreset(row) };
   // Nothing inserted: the account is full, or a save of the same name won a race.
   return { ok: false, reason: (await nameTaken()) ? "name_taken" : "full" };
+}
+
+/** The columns of a record's options. */
+function optionsColumns(o: ReturnType<typeof clipOptionsRecord>) {
+  return {
+    aspect: o.aspect,
+    cropPosition: o.cropPosition,
+    captionsTrack: o.captions?.track ?? null,
+    captionsMode: o.captions?.mode ?? null,
+    captionsSrt: o.captions?.srt ?? false,
+  };
 }
 
 /** Deletes the user's own preset; another user's preset is indistinguishable from a missing one. */

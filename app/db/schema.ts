@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { CAPTION_MODES } from "../domain/clip-request";
+import { ASPECTS } from "../domain/crop";
 
 /** Timestamps are stored as epoch milliseconds. */
 const createdAt = () =>
@@ -119,6 +121,19 @@ export const emailTokens = sqliteTable(
   ],
 );
 
+/**
+ * A clip's (and a preset's) short-video options: the aspect ('original' = no crop), where the crop sat as a fraction
+ * of the free room, and the captions (track id, 'burn' or 'soft', an .srt beside the file). Rows from before these
+ * options are Original without captions.
+ */
+const shortsOptionColumns = () => ({
+  aspect: text("aspect", { enum: ASPECTS }).notNull().default("original"),
+  cropPosition: real("crop_position"),
+  captionsTrack: text("captions_track"),
+  captionsMode: text("captions_mode", { enum: CAPTION_MODES }),
+  captionsSrt: integer("captions_srt", { mode: "boolean" }).notNull().default(false),
+});
+
 export const clips = sqliteTable(
   "clips",
   {
@@ -141,6 +156,7 @@ export const clips = sqliteTable(
       .notNull()
       .default("api"),
     createdAt: createdAt(),
+    ...shortsOptionColumns(),
   },
   (t) => [
     // The user's clips by time (pages, API) and, covering, every figure of the Analytics Dashboard: its aggregates
@@ -462,6 +478,7 @@ export const presets = sqliteTable(
     quality: text("quality").notNull(),
     clipSeconds: real("clip_seconds"),
     createdAt: createdAt(),
+    ...shortsOptionColumns(),
   },
   (t) => [
     uniqueIndex("presets_user_name_unique").on(t.userId, t.name),

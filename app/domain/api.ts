@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { clipFields, withClipRange } from "./clip-request";
+import { captionsSchema, clipFields, clipOptionsError, withClipRange } from "./clip-request";
+import { ASPECTS, cropPositionSchema } from "./crop";
 import { FORMATS, QUALITIES } from "./media";
 import { STORED_PLANS } from "./plans";
 
@@ -34,6 +35,10 @@ export const clipSchema = z.object({
   cost: z.number().int(),
   status: z.string(),
   createdAt: z.string(),
+  /** Original, or the aspect it was cropped to, and where the crop sat (a fraction of the free room). */
+  aspect: z.enum(ASPECTS),
+  cropPosition: z.number().nullable(),
+  captions: captionsSchema.nullable(),
 });
 export type Clip = z.infer<typeof clipSchema>;
 
@@ -54,6 +59,8 @@ export const holdRequestSchema = withClipRange(
     ...clipFields,
     quality: z.enum(QUALITIES).optional(),
     sourceHeight: z.number().int().positive().max(100_000).nullable().optional(),
+    /** The source's width beside its height: a portrait picture, or a crop, is priced by its short side. */
+    sourceWidth: z.number().int().positive().max(100_000).nullable().optional(),
   }),
 ).superRefine((r, ctx) => {
   if (r.sourceHeight === undefined && r.quality === undefined)
@@ -132,17 +139,28 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 /** Hold lifetime: an uncaptured reservation is released after this long. */
 export const HOLD_TTL_MS = 15 * 60 * 1000;
 
-/** A custom preset: a name, a format, a quality and an optional clip length in seconds. */
-export const presetRequestSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "Preset name is required.")
-    .max(60, "Preset name is too long (60 characters at most)."),
-  format: z.enum(FORMATS),
-  quality: z.enum(QUALITIES),
-  clipSeconds: z.number().finite().positive().max(3600).nullable().optional(),
-});
+/**
+ * A custom preset: a name, a format, a quality, an optional clip length in seconds, and the short-video options
+ * (aspect, crop position as a fraction of the free room, captions) with the clip request's rules.
+ */
+export const presetRequestSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, "Preset name is required.")
+      .max(60, "Preset name is too long (60 characters at most)."),
+    format: z.enum(FORMATS),
+    quality: z.enum(QUALITIES),
+    clipSeconds: z.number().finite().positive().max(3600).nullable().optional(),
+    aspect: clipFields.aspect,
+    cropPosition: cropPositionSchema.nullable().optional(),
+    captions: clipFields.captions,
+  })
+  .superRefine((p, ctx) => {
+    const error = clipOptionsError(p);
+    if (error) ctx.addIssue({ code: z.ZodIssueCode.custom, message: error.message, path: [error.path] });
+  });
 export type PresetRequest = z.infer<typeof presetRequestSchema>;
 
 export const presetSchema = z.object({
@@ -151,6 +169,9 @@ export const presetSchema = z.object({
   format: z.enum(FORMATS),
   quality: z.enum(QUALITIES),
   clipSeconds: z.number().nullable(),
+  aspect: z.enum(ASPECTS),
+  cropPosition: z.number().nullable(),
+  captions: captionsSchema.nullable(),
   createdAt: z.string(),
 });
 export type Preset = z.infer<typeof presetSchema>;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { clipRequestSchema } from "./api";
 import { AUDIO_QUALITY, clipQuality, clipRangeError, CLIP_TOO_SHORT_MESSAGE } from "./clip-request";
 import { ZERO_DURATION_MESSAGE } from "./credits";
+import { cropFor } from "./crop";
 import { clipJobRequestSchema } from "./companion";
 import { createClipMessageSchema } from "./extension";
 
@@ -13,6 +14,8 @@ const clip = {
   format: "mp4",
   quality: "720p",
 } as const;
+
+const crop11 = cropFor({ width: 1920, height: 1080 }, "1:1", 1)!;
 
 /** The API (clips and holds), the site → extension message and a companion job: one request, one set of rules. */
 const boundaries = {
@@ -36,6 +39,27 @@ describe("one clip request at every boundary", () => {
     ["a direct http media link", { videoUrl: "http://cdn.example.com/a.mp4" }, true],
     ["an empty name", { name: "  " }, false],
     ["an unknown quality", { quality: "999p" }, false],
+    // Short videos: the options are optional, strict, and agree with each other and the format.
+    ["9:16, centred by default", { aspect: "9:16" }, true],
+    ["Original said out loud", { aspect: "original", crop: null, captions: null }, true],
+    ["9:16 at the right edge", { aspect: "9:16", cropPosition: 1 }, true],
+    ["a position past the edge", { aspect: "9:16", cropPosition: 1.5 }, false],
+    ["a position without an aspect", { cropPosition: 0.5 }, false],
+    ["an unknown aspect", { aspect: "16:9" }, false],
+    ["the panel's crop", { aspect: "1:1", crop: crop11 }, true],
+    ["a crop of another aspect", { aspect: "9:16", crop: crop11 }, false],
+    ["a crop and a position", { aspect: "1:1", crop: crop11, cropPosition: 0 }, false],
+    ["a crop outside the frame", { aspect: "1:1", crop: { ...crop11, x: 842 } }, false],
+    ["a crop with odd sizes", { aspect: "1:1", crop: { ...crop11, width: 1079, height: 1079 } }, false],
+    ["a crop whose box is not its aspect", { aspect: "1:1", crop: { ...crop11, x: 0, width: 1200 } }, false],
+    ["an aspect on an audio clip", { format: "mp3", aspect: "9:16" }, false],
+    ["burned-in captions with an .srt", { captions: { track: "en", mode: "burn", srt: true } }, true],
+    ["a subtitle track in WebM", { format: "webm", captions: { track: "pt-BR", mode: "soft" } }, true],
+    ["a subtitle track in a GIF", { format: "gif", captions: { track: "en", mode: "soft" } }, false],
+    ["captions on an audio clip", { format: "mp3", captions: { track: "en", mode: "burn" } }, false],
+    ["a caption track that is not a code", { captions: { track: "../en", mode: "burn" } }, false],
+    ["an unknown caption mode", { captions: { track: "en", mode: "karaoke" } }, false],
+    ["an extra caption field", { captions: { track: "en", mode: "burn", colour: "red" } }, false],
   ];
   for (const [what, over, ok] of cases) {
     it(`${what}: ${ok ? "accepted" : "refused"} everywhere`, () => {

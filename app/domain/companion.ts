@@ -65,6 +65,10 @@ const clipJobFields = {
   endSeconds: clipFields.endSeconds,
   format: clipFields.format.optional(),
   quality: clipFields.quality.optional(),
+  aspect: clipFields.aspect,
+  crop: clipFields.crop,
+  cropPosition: clipFields.cropPosition,
+  captions: clipFields.captions,
   strategy: z.enum(CUT_STRATEGIES).optional(),
   /** Accept a copy cut that starts on the keyframe before startSeconds. */
   allowSnap: z.boolean().optional(),

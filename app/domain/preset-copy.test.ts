@@ -5,7 +5,14 @@ import { COMPARISON_ROWS } from "./plans";
 import { MAX_PRESETS } from "./presets";
 
 /** The word the copy uses for each setting a preset stores (a new stored field must be named here, and sold). */
-const WORDS: Record<string, string> = { format: "format", quality: "quality", clipSeconds: "length" };
+const WORDS: Record<string, string> = {
+  format: "format",
+  quality: "quality",
+  clipSeconds: "length",
+  aspect: "aspect",
+  cropPosition: "crop position",
+  captions: "captions",
+};
 
 const presetCopy = () => {
   const row = COMPARISON_ROWS.find((r) => r.feature === "Custom Presets");
@@ -15,7 +22,7 @@ const presetCopy = () => {
 };
 
 describe("the presets copy says what a preset is", () => {
-  const stored = Object.keys(presetRequestSchema.shape).filter((key) => key !== "name");
+  const stored = Object.keys(presetRequestSchema.innerType().shape).filter((key) => key !== "name");
 
   it.each(["pricing", "features"] as const)("%s names every stored setting and nothing that is not stored", (page) => {
     const text = presetCopy()[page].toLowerCase();

@@ -4,8 +4,11 @@
  */
 export const MAX_PRESETS = 50;
 
-/** The settings a preset stores (presetRequestSchema in ./api: format, quality and an optional clip length). */
-export const PRESET_SETTINGS = "format, quality and clip length";
+/**
+ * The settings a preset stores (presetRequestSchema in ./api: format, quality, an optional clip length, and the
+ * short-video options: aspect, crop position and captions).
+ */
+export const PRESET_SETTINGS = "format, quality, clip length, aspect, crop position and captions";
 
 export const PRESET_COPY = {
   /** The pricing table's row. */

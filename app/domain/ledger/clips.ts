@@ -1,6 +1,8 @@
 /** Clip operations: a direct charge, the two-phase hold (reserve → capture | release | expire), refund and delete. */
 import { HOLD_TTL_MS, clipRequestSchema, type Clip, type ClipRequest, type Credits, type HoldRequest } from "../api";
 import { clipTerms, type ClipTerms } from "../clip-quality";
+import { clipOptionsRecord } from "../clip-request";
+import { clipPictureSide } from "../crop";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "../credits";
 import { planOf } from "../effective-plan";
 import { BATCH_LIMIT_MESSAGE, batchFullMessage, checkPlanLimits, maxOpenHolds } from "../plans";
@@ -37,7 +39,13 @@ function termsFor(state: LedgerState, request: HoldRequest): ClipTerms {
   return clipTerms({
     format: request.format,
     asked: request.quality,
-    sourceHeight: request.sourceHeight ?? null,
+    // The output's short side decides, as the height always did for landscape: a 9:16 crop is priced by its width.
+    sourceHeight: clipPictureSide({
+      aspect: request.aspect,
+      crop: request.crop,
+      sourceWidth: request.sourceWidth,
+      sourceHeight: request.sourceHeight ?? null,
+    }),
     limits: planOf(state.user).limits,
   });
 }
@@ -97,6 +105,7 @@ function payForClip(
     cost: input.cost,
     status: "Completed",
     createdAt: new Date(state.lastClipAt).toISOString(),
+    ...clipOptionsRecord(request),
   };
   const balanceAfter = state.user.credits - input.cost;
   state.user = { ...state.user, credits: balanceAfter };
@@ -189,7 +198,7 @@ export function reserve(
       return { result: success({ hold: holdView(previous), credits: creditsOf(state, ctx.now), terms }, true) };
     }
     // The clip is held (and later charged) at the quality the terms charge.
-    const { sourceHeight: _height, ...fields } = input.request;
+    const { sourceHeight: _height, sourceWidth: _width, ...fields } = input.request;
     const request: ClipRequest = { ...fields, quality: terms.quality };
     const priced = priceClip(state, request, ctx.now, input.creatorId ?? null);
     if (!priced.ok) return { result: priced };

@@ -4,6 +4,8 @@ import { FilterForm, ListTable, Pagination, type Column, type FilterField } from
 import { getDb } from "~/db/client.server";
 import { listClipsFor } from "~/db/clips.server";
 import { CLIPS_PAGE_SIZE, clipsList, clipsWindow } from "~/domain/clips-list";
+import { describeCaptions } from "~/domain/clip-request";
+import { describeCrop } from "~/domain/crop";
 import { formatShortDate } from "~/domain/greeting";
 import { FORMAT_LABELS, FORMATS } from "~/domain/media";
 import { formatMinutesSeconds } from "~/domain/time";
@@ -46,6 +48,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       videoUrl: c.videoUrl,
       format: FORMAT_LABELS[c.format] ?? c.format,
       quality: c.quality,
+      // Short-video options, only when there are any: most clips are Original without captions.
+      aspect: c.aspect === "original" ? null : describeCrop(c.aspect, c.cropPosition),
+      captions: c.captions ? describeCaptions(c.captions) : null,
       seconds: c.endSeconds - c.startSeconds,
       cost: c.cost,
       createdAt: c.createdAt,
@@ -122,13 +127,21 @@ export default function ClipsPage() {
                     {c.videoUrl}
                   </span>
                   <span className="mt-1 block text-xs text-slate-600 sm:hidden">
-                    {created} · {c.format} {c.quality} · {length} · {c.cost} credit{c.cost === 1 ? "" : "s"}
+                    {created} · {c.format} {c.quality}
+                    {c.aspect && <> · {c.aspect}</>}
+                    {c.captions && <> · captions {c.captions}</>} · {length} · {c.cost} credit{c.cost === 1 ? "" : "s"}
                     {c.madeBy && <> · by {c.madeBy}</>}
                   </span>
                 </td>
                 <td className={`whitespace-nowrap px-4 py-3 ${WIDE}`}>{created}</td>
-                <td className={`whitespace-nowrap px-4 py-3 ${WIDE}`}>
-                  {c.format} <span className="text-slate-600">· {c.quality}</span>
+                <td className={`px-4 py-3 ${WIDE}`}>
+                  <span className="whitespace-nowrap">
+                    {c.format} <span className="text-slate-600">· {c.quality}</span>
+                  </span>
+                  {c.aspect && <span className="block whitespace-nowrap text-xs text-slate-600">{c.aspect}</span>}
+                  {c.captions && (
+                    <span className="block whitespace-nowrap text-xs text-slate-600">Captions: {c.captions}</span>
+                  )}
                 </td>
                 <td className={`whitespace-nowrap px-4 py-3 text-right font-mono tabular-nums ${WIDE}`}>{length}</td>
                 <td className={`whitespace-nowrap px-4 py-3 text-right tabular-nums ${WIDE}`}>{c.cost}</td>

@@ -5,6 +5,8 @@ import { VideoSourceLink } from "~/components/video-source-link";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { getDb } from "~/db/client.server";
 import { clipForViewer } from "~/db/clips.server";
+import { describeCaptions } from "~/domain/clip-request";
+import { describeCrop } from "~/domain/crop";
 import { formatShortDate } from "~/domain/greeting";
 import { FORMAT_LABELS } from "~/domain/media";
 import { MESSAGES } from "~/domain/messages";
@@ -80,6 +82,8 @@ export default function ViewClip() {
           ["End", formatTimecode(clip.endSeconds)],
           ["Length", formatMinutesSeconds(clip.endSeconds - clip.startSeconds)],
           ["Format", `${FORMAT_LABELS[clip.format]} · ${clip.quality}`],
+          ["Aspect", describeCrop(clip.aspect, clip.cropPosition)],
+          ["Captions", describeCaptions(clip.captions)],
           ["Cost", `${clip.cost} credits`],
           ["Created", formatShortDate(clip.createdAt, timeZone)],
           ...(madeBy ? [["Made by", madeBy]] : []),

@@ -13,8 +13,12 @@ import { AdminErrorBoundary } from "~/components/admin/error";
 import { ListTable, Pagination, SearchForm, Td } from "~/components/list";
 import { formatDate, PageHeader } from "~/components/admin/ui";
 import { listClips } from "~/db/admin.server";
+import { optionsOfRow } from "~/db/clips.server";
 import { getDb } from "~/db/client.server";
 import { ADMIN_MESSAGES, ADMIN_PAGE_SIZE, clipList } from "~/domain/admin";
+import { describeCaptions } from "~/domain/clip-request";
+import { describeCrop } from "~/domain/crop";
+import { FORMAT_LABELS, FORMATS, type Format } from "~/domain/media";
 import { answerCreateClipForm, createdClipMessage } from "~/services/admin-clip-form.server";
 import { deleteClipAsAdmin } from "~/services/admin-clips.server";
 import { requireAdmin } from "~/services/auth.server";
@@ -55,11 +59,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // A fresh key per rendered form: a double submit of the same form charges once.
     formKey: crypto.randomUUID(),
     ...list,
-    rows: list.rows.map((c) => ({
-      ...c,
-      createdAt: c.createdAt.toISOString(),
-      viewUrl: httpLink(c.videoUrl),
-    })),
+    rows: list.rows.map(({ aspect, cropPosition, captionsTrack, captionsMode, captionsSrt, ...c }) => {
+      const options = optionsOfRow({ aspect, cropPosition, captionsTrack, captionsMode, captionsSrt });
+      return {
+        ...c,
+        createdAt: c.createdAt.toISOString(),
+        viewUrl: httpLink(c.videoUrl),
+        // What the file is: format, quality, the aspect it was cropped to and its captions.
+        made: [
+          (FORMATS as readonly string[]).includes(c.format) ? FORMAT_LABELS[c.format as Format] : c.format,
+          c.quality,
+          describeCrop(options.aspect, options.cropPosition),
+          `captions: ${describeCaptions(options.captions)}`,
+        ].join(" · "),
+      };
+    }),
   };
 }
 
@@ -152,7 +166,10 @@ export default function AdminClips() {
       >
         {rows.map((c) => (
           <tr key={c.id} data-testid="clip-row">
-            <Td className="font-medium">{c.name}</Td>
+            <Td>
+              <span className="block font-medium">{c.name}</span>
+              <span className="block text-xs text-slate-600">{c.made}</span>
+            </Td>
             <Td>
               <span className="block">{c.fullName ?? "N/A"}</span>
               <span className="block text-xs text-slate-600">{c.email ?? ""}</span>

@@ -1,5 +1,7 @@
 import { Link, useFetcher } from "@remix-run/react";
 import type { Preset } from "~/domain/api";
+import { describeCaptions } from "~/domain/clip-request";
+import { describeCrop } from "~/domain/crop";
 import { FORMAT_LABELS, QUALITY_LABELS } from "~/domain/media";
 import { MAX_PRESETS, PRESETS_PLAN_MESSAGE } from "~/domain/presets";
 
@@ -13,6 +15,8 @@ function PresetRow({ preset }: { preset: Preset }) {
         <p className="text-sm text-slate-600">
           {FORMAT_LABELS[preset.format]} · {QUALITY_LABELS[preset.quality]}
           {preset.clipSeconds !== null && ` · ${preset.clipSeconds} s clips`}
+          {preset.aspect !== "original" && ` · ${describeCrop(preset.aspect, preset.cropPosition)}`}
+          {preset.captions && ` · captions ${describeCaptions(preset.captions)}`}
         </p>
       </div>
       <fetcher.Form method="post">

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { CutStrategy } from "../../../app/domain/companion";
 import type { Format } from "../../../app/domain/media";
-import { planDirectCopy } from "../src/paths/direct-copy";
+import { planInProcess } from "../src/paths/index";
 import { probeMedia } from "../src/source/probe";
 import { resolveSource } from "../src/source/source";
 import { cutUrl as cutServed, packetTimes, pictures } from "./copy-helpers";
@@ -141,11 +141,11 @@ describe("H.264 smart cuts made in this process", () => {
       ...{ input, info, startSeconds: 4.5, endSeconds: 9.5, format: "mp4" as const, quality: null },
       ...{ strategy: "smart" as const, allowSnap: false, watermark: false, outputDir: tempDir(), baseName: "clip" },
     };
-    const outcome = await planDirectCopy(request);
-    expect(outcome).toEqual({ refused: "smart cut: open GOP at 4.000 s" });
+    const outcome = await planInProcess(request);
+    expect("refused" in outcome && outcome.refused).toBe("smart cut: open GOP at 4.000 s");
     // The same cut on the source with closed GOPs is planned here.
     const closed = await resolveSource(tools, server.url("src360.mp4"), { allowPrivate: true });
-    const planned = await planDirectCopy({
+    const planned = await planInProcess({
       ...request,
       input: closed,
       info: await probeMedia(tools.ffprobe, closed),

@@ -3,34 +3,30 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { CutResult } from "../../../../app/domain/companion";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
-import { EXTENSIONS } from "./encode";
+import { checkWrittenClip } from "../check/written-clip";
+import { verifyOutput, type Verified } from "../check/verify";
 import { CancelledError } from "../errors";
 import { runFfmpeg } from "../ffmpeg";
-import { adoptIfSame, startEarlyHead, waitForHead, type EarlyHead } from "./staged/early-head";
-import { planFrames, toSeconds, toTicks } from "./keyframes";
-import { readListing } from "./staged/listing";
 import { reserveOutput, type OutputSlot } from "../host/output";
-import { STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan, type Step } from "./staged/plan";
-import { audioPlan } from "./staged/audio";
-import { copyPlan } from "./staged/copy";
-import { reencodePlan } from "./staged/reencode";
-import { h264HeadStep, smartPlanH264 } from "./staged/smart-h264";
-import { smartPlanVp9, vp9HeadStep } from "./staged/smart-vp9";
 import { probeMedia } from "../source/probe";
+import { startTrace, type Trace } from "../trace";
+import { EXTENSIONS } from "./encode";
+import { planInProcess, STAGED_PATHS, stagedHead, type StagedSource } from "./index";
+import { planFrames, toSeconds, toTicks } from "./keyframes";
 import { ProgressTracker } from "./progress";
-import type { CutHooks, CutRequest } from "./request";
-import { planDirectCopy, type DirectPlan } from "./direct-copy";
 import { readProgress } from "./read-progress";
-import { checkWrittenClip } from "../check/written-clip";
+import type { CutHooks, CutRequest, DirectOutcome, DirectPlan } from "./request";
+import { adoptIfSame, startEarlyHead, waitForHead, type EarlyHead } from "./staged/early-head";
+import { readListing } from "./staged/listing";
+import { STAGE_MARGIN_SECONDS, STAGE_OFFSET, type Plan, type Step } from "./staged/plan";
 import { runStage, stagePaths, type StageSpec } from "./staged/stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
-import { startTrace, type Trace } from "../trace";
-import { verifyOutput, type Verified } from "../check/verify";
 
 /**
- * The cut's orchestration: stage the source once, choose the strategy, run the chosen plan's ffmpeg steps, check
- * the result and hand the file over. The strategy choice lives in strategy.ts, each plan in staged/ (a new codec
- * or strategy is one new file there), the shared plan parts in plan.ts and the progress in progress.ts.
+ * The cut: for each path in CUT_PATHS (paths/index.ts), in order: does it refuse? else plan, write, check. Paths 1–4
+ * write the clip in this process from the container's index (planInProcess, which the job queue may have run during
+ * the hold); what they refuse is staged once by ffmpeg and cut by the first staged path that takes it. Every refusal
+ * is traced by the path's name.
  */
 export type { CutHooks, CutRequest } from "./request";
 export { validateCut } from "./strategy";
@@ -46,204 +42,117 @@ function stepTimeoutMs(mediaSeconds: number, network: boolean): number {
   return Math.round((120 + mediaSeconds * (network ? 10 : 20)) * 1000);
 }
 
+/** One cut's shared state: its hooks, trace and progress. */
+interface Run {
+  hooks: CutHooks;
+  trace: Trace;
+  ownTrace: Trace | null;
+  progress: ProgressTracker;
+  began: number;
+}
+
+const note = (trace: Trace, text: string) => void trace.span(text, async () => undefined);
+
 /** Cuts one clip. Writes only the final file into the output folder, and only when it is complete. */
 export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<CutResult> {
-  let req = request;
-  validateCut(req);
-  const began = Date.now();
-  const end = Math.min(req.endSeconds, req.info.durationSeconds);
-  const work = await mkdtemp(join(tmpdir(), "clipcut-")).catch(async (error: unknown) => {
-    // A plan started before this call (the job queue's, during the hold) holds its source open: end it.
-    const early = await hooks.directPlan?.catch(() => null);
-    if (early && "plan" in early) await early.plan.close();
-    throw error;
-  });
-  let slot: OutputSlot | null = null;
-  const progress = new ProgressTracker(hooks.onProgress);
+  validateCut(request);
   const ownTrace = hooks.trace ? null : startTrace("cut");
   const trace = hooks.trace ?? ownTrace!;
+  const run: Run = { hooks, trace, ownTrace, progress: new ProgressTracker(hooks.onProgress), began: Date.now() };
+  let req = request;
+  // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
+  // computed from the share done so far, is realistic from the start.
+  const remote = req.input.kind === "http";
+  const stageShare = expectsFullEncode(req) ? (remote ? 0.12 : 0.04) : remote ? 0.45 : 0.15;
+  run.progress.plan(stageShare);
+  // A source probed from its index lacks what only ffprobe describes (profile, level, colour: a smart cut's encoders
+  // match them; the ffmpeg plans use more): when the cut will likely be smart, ffprobe runs beside the index read.
+  const fullInfo = req.info.fromIndex && expectsSmartCut(req) ? withFfprobe(req, hooks) : null;
+  fullInfo?.catch(() => undefined);
+  if (!isAudioFormat(req.format)) {
+    const direct = await planDirect(req, run, fullInfo);
+    if ("plan" in direct) return await cutInProcess(direct.req, hooks, direct.plan, run);
+    note(trace, `ffmpeg path: ${direct.refused}`);
+    req = direct.req;
+    run.progress.plan(stageShare);
+  }
+  // The ffmpeg plans need ffprobe's full description of the streams.
+  if (req.info.fromIndex) req = await trace.span("probe (ffmpeg path)", () => fullInfo ?? withFfprobe(req, hooks));
+  hooks.signal?.throwIfAborted();
+  return cutStaged(req, run, stageShare);
+}
+
+/**
+ * Paths 1–4 (or the job queue's early run of them), each refusal traced by name. A smart cut planned on a source
+ * probed from its index is planned again on ffprobe's description, which its encoders match.
+ */
+async function planDirect(
+  request: CutRequest,
+  run: Run,
+  fullInfo: Promise<CutRequest> | null,
+): Promise<DirectOutcome & { req: CutRequest }> {
+  const { hooks, trace, progress } = run;
+  let req = request;
+  const probed = fullInfo?.then((r) => r.info);
+  probed?.catch(() => undefined);
+  // A walk that reads the whole clip (WebM, fragmented MP4) is most of the job; the write is the rest.
+  progress.plan(WALK_SHARE);
+  const reads = hooks.directReads ?? readProgress();
+  const onRead = progress.step(1, 0);
+  let walked = false;
+  reads.listen((fraction) => {
+    walked = true;
+    onRead({ outTimeSeconds: fraction, frame: null, speed: null });
+  });
+  const signal = hooks.signal;
+  let direct = await trace.span(
+    "index",
+    () => hooks.directPlan ?? planInProcess(req, { signal, probed, onRead: reads }),
+  );
+  if ("plan" in direct && direct.plan.strategy === "smart" && req.info.fromIndex && !fullInfo) {
+    await direct.plan.close();
+    req = await trace.span("probe (smart cut)", () => withFfprobe(req, hooks));
+    direct = await trace.span("index", () => planInProcess(req, { signal }));
+  }
+  for (const r of direct.refusals) note(trace, `refused by ${r.path}: ${r.why}`);
+  // What the walk showed stays: the cut that follows (its write, or another cut) has the rest of the bar.
+  if (walked) progress.carry();
+  return { ...direct, req };
+}
+
+/** Paths 5–9: one ffmpeg read of the clip's span into a stage, then the first staged path that takes it. */
+async function cutStaged(req: CutRequest, run: Run, stageShare: number): Promise<CutResult> {
+  const { hooks, trace, progress } = run;
+  const work = await mkdtemp(join(tmpdir(), "clipcut-"));
+  let slot: OutputSlot | null = null;
   // The head encode started while the stage was written (early-head.ts), if any.
   const headWatch = new AbortController();
   let heading: Promise<EarlyHead | null> = Promise.resolve(null);
   try {
-    const audioOnlyOut = isAudioFormat(req.format);
-    // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
-    // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
-    const stageFormat = stagingFormat(req);
-    const smart = SMART[stageFormat];
-    const remote = req.input.kind === "http";
-    // The read is most of a copy or smart cut but a small part of a full re-encode: weight it so the ETA,
-    // computed from the share done so far, is realistic from the start.
-    const stageShare = expectsFullEncode(req) ? (remote ? 0.12 : 0.04) : remote ? 0.45 : 0.15;
-    progress.plan(stageShare);
-    // One read of the source: from the keyframe before start to just past the end, stream-copied.
-    const spec: StageSpec = {
-      startSeconds: req.startSeconds,
-      readSeconds: end - req.startSeconds + STAGE_MARGIN_SECONDS,
-      format: stageFormat,
-      video: !audioOnlyOut && req.info.video !== null,
-      audio: req.info.audio !== null,
-    };
-    const onProgress = progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds);
-    // Matroska keeps 1 ms timestamps: plan on what the stage holds.
-    const clockTicks = stageFormat === "matroska" ? 90 : 1;
-    // A smart cut's head starts as soon as the stage holds its frames, not when the whole range is read.
-    const watchHead = (paths: { stage: string; listing: string }, stageDone: Promise<unknown>) =>
-      expectsSmartCut(req)
-        ? waitForHead({
-            listing: paths.listing,
-            clockTicks,
-            startTick: toTicks(req.startSeconds) + STAGE_OFFSET,
-            endTick: toTicks(end) + STAGE_OFFSET,
-            stageDone,
-            signal: headWatch.signal,
-          }).then((found) => {
-            const step = found && smart.head(req, paths.stage, work, found.frames, found.staged);
-            if (!step) return null;
-            const started = startEarlyHead(hooks.tools.ffmpeg, step, {
-              signal: hooks.signal,
-              timeoutMs: stepTimeoutMs(step.mediaSeconds, remote),
-            });
-            void trace.span("head (early)", () => started.done);
-            return started;
-          })
-        : Promise.resolve(null);
-    // Copies read the container's own index and write the clip in this process, without a stage (decision 002,
-    // 11); what that path does not take falls back to the staged ffmpeg path below, with the reason traced.
-    // A source probed from its index lacks what only ffprobe describes (profile, level, colour: a smart cut's encoders
-    // match them; the ffmpeg plans use more): when the cut will likely be smart, ffprobe runs beside the index read.
-    const fullInfo = req.info.fromIndex && expectsSmartCut(req) ? withFfprobe(req, hooks) : null;
-    fullInfo?.catch(() => undefined);
-    if (!audioOnlyOut) {
-      const probed = fullInfo?.then((r) => r.info);
-      probed?.catch(() => undefined);
-      // A walk that reads the whole clip (WebM, fragmented MP4) is most of the job; the write is the rest.
-      progress.plan(WALK_SHARE);
-      const reads = hooks.directReads ?? readProgress();
-      const onRead = progress.step(1, 0);
-      let walked = false;
-      reads.listen((fraction) => {
-        walked = true;
-        onRead({ outTimeSeconds: fraction, frame: null, speed: null });
-      });
-      let direct = await trace.span(
-        "index",
-        () => hooks.directPlan ?? planDirectCopy(req, hooks.signal, probed, reads),
-      );
-      if ("plan" in direct && direct.plan.strategy === "smart" && req.info.fromIndex && !fullInfo) {
-        await direct.plan.close();
-        req = await trace.span("probe (smart cut)", () => withFfprobe(req, hooks));
-        direct = await trace.span("index", () => planDirectCopy(req, hooks.signal));
-      }
-      // What the walk showed stays: the cut that follows (its write, or another cut) has the rest of the bar.
-      if (walked) progress.carry();
-      if ("plan" in direct) {
-        return await cutInProcess(req, hooks, direct.plan, { trace, progress, began, ownTrace });
-      }
-      void trace.span(`ffmpeg path: ${direct.refused}`, async () => undefined);
-      progress.plan(stageShare);
-    }
-    // The ffmpeg plans need ffprobe's full description of the streams.
-    if (req.info.fromIndex) req = await trace.span("probe (ffmpeg path)", () => fullInfo ?? withFfprobe(req, hooks));
-    hooks.signal?.throwIfAborted();
-    const { stage, listing } = stagePaths(work, stageFormat);
-    const staging = runStage(
-      hooks.tools.ffmpeg,
-      req.input,
-      spec,
-      { stage, listing },
-      {
-        signal: hooks.signal,
-        timeoutMs: stepTimeoutMs(end - req.startSeconds, remote),
-        onProgress,
-      },
-    );
-    heading = watchHead({ stage, listing }, staging);
-    await trace.span("stage", () => staging);
+    const staging = stageOnce(req, work, run, headWatch.signal);
+    heading = staging.heading;
+    const source = await staging.source;
     progress.next();
-    const staged = await readListing(listing, clockTicks);
     hooks.signal?.throwIfAborted();
     slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
-
-    let plan: Plan;
-    if (audioOnlyOut || !req.info.video) {
-      plan = audioPlan(req, stage, slot.partPath, end);
-    } else {
-      const packets = staged.video;
-      const frames = planFrames(packets, toTicks(req.startSeconds) + STAGE_OFFSET, toTicks(end) + STAGE_OFFSET);
-      const strategy = chooseStrategy(req, frames, packets);
-      plan =
-        strategy.kind === "copy"
-          ? copyPlan(req, stage, slot.partPath, frames, strategy.packets, strategy.endPts, staged)
-          : strategy.kind === "smart"
-            ? smart.plan(req, stage, work, slot.partPath, frames, staged)
-            : reencodePlan(req, stage, slot.partPath, frames);
-      plan.reason = strategy.reason;
+    let plan: Plan | null = null;
+    for (const path of STAGED_PATHS) {
+      const why = path.refuse(req, source);
+      if (why === null) {
+        plan = path.plan(req, source, slot.partPath);
+        break;
+      }
+      note(trace, `refused by ${path.name}: ${why}`);
     }
-    // The plan adopts the early head when it would run exactly that step; otherwise the early one is stopped.
-    const adopted = await adoptIfSame(await heading, plan.steps);
-    const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
-    // Steps marked concurrent run together with the one before them; the group is one share of the progress,
-    // reported by its first step.
-    const groups: Step[][] = [];
-    for (const step of plan.steps) {
-      const last = groups[groups.length - 1];
-      if (step.concurrent && last) last.push(step);
-      else groups.push([step]);
-    }
-    for (const group of groups) {
-      progress.plan(((1 - stageShare) * group.reduce((sum, s) => sum + s.weight, 0)) / total);
-      await runGroup(
-        group,
-        (step, i, signal) =>
-          trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, async () => {
-            const onStepProgress = i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined;
-            // An adopted early head that failed (it followed a stage that went wrong) is run again the usual way.
-            if (adopted?.step === step && (await adopted.finish(signal, onStepProgress))) return;
-            if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
-            await runFfmpeg(hooks.tools.ffmpeg, step.args, {
-              signal,
-              timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
-              onProgress: onStepProgress,
-            });
-          }),
-        hooks.signal,
-      );
-      progress.next();
-    }
-    const known = plan.known && {
-      ...plan.known,
-      audioPackets: plan.audioListing ? (await readListing(plan.audioListing)).audio.length : plan.known.audioPackets,
-    };
-    const verified = await trace.span("verify", async () => {
-      if (!known)
-        return verifyOutput(hooks.tools.ffprobe, slot!.partPath, {
-          video: plan.expectVideo,
-          audio: plan.expectAudio,
-          expectedSeconds: plan.endSeconds - plan.startSeconds,
-          signal: hooks.signal,
-        });
-      // The planned frame count (and audio packet count); a smart cut's clip also starts as planned: its first
-      // picture a keyframe at 0, its sound within one audio frame of it (plus the encoder's priming, ≤ one frame).
-      const starts =
-        plan.strategy === "smart"
-          ? { keyBytes: null, audioStart: plan.expectAudio ? 0 : null, slack: 0.025, ffmpegMuxed: true }
-          : null;
-      return checkWrittenClip(slot!.partPath, req.format, known, starts, {
-        ffmpeg: hooks.tools.ffmpeg,
-        signal: hooks.signal,
-      });
-    });
+    if (!plan) throw new Error("No staged path takes this clip.");
+    await runSteps(plan, await adoptIfSame(await heading, plan.steps), run, stageShare);
+    const verified = await trace.span("verify", () => checkStaged(req, plan, slot!.partPath, hooks));
     await slot.commit();
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
-    ownTrace?.end(plan.strategy);
-    return clipResult(req, plan, verified, {
-      output: slot.path,
-      size,
-      began,
-      watermark: req.watermark && !audioOnlyOut,
-    });
+    run.ownTrace?.end(plan.strategy);
+    const watermark = req.watermark && !isAudioFormat(req.format);
+    return clipResult(req, plan, verified, { output: slot.path, size, began: run.began, watermark });
   } catch (error) {
     await slot?.discard();
     throw error;
@@ -253,6 +162,133 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
     await (await heading.catch(() => null))?.stop();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The one read of the source: from the keyframe before start to just past the end, stream-copied. A smart cut's
+ * head starts as soon as the stage holds its frames, not when the whole range is read (`heading`).
+ */
+function stageOnce(
+  req: CutRequest,
+  work: string,
+  run: Run,
+  headSignal: AbortSignal,
+): { source: Promise<StagedSource>; heading: Promise<EarlyHead | null> } {
+  const { hooks, trace, progress } = run;
+  const end = Math.min(req.endSeconds, req.info.durationSeconds);
+  const remote = req.input.kind === "http";
+  // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
+  // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
+  const format = stagingFormat(req);
+  const spec: StageSpec = {
+    startSeconds: req.startSeconds,
+    readSeconds: end - req.startSeconds + STAGE_MARGIN_SECONDS,
+    format,
+    video: !isAudioFormat(req.format) && req.info.video !== null,
+    audio: req.info.audio !== null,
+  };
+  // Matroska keeps 1 ms timestamps: plan on what the stage holds.
+  const clockTicks = format === "matroska" ? 90 : 1;
+  const { stage, listing } = stagePaths(work, format);
+  const onProgress = progress.step(end - req.startSeconds, toSeconds(STAGE_OFFSET) + req.startSeconds);
+  const timeoutMs = stepTimeoutMs(end - req.startSeconds, remote);
+  const staging = runStage(
+    hooks.tools.ffmpeg,
+    req.input,
+    spec,
+    { stage, listing },
+    { ...hooks, timeoutMs, onProgress },
+  );
+  const head = stagedHead(format);
+  const heading =
+    expectsSmartCut(req) && head
+      ? waitForHead({
+          ...{ listing, clockTicks, stageDone: staging, signal: headSignal },
+          startTick: toTicks(req.startSeconds) + STAGE_OFFSET,
+          endTick: toTicks(end) + STAGE_OFFSET,
+        }).then((found) => {
+          const step = found && head(req, stage, work, found.frames, found.staged);
+          if (!step) return null;
+          const started = startEarlyHead(hooks.tools.ffmpeg, step, {
+            signal: hooks.signal,
+            timeoutMs: stepTimeoutMs(step.mediaSeconds, remote),
+          });
+          void trace.span("head (early)", () => started.done);
+          return started;
+        })
+      : Promise.resolve(null);
+  const source = trace
+    .span("stage", () => staging)
+    .then(async (): Promise<StagedSource> => {
+      const staged = await readListing(listing, clockTicks);
+      const base = { stage, format, staged, work, end, frames: null, choice: null };
+      if (isAudioFormat(req.format) || !req.info.video) return base;
+      const frames = planFrames(staged.video, toTicks(req.startSeconds) + STAGE_OFFSET, toTicks(end) + STAGE_OFFSET);
+      return { ...base, frames, choice: chooseStrategy(req, frames, staged.video) };
+    });
+  return { source, heading };
+}
+
+/**
+ * The plan's ffmpeg steps. Steps marked concurrent run together with the one before them; the group is one share
+ * of the progress, reported by its first step. The plan adopts the early head when it would run exactly that step.
+ */
+async function runSteps(
+  plan: Plan,
+  adopted: Awaited<ReturnType<typeof adoptIfSame>>,
+  run: Run,
+  stageShare: number,
+): Promise<void> {
+  const { hooks, trace, progress } = run;
+  const total = plan.steps.reduce((sum, s) => sum + s.weight, 0) || 1;
+  const groups: Step[][] = [];
+  for (const step of plan.steps) {
+    const last = groups[groups.length - 1];
+    if (step.concurrent && last) last.push(step);
+    else groups.push([step]);
+  }
+  for (const group of groups) {
+    progress.plan(((1 - stageShare) * group.reduce((sum, s) => sum + s.weight, 0)) / total);
+    await runGroup(
+      group,
+      (step, i, signal) =>
+        trace.span(`step ${basename(step.args[step.args.length - 1] ?? "")}`, async () => {
+          const onStepProgress = i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined;
+          // An adopted early head that failed (it followed a stage that went wrong) is run again the usual way.
+          if (adopted?.step === step && (await adopted.finish(signal, onStepProgress))) return;
+          if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
+          await runFfmpeg(hooks.tools.ffmpeg, step.args, {
+            signal,
+            timeoutMs: stepTimeoutMs(step.mediaSeconds, false),
+            onProgress: onStepProgress,
+          });
+        }),
+      hooks.signal,
+    );
+    progress.next();
+  }
+}
+
+/** The staged clip checked against its plan: its packets when the plan knows them, else ffprobe's reading. */
+async function checkStaged(req: CutRequest, plan: Plan, file: string, hooks: CutHooks): Promise<Verified> {
+  const known = plan.known && {
+    ...plan.known,
+    audioPackets: plan.audioListing ? (await readListing(plan.audioListing)).audio.length : plan.known.audioPackets,
+  };
+  if (!known)
+    return verifyOutput(hooks.tools.ffprobe, file, {
+      video: plan.expectVideo,
+      audio: plan.expectAudio,
+      expectedSeconds: plan.endSeconds - plan.startSeconds,
+      signal: hooks.signal,
+    });
+  // The planned frame count (and audio packet count); a smart cut's clip also starts as planned: its first
+  // picture a keyframe at 0, its sound within one audio frame of it (plus the encoder's priming, ≤ one frame).
+  const starts =
+    plan.strategy === "smart"
+      ? { keyBytes: null, audioStart: plan.expectAudio ? 0 : null, slack: 0.025, ffmpegMuxed: true }
+      : null;
+  return checkWrittenClip(file, req.format, known, starts, { ffmpeg: hooks.tools.ffmpeg, signal: hooks.signal });
 }
 
 /** The request with ffprobe's description of the source instead of the one read from its index. */
@@ -267,12 +303,7 @@ async function withFfprobe(req: CutRequest, hooks: CutHooks): Promise<CutRequest
  * The copy or H.264 smart cut written in this process from the planned packets (direct-copy.ts, direct-smart.ts):
  * the file is checked against the plan before it is handed over.
  */
-async function cutInProcess(
-  req: CutRequest,
-  hooks: CutHooks,
-  plan: DirectPlan,
-  o: { trace: Trace; progress: ProgressTracker; began: number; ownTrace: Trace | null },
-): Promise<CutResult> {
+async function cutInProcess(req: CutRequest, hooks: CutHooks, plan: DirectPlan, o: Run): Promise<CutResult> {
   let slot: OutputSlot | null = null;
   try {
     hooks.signal?.throwIfAborted();
@@ -309,12 +340,6 @@ async function cutInProcess(
     await plan.close();
   }
 }
-
-/** The smart cut for the stage's codec (H.264 in MPEG-TS, VP9 in Matroska): its plan, and its head on its own. */
-const SMART = {
-  mpegts: { plan: smartPlanH264, head: h264HeadStep },
-  matroska: { plan: smartPlanVp9, head: vp9HeadStep },
-} as const;
 
 /**
  * Runs steps at the same time. When one fails the others are stopped (their process groups killed) and awaited

@@ -18,25 +18,22 @@ import { FORMATS, muxClip, readPackets, shifted } from "../containers/clip-mux";
 import { canCopyAudio } from "./encode";
 import { ClipError } from "../errors";
 import { copiesAudioPacket, planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
-import type { MediaInfo, Packet } from "../source/probe";
+import type { Packet } from "../source/probe";
 import { openRangeReader, sumStats, type RangeReader, type ReadStats } from "../source/range-reader";
-import type { CutRequest } from "./request";
 import { clipSubsegments, readFragmentIndex } from "../containers/sidx";
 import { MARGIN_SECONDS } from "./copy-readers";
-import { planMkvCopy } from "./mkv-copy";
 import { demuxShiftSeconds, readMkvHead } from "../containers/mkv-index";
-import { planMp4Copy } from "./mp4-copy";
-import { planSmartDirect, smartRefusal } from "./direct-smart";
-import { chooseStrategy, copySpan, reencodeReasons } from "./strategy";
+import type { CutRequest, DirectPlan } from "./request";
+import { chooseStrategy, copySpan, type Choice } from "./strategy";
 import type { CopiedPackets, Verified } from "../check/verify";
 
 /**
- * The copy path in one pass and in this process (docs/decisions/002, 11): the container's own index
- * (MP4 sample tables, our reading of a DASH file's `sidx`, Matroska Cues) is read through the guarded range reader,
- * the packets are chosen before any media byte is read (the same snap rule, frame plan and closed-prefix end as the
- * staged copy), and then exactly those packets are read and written into the clip as they arrive. What this path
- * does not take (a container mediabunny does not read, a codec the output cannot hold, audio that must be
- * re-encoded, a cut `auto` makes smart) is refused with the reason, and the cut takes the ffmpeg path.
+ * Path 3, the mediabunny copy, in one pass and in this process (docs/decisions/002, 11): the container's own index
+ * (MP4 sample tables, our reading of a DASH file's `sidx`, Matroska Cues) is read by mediabunny through the guarded
+ * range reader, the packets are chosen before any media byte is read (the same snap rule, frame plan and
+ * closed-prefix end as the staged copy), and then exactly those packets are read and written into the clip as they
+ * arrive. The same reading serves path 4, the in-process H.264 smart cut (direct-smart.ts). What neither takes is
+ * refused with the reason, and the cut goes on down the list (paths/index.ts).
  */
 
 /** Codecs each output container takes from mediabunny's writer (a subset of what ffmpeg's muxers take). */
@@ -57,14 +54,12 @@ const AUDIO_CODEC: Record<string, AudioCodec> = {
   flac: "flac",
 };
 
-/** Why the in-process copy cannot take this request, known before anything is read; null when it may. */
-export function directRefusal(req: CutRequest): string | null {
-  const video = req.info.video;
-  if (!video) return "no picture";
-  if (req.strategy === "reencode") return "reencode asked";
-  // A smart cut in this process is H.264 into MP4/MOV (direct-smart.ts); VP9's stays on the staged path.
-  if (req.strategy === "smart" && smartRefusal(req)) return `smart asked: ${smartRefusal(req)}`;
-  if (reencodeReasons(req).length > 0) return `re-encode needed (${reencodeReasons(req).join(", ")})`;
+/**
+ * What an in-process path cannot write, known before anything is read (every in-process path writes what
+ * mediabunny's muxer would take, and reads the containers it reads); null when it may.
+ */
+export function writableRefusal(req: CutRequest): string | null {
+  const video = req.info.video!;
   if (!(WRITABLE_VIDEO[req.format] ?? []).includes(video.codec))
     return `${video.codec} into ${req.format} is written by ffmpeg`;
   const audio = req.info.audio;
@@ -74,30 +69,6 @@ export function directRefusal(req: CutRequest): string | null {
   if (!/mov|mp4|matroska|webm/.test(container)) return `the ${container} container is read by ffmpeg`;
   return null;
 }
-
-export interface DirectPlan {
-  strategy: "copy" | "smart";
-  /** How the clip is read and written (the trace names it): the MP4 byte copy, or mediabunny and why. */
-  via?: string;
-  /** Where the picture starts (the keyframe, or a smart cut's start frame) and ends, in the source's seconds. */
-  startSeconds: number;
-  endSeconds: number;
-  snapped: boolean;
-  reason: string;
-  frames: CutFrames;
-  known: CopiedPackets;
-  /** Writes the clip to `out`; the written file is checked against the plan before it resolves. */
-  write(
-    out: string,
-    o: { signal?: AbortSignal; ffmpeg: string; onProgress?: (fraction: number) => void },
-  ): Promise<Verified>;
-  /** Stops every read (the plan holds the source open until then). */
-  close(): Promise<void>;
-  /** Requests and bytes read so far, and the most bytes held at once. */
-  stats(): ReadStats;
-}
-
-export type DirectOutcome = { plan: DirectPlan } | { refused: string };
 
 interface Opened {
   input: Input;
@@ -143,40 +114,57 @@ async function openSource(
 
 const ticks = (seconds: number) => toTicks(seconds);
 
+/** The mediabunny reading of one request, shared by the mediabunny copy (path 3) and the in-process smart cut (4). */
+export interface MediabunnyRead {
+  /** How the trace names it: mediabunny, and why the container's byte copy did not take the clip. */
+  via: string;
+  videoTrack: InputVideoTrack;
+  vSink: Sink;
+  /** The keyframe at or before the start (verified in the bitstream). */
+  key: EncodedPacket;
+  /** Metadata of the video from that keyframe through the margin past the end, in decode order. */
+  listed: EncodedPacket[];
+  frames: CutFrames;
+  choice: Choice;
+  audioTrack: InputAudioTrack | null;
+  audioShift: number;
+  /** What mediabunny warned about while reading (a source it reads differently from ffmpeg is cut by ffmpeg). */
+  warnings: string[];
+  stats(): ReadStats;
+  close(): Promise<void>;
+}
+
+/** The reading, or why it cannot be made (every reader it opened is then closed). */
+export type MediabunnyReading = MediabunnyRead | { refused: string };
+
 /**
- * Reads the index and plans the copy. Refuses (without an error) what the ffmpeg path should cut instead; throws
- * the guard's refusals and read failures as they are (a private address is refused here as in the proxy).
+ * Opens the source with mediabunny, lists the clip's video packets from the index and applies the strategy rule.
+ * Refuses (without an error) what the ffmpeg path should cut instead; throws the guard's refusals and read failures
+ * as they are (a private address is refused here as in the proxy). `stopWarnings` ends the warning watch (the
+ * in-process planning calls it when no path needs the reading any more).
  */
-export async function planDirectCopy(
+export async function readWithMediabunny(
   req: CutRequest,
+  via: string,
   signal?: AbortSignal,
-  probed?: Promise<MediaInfo>,
-  onRead?: (fraction: number) => void,
-): Promise<DirectOutcome> {
-  const refusal = directRefusal(req);
-  if (refusal) return { refused: refusal };
-  // The copy is made from our own reading of the container's index, its bytes copied in ranges: MP4's sample
-  // tables (mp4-copy.ts, decision 002, 14), Matroska's Cues and clusters (mkv-copy.ts, 15); what that does not
-  // take goes through mediabunny below, unchanged.
-  const matroska = /matroska|webm/.test(req.info.formatName);
-  const fast = matroska ? await planMkvCopy(req, signal, onRead) : await planMp4Copy(req, signal, onRead);
-  if ("plan" in fast) return fast;
-  // The strategy rule ruled the copy out, not the container: mediabunny's plan would choose the same after reading
-  // the clip again, so it is asked only for a smart cut it makes itself (H.264 into MP4/MOV).
-  if (fast.chose === "reencode") return { refused: "auto chose reencode" };
-  const staged = fast.chose === "smart" ? smartRefusal(req) : null;
-  if (staged) return { refused: `auto chose smart: ${staged}` };
-  const via = `mediabunny (byte copy not taken: ${fast.notTaken})`;
+): Promise<{ reading: MediabunnyReading; stopWarnings: () => void }> {
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
   const start = req.startSeconds;
   const opened: Opened[] = [];
   // mediabunny warns (on the console) where it reads a file differently from ffmpeg, e.g. an edit list with
   // several edits, of which it applies the first: such a source is cut by ffmpeg, and nothing is printed.
   const warnings: string[] = [];
-  const stopListening = Logging.on("warn", (args) => void warnings.push(args.map(String).join(" ")));
-  const closeAll = async () => {
-    for (const o of opened) o.input.dispose();
-    await Promise.all(opened.map((o) => o.reader.close()));
+  const stopWarnings = Logging.on("warn", (args) => void warnings.push(args.map(String).join(" ")));
+  // Once: the path that takes the reading, or the planning when none does, closes it.
+  let closing: Promise<void> | null = null;
+  const closeAll = () =>
+    (closing ??= (async () => {
+      for (const o of opened) o.input.dispose();
+      await Promise.all(opened.map((o) => o.reader.close()));
+    })());
+  const refuse = async (why: string) => {
+    await closeAll();
+    return { reading: { refused: why }, stopWarnings };
   };
   try {
     /** The video from `back` subsegments before the sidx's choice, and its keyframe at or before the start. */
@@ -198,26 +186,25 @@ export async function planDirectCopy(
       opening = await openVideo(1);
     }
     const { source: main, track: videoTrack } = opening;
-    if (!videoTrack) return await refuse(closeAll, "mediabunny found no video track");
+    if (!videoTrack) return await refuse("mediabunny found no video track");
     const vCodec = await videoTrack.getCodec();
-    if (vCodec !== VIDEO_CODEC[req.info.video!.codec]) return await refuse(closeAll, `video codec ${vCodec}`);
+    if (vCodec !== VIDEO_CODEC[req.info.video!.codec]) return await refuse(`video codec ${vCodec}`);
 
     // Video: from the keyframe at or before the start (verified in the bitstream) through the margin past the end,
     // metadata only (an MP4's sample tables need no media bytes).
     const vSink = opening.sink!;
     // A start before the first picture (an audio priming offset) is the first picture, as in planFrames.
     const key = opening.key ?? (await vSink.getFirstKeyPacket({ verifyKeyPackets: true }));
-    if (!key) return await refuse(closeAll, "no keyframe at or before the start");
+    if (!key) return await refuse("no keyframe at or before the start");
     // A separate audio stream (DASH) is opened from the keyframe's time: its sound starts there, not at the start.
     const audioSource = req.input.audio
       ? await openSource(req, req.input.audio, Math.max(0, key.timestamp - 0.1), end, signal)
       : main;
     if (audioSource !== main) opened.push(audioSource);
     const audioTrack = req.info.audio ? await audioSource.input.getPrimaryAudioTrack() : null;
-    if (req.info.audio && !audioTrack) return await refuse(closeAll, "mediabunny found no audio track");
+    if (req.info.audio && !audioTrack) return await refuse("mediabunny found no audio track");
     const aCodec = audioTrack ? await audioTrack.getCodec() : null;
-    if (audioTrack && aCodec !== AUDIO_CODEC[req.info.audio!.codec])
-      return await refuse(closeAll, `audio codec ${aCodec}`);
+    if (audioTrack && aCodec !== AUDIO_CODEC[req.info.audio!.codec]) return await refuse(`audio codec ${aCodec}`);
     const listed: EncodedPacket[] = [];
     for (let p: EncodedPacket | null = key; p; p = await vSink.getNextPacket(p, { metadataOnly: true })) {
       listed.push(p);
@@ -227,32 +214,39 @@ export async function planDirectCopy(
     listed.forEach((p, i) => (packets[i]!.key = p.type === "key"));
     packets[0]!.key = true;
     const frames = planFrames(packets, ticks(start), ticks(end));
-    if (frames.keyBefore !== packets[0]!.pts) return await refuse(closeAll, "the keyframe is not the first listed");
+    if (frames.keyBefore !== packets[0]!.pts) return await refuse("the keyframe is not the first listed");
     const choice = chooseStrategy(req, frames, packets);
     const audioShift = audioTrack ? await audioShiftOf(audioSource) : 0;
     const stats = () => sumStats(opened.map((o) => o.reader));
-    if (choice.kind === "smart") {
-      // The smart cut's middle is copied from this reader, its head and tail encoded from GOPs read here too; its
-      // encoders match the source as ffprobe describes it (`probed`, run beside this index read).
-      const smartReq = probed && req.info.fromIndex ? { ...req, info: await probed } : req;
-      const why = smartRefusal(smartReq);
-      if (why) return await refuse(closeAll, `auto chose smart: ${why}`);
-      const smart = await planSmartDirect({
-        req: smartReq,
-        videoTrack,
-        vSink,
-        listed,
-        frames,
-        reason: choice.reason,
-        audioTrack,
-        audioShift,
-        listAudio: (from, to) => listAudio(audioTrack!, audioShift, from, to),
-      });
-      if ("refused" in smart) return await refuse(closeAll, `smart cut: ${smart.refused}`);
-      if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
-      return { plan: { ...smart.plan, via, stats, close: closeAll } };
-    }
-    if (choice.kind !== "copy") return await refuse(closeAll, `auto chose ${choice.kind}`);
+    const read: MediabunnyRead = {
+      ...{ via, videoTrack, vSink, key, listed, frames, choice, audioTrack, audioShift, warnings, stats },
+      close: closeAll,
+    };
+    return { reading: read, stopWarnings };
+  } catch (error) {
+    return { reading: await notRead(closeAll, error, signal), stopWarnings };
+  }
+}
+
+/** A failure while planning from a reading: the guard's refusals and a cancel as they are, anything else a refusal. */
+export async function notRead(
+  close: () => Promise<void>,
+  error: unknown,
+  signal?: AbortSignal,
+): Promise<{ refused: string }> {
+  await close();
+  if (error instanceof ClipError || signal?.aborted) throw error;
+  return {
+    refused: `the index could not be read in-process (${error instanceof Error ? error.message : String(error)})`,
+  };
+}
+
+/** Path 3: the copy from mediabunny's reading, written by mediabunny's muxer. */
+export async function planMediabunnyCopy(read: MediabunnyRead, req: CutRequest, signal?: AbortSignal) {
+  const { choice, frames, listed, audioTrack, audioShift, key } = read;
+  // A smart cut is path 4's (it reads the same reading); anything else is the staged path's.
+  if (choice.kind !== "copy") return { refused: `auto chose ${choice.kind}` };
+  try {
     const video = listed.slice(0, choice.packets);
     const keyTicks = frames.keyBefore;
     const audio = audioTrack ? await listAudio(audioTrack, audioShift, keyTicks, choice.endPts) : [];
@@ -266,18 +260,21 @@ export async function planDirectCopy(
       sizesExact: true,
       audioPackets: audioTrack ? audio.length : null,
     };
-    if (warnings.length > 0) return await refuse(closeAll, `mediabunny read it differently: ${warnings[0]}`);
+    if (read.warnings.length > 0) {
+      await read.close();
+      return { refused: `mediabunny read it differently: ${read.warnings[0]}` };
+    }
     const keySeconds = key.timestamp;
     const plan: DirectPlan = {
       ...copySpan(frames, choice),
-      via,
+      via: read.via,
       known,
-      stats,
-      close: closeAll,
+      stats: read.stats,
+      close: read.close,
       write: (out, o) =>
         writeClip(out, req.format, {
-          videoTrack,
-          vSink,
+          videoTrack: read.videoTrack,
+          vSink: read.vSink,
           video,
           audioTrack,
           aSink: audioTrack ? new EncodedPacketSink(audioTrack) : null,
@@ -292,13 +289,7 @@ export async function planDirectCopy(
     };
     return { plan };
   } catch (error) {
-    await closeAll();
-    if (error instanceof ClipError || signal?.aborted) throw error;
-    return {
-      refused: `the index could not be read in-process (${error instanceof Error ? error.message : String(error)})`,
-    };
-  } finally {
-    stopListening();
+    return notRead(read.close, error, signal);
   }
 }
 
@@ -307,7 +298,7 @@ export async function planDirectCopy(
  * after the first frame, and every packet whose middle is before the picture's end, in decode order. Opus in Matroska
  * is placed as ffmpeg's demuxer places it (`shift`, its CodecDelay).
  */
-async function listAudio(
+export async function listAudio(
   track: InputAudioTrack,
   shift: number,
   fromTicks: number,
@@ -323,11 +314,6 @@ async function listAudio(
     if (copiesAudioPacket(at(p), ticks(p.duration), fromTicks, endPts)) audio.push(p);
   }
   return audio.sort((a, b) => a.sequenceNumber - b.sequenceNumber);
-}
-
-async function refuse(close: () => Promise<void>, why: string): Promise<DirectOutcome> {
-  await close();
-  return { refused: why };
 }
 
 /** Where ffmpeg's demuxer puts the sound (demuxShiftSeconds: a Matroska track's CodecDelay, from our head read). */

@@ -16,12 +16,13 @@ import {
 } from "mediabunny";
 import { checkWrittenClip } from "../check/written-clip";
 import { muxClip, readPackets, shifted, type VideoConfig } from "../containers/clip-mux";
-import type { DirectPlan } from "./direct-copy";
+import { listAudio, notRead, type MediabunnyRead } from "./direct-copy";
 import { matchingH264Args } from "./encode";
 import { ClipError } from "../errors";
 import { runFfmpeg } from "../ffmpeg";
 import { toSeconds, toTicks, type CutFrames } from "./keyframes";
-import type { CutRequest } from "./request";
+import type { CutRequest, DirectPlan, PathOutcome } from "./request";
+import type { MediaInfo } from "../source/probe";
 import type { CopiedPackets, Verified } from "../check/verify";
 
 /**
@@ -47,6 +48,47 @@ export function smartRefusal(req: CutRequest): string | null {
   return null;
 }
 
+/**
+ * Path 4: the smart cut from mediabunny's reading (the one path 3 made, when it did). Its encoders match the source
+ * as ffprobe describes it (`probed`, run beside the index read, for a source probed from its index).
+ */
+export async function planMediabunnySmart(
+  read: MediabunnyRead,
+  req: CutRequest,
+  probed?: Promise<MediaInfo>,
+  signal?: AbortSignal,
+): Promise<PathOutcome> {
+  const { choice } = read;
+  if (choice.kind !== "smart") return { refused: `auto chose ${choice.kind}` };
+  try {
+    // The smart cut's middle is copied from this reader, its head and tail encoded from GOPs read here too.
+    const smartReq = probed && req.info.fromIndex ? { ...req, info: await probed } : req;
+    const why = smartRefusal(smartReq);
+    if (why) return await closed(read, `auto chose smart: ${why}`);
+    const smart = await planSmartDirect({
+      req: smartReq,
+      videoTrack: read.videoTrack,
+      vSink: read.vSink,
+      listed: read.listed,
+      frames: read.frames,
+      reason: choice.reason,
+      audioTrack: read.audioTrack,
+      audioShift: read.audioShift,
+      listAudio: (from, to) => listAudio(read.audioTrack!, read.audioShift, from, to),
+    });
+    if ("refused" in smart) return await closed(read, `smart cut: ${smart.refused}`);
+    if (read.warnings.length > 0) return await closed(read, `mediabunny read it differently: ${read.warnings[0]}`);
+    return { plan: { ...smart.plan, via: read.via, stats: read.stats, close: read.close } };
+  } catch (error) {
+    return notRead(read.close, error, signal);
+  }
+}
+
+async function closed(read: MediabunnyRead, why: string): Promise<{ refused: string }> {
+  await read.close();
+  return { refused: why };
+}
+
 /** One re-encoded stretch: the source packets its decoder needs, and the frames it replaces. */
 interface EncodedPart {
   name: "head" | "tail" | "only";
@@ -62,7 +104,7 @@ interface EncodedPart {
 type Refused = { refused: string };
 
 /**
- * Plans the smart cut from the index walk of planDirectCopy (`listed`: metadata of the packets from the keyframe at
+ * Plans the smart cut from mediabunny's reading of the index (`listed`: metadata of the packets from the keyframe at
  * or before the start to a margin past the end, in decode order). Refuses what it cannot make exactly (an open GOP,
  * a keyframe that is not IDR, NAL lengths other than 4 bytes), and the cut takes the staged path.
  */

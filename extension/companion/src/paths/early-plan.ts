@@ -1,12 +1,12 @@
 import { decideQuality } from "../../../../app/domain/clip-quality";
 import { isAudioFormat, QUALITIES, type Quality } from "../../../../app/domain/media";
-import { planDirectCopy, type DirectOutcome } from "./direct-copy";
+import { planInProcess } from "./index";
 import { readProgress, type ReadProgress } from "./read-progress";
-import type { CutRequest } from "./request";
+import type { CutRequest, DirectOutcome } from "./request";
 import { expectsSmartCut } from "./strategy";
 
 /**
- * The in-process copy's plan, started while the ledger's hold is asked (jobs.ts): reading the container's index is
+ * The in-process paths' plan (paths/index.ts), started while the ledger's hold is asked (jobs.ts): reading the container's index is
  * most of a copy, and the hold's round trip to the ClipCut API is pure waiting. The plan is started on the terms a
  * clip gets when its plan neither caps the quality nor adds a watermark (the one domain rule, `decideQuality`); the
  * job adopts it when the hold's terms give exactly that request, and stops it otherwise (a Free plan's watermark, a
@@ -36,7 +36,7 @@ export function startEarlyPlan(
   if (guess.strategy === "smart" || guess.strategy === "reencode" || expectsSmartCut(guess)) return null;
   const stop = new AbortController();
   const reads = readProgress();
-  const outcome = planDirectCopy(guess, AbortSignal.any([signal, stop.signal]), undefined, reads);
+  const outcome = planInProcess(guess, { signal: AbortSignal.any([signal, stop.signal]), onRead: reads });
   // Until it is adopted, a failed read is nobody's error.
   outcome.catch(() => undefined);
   const discard = async () => {

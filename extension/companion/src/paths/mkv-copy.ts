@@ -1,4 +1,3 @@
-import type { DirectPlan } from "./direct-copy";
 import { concat } from "../bytes";
 import { checkWrittenClip } from "../check/written-clip";
 import { choseOther, NotTaken, withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
@@ -15,7 +14,7 @@ import {
   type MkvTrack,
 } from "../containers/mkv-index";
 import type { Packet } from "../source/probe";
-import type { CutRequest } from "./request";
+import type { CutRequest, DirectPlan } from "./request";
 import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
 import type { CopiedPackets } from "../check/verify";
 
@@ -27,7 +26,7 @@ import type { CopiedPackets } from "../check/verify";
  * chooseStrategy, copiedAudioRun); the clip is then the chosen blocks' bytes copied unchanged behind a header built
  * from the plan (the source's TrackEntry elements), in clusters whose timecodes start at the keyframe, with Cues.
  * VP9 and VP8 only (their blocks are in presentation order; a keyframe is checked in the bitstream); anything else
- * is `notTaken` and goes through mediabunny.
+ * is `notTaken` and goes on down the list of paths (paths/index.ts).
  */
 
 const VIDEO_CODECS = new Set(["V_VP9", "V_VP8"]);
@@ -41,7 +40,7 @@ const MARGIN_SECONDS = 0.25;
 const SPAN_SLACK = 0.15;
 
 /** Why this path does not take the request, known before anything is read; null when it may. */
-function refusal(req: CutRequest): string | null {
+export function mkvCopyRefusal(req: CutRequest): string | null {
   if (req.format !== "webm" && req.format !== "mkv") return `${req.format} output`;
   if (!/matroska|webm/.test(req.info.formatName)) return `the ${req.info.formatName} container`;
   const v = req.info.video?.codec;
@@ -57,7 +56,7 @@ export async function planMkvCopy(
   signal?: AbortSignal,
   onRead?: (fraction: number) => void,
 ): Promise<ByteCopyOutcome<DirectPlan>> {
-  const why = refusal(req);
+  const why = mkvCopyRefusal(req);
   if (why) return { notTaken: why };
   return withCopyReaders(signal, (readers) => plan(req, readers, onRead));
 }

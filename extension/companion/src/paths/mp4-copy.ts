@@ -1,5 +1,4 @@
 import { open } from "node:fs/promises";
-import type { DirectPlan } from "./direct-copy";
 import { checkWrittenClip } from "../check/written-clip";
 import { choseOther, MARGIN_SECONDS, NotTaken, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
 import { copiedAudioRun, planFrames, showsByStart, toSeconds, toTicks } from "./keyframes";
@@ -19,7 +18,7 @@ import { FragmentStream, type Samples } from "../containers/fragment-stream";
 import { Mp4ClipFile, moovRoom } from "../containers/mp4-clip-file";
 import type { Packet } from "../source/probe";
 import type { RangeReader, ReadStats } from "../source/range-reader";
-import type { CutRequest } from "./request";
+import type { CutRequest, DirectPlan } from "./request";
 import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
 import type { CopiedPackets } from "../check/verify";
 
@@ -31,7 +30,7 @@ import type { CopiedPackets } from "../check/verify";
  * from the range reader's responses straight into the file behind a header built from the plan (mp4-write.ts). A
  * fragmented source's is written while its fragments are read (fragment-stream.ts, mp4-clip-file.ts), its moov last.
  * No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's whole copy.
- * What this does not take is answered with `notTaken` and goes through direct-copy.ts's mediabunny path.
+ * What this does not take is answered with `notTaken` and goes on down the list of paths (paths/index.ts).
  */
 
 /** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */
@@ -42,7 +41,7 @@ const PIECE = 2 * 1024 * 1024;
 const VIDEO_ENTRIES = new Set(["avc1", "avc3", "hvc1", "hev1"]);
 
 /** Why this path does not take the request, known before anything is read; null when it may. */
-function refusal(req: CutRequest): string | null {
+export function mp4CopyRefusal(req: CutRequest): string | null {
   if (req.format !== "mp4" && req.format !== "mov") return `${req.format} output`;
   if (!/mov|mp4/.test(req.info.formatName)) return `the ${req.info.formatName} container`;
   const v = req.info.video?.codec;
@@ -59,7 +58,7 @@ export async function planMp4Copy(
   signal?: AbortSignal,
   onRead?: (fraction: number) => void,
 ): Promise<Mp4CopyOutcome> {
-  const why = refusal(req);
+  const why = mp4CopyRefusal(req);
   if (why) return { notTaken: why };
   return withCopyReaders(signal, (readers) =>
     plan(req, (spec) => readers.open(spec), readers.close, readers.stats, onRead),
@@ -371,7 +370,7 @@ async function planWith(
   if (stream && stream.key !== k) return { notTaken: "a keyframe past the first fragment's is the clip's" };
 
   // Metadata of the video from the keyframe in decode order through the margin past the end: the packet list the
-  // plan functions take (on the 90 kHz clock, as direct-copy.ts builds it).
+  // plan functions take (on the 90 kHz clock, as the mediabunny copy builds it).
   const packets: Packet[] = [];
   for (let i = k; i < vs.count; i++) {
     const pts = toTicks(vPts(vs, i));

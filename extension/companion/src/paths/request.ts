@@ -1,7 +1,9 @@
 import type { CutStrategy, Progress } from "../../../../app/domain/companion";
 import type { Format, Quality } from "../../../../app/domain/media";
-import type { DirectOutcome } from "./direct-copy";
+import type { CopiedPackets, Verified } from "../check/verify";
 import type { MediaInfo } from "../source/probe";
+import type { ReadStats } from "../source/range-reader";
+import type { CutFrames } from "./keyframes";
 import type { ReadProgress } from "./read-progress";
 import type { InputSpec } from "../source/source";
 import type { Tools } from "../host/tools";
@@ -39,3 +41,44 @@ export interface CutHooks {
   /** That plan's read progress (read-progress.ts). */
   directReads?: ReadProgress;
 }
+
+/**
+ * A clip planned by a path that writes it in this process (paths/index.ts, paths 1–4): the packets are chosen from
+ * the container's index before any media byte is read.
+ */
+export interface DirectPlan {
+  strategy: "copy" | "smart";
+  /** How the clip is read and written (the trace names it): the MP4 byte copy, or mediabunny and why. */
+  via?: string;
+  /** Where the picture starts (the keyframe, or a smart cut's start frame) and ends, in the source's seconds. */
+  startSeconds: number;
+  endSeconds: number;
+  snapped: boolean;
+  reason: string;
+  frames: CutFrames;
+  known: CopiedPackets;
+  /** Writes the clip to `out`; the written file is checked against the plan before it resolves. */
+  write(
+    out: string,
+    o: { signal?: AbortSignal; ffmpeg: string; onProgress?: (fraction: number) => void },
+  ): Promise<Verified>;
+  /** Stops every read (the plan holds the source open until then). */
+  close(): Promise<void>;
+  /** Requests and bytes read so far, and the most bytes held at once. */
+  stats(): ReadStats;
+}
+
+/** A path that did not take the request, and why (traced by the path's name). */
+export interface Refusal {
+  path: string;
+  why: string;
+}
+
+/**
+ * The in-process paths' answer: the plan of the first that takes the request, or the last refusal (what the staged
+ * ffmpeg path is told); every refusal on the way, in order.
+ */
+export type DirectOutcome = ({ plan: DirectPlan; path: string } | { refused: string }) & { refusals: Refusal[] };
+
+/** A single in-process path's answer; `chose`: the strategy rule, not the container, ruled a copy out. */
+export type PathOutcome = { plan: DirectPlan } | { refused: string; chose?: "smart" | "reencode" };

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { CUT_PATHS, planInProcess, STAGED_PATHS, type StagedSource } from "./index";
+import type { CutRequest } from "./request";
+import type { Choice } from "./strategy";
+
+const request = (o: { codec: string; container: string; format?: string; strategy?: string }): CutRequest =>
+  ({
+    info: { video: { codec: o.codec, height: 360, width: 640 }, audio: null, formatName: o.container },
+    format: o.format ?? "mp4",
+    quality: null,
+    watermark: false,
+    strategy: o.strategy ?? "auto",
+    allowSnap: false,
+  }) as unknown as CutRequest;
+
+const staged = (format: StagedSource["format"], choice: Choice | null) =>
+  ({ format, choice, frames: null, stage: "", staged: { video: [], audio: [] }, work: "", end: 0 }) as StagedSource;
+
+describe("CUT_PATHS", () => {
+  it("lists the nine paths in the order they are tried: in this process first, then from the stage", () => {
+    expect(CUT_PATHS.map((p) => `${p.where}: ${p.name}`)).toEqual([
+      "in-process: MP4 byte copy",
+      "in-process: Matroska byte copy",
+      "in-process: mediabunny copy",
+      "in-process: in-process H.264 smart cut",
+      "staged: staged audio",
+      "staged: staged copy",
+      "staged: staged H.264 smart cut",
+      "staged: staged VP9 smart cut",
+      "staged: staged re-encode",
+    ]);
+  });
+
+  it("names every in-process refusal, and tells the staged path the last one (nothing is read)", async () => {
+    const outcome = await planInProcess(request({ codec: "h264", container: "mpegts" }));
+    const why = "the mpegts container is read by ffmpeg";
+    expect(outcome).toEqual({
+      refused: why,
+      refusals: CUT_PATHS.filter((p) => p.where === "in-process").map((p) => ({ path: p.name, why })),
+    });
+    const vp9 = await planInProcess(request({ codec: "vp9", container: "matroska,webm", strategy: "smart" }));
+    expect("refused" in vp9 && vp9.refused).toBe("smart asked: the vp9 smart cut is staged by ffmpeg");
+  });
+
+  it("gives each staged choice to exactly one staged path", () => {
+    const takers = (s: StagedSource, codec = "h264") =>
+      STAGED_PATHS.filter((p) => p.refuse(request({ codec, container: "mov,mp4" }), s) === null).map((p) => p.name);
+    const choice = (kind: Choice["kind"]) => ({ kind, reason: "", packets: 1, endPts: 0 }) as Choice;
+    expect(takers(staged("mpegts", null))).toEqual(["staged audio"]);
+    expect(takers(staged("mpegts", choice("copy")))).toEqual(["staged copy"]);
+    expect(takers(staged("mpegts", choice("smart")))).toEqual(["staged H.264 smart cut"]);
+    expect(takers(staged("matroska", choice("smart")), "vp9")).toEqual(["staged VP9 smart cut"]);
+    expect(takers(staged("matroska", choice("reencode")), "av1")).toEqual(["staged re-encode"]);
+  });
+});

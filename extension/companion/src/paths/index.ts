@@ -1,0 +1,256 @@
+import { isAudioFormat } from "../../../../app/domain/media";
+import type { StagedPackets } from "./staged/listing";
+import type { MediaInfo } from "../source/probe";
+import type { CutFrames } from "./keyframes";
+import { mkvCopyRefusal, planMkvCopy } from "./mkv-copy";
+import { mp4CopyRefusal, planMp4Copy } from "./mp4-copy";
+import { planMediabunnyCopy, readWithMediabunny, writableRefusal, type MediabunnyReading } from "./direct-copy";
+import { planMediabunnySmart, smartRefusal } from "./direct-smart";
+import type { CutRequest, DirectOutcome, PathOutcome, Refusal } from "./request";
+import { audioPlan } from "./staged/audio";
+import { copyPlan } from "./staged/copy";
+import type { Plan, Step } from "./staged/plan";
+import { reencodePlan } from "./staged/reencode";
+import { h264HeadStep, smartPlanH264 } from "./staged/smart-h264";
+import { smartPlanVp9, vp9HeadStep } from "./staged/smart-vp9";
+import { reencodeReasons, type Choice } from "./strategy";
+
+/**
+ * The ways to cut a clip, in the order they are tried: the first that does not refuse a request plans, writes and
+ * checks it (paths/cut.ts). Paths 1–4 write the clip in this process from the container's own index; what none of
+ * them takes is read once into a stage by ffmpeg, and paths 5–9 cut it from there. Every refusal is traced by the
+ * path's name (`refused by <name>: <why>`).
+ */
+
+/** What the paths tried so far learned about the source, for the next one's `refuse`. */
+export interface Learned {
+  /** Why the byte copy for this container (path 1 or 2) did not take the clip: mediabunny's trace names it. */
+  byteCopy?: string;
+  /** The strategy rule, applied by that byte copy, chose this cut instead of a copy. */
+  chose?: "smart" | "reencode";
+}
+
+export interface InProcessContext {
+  signal?: AbortSignal;
+  /** ffprobe's description, run beside the index read (a smart cut's encoders match it). */
+  probed?: Promise<MediaInfo>;
+  /** How far a walk that reads the clip has read. */
+  onRead?: (fraction: number) => void;
+  /** mediabunny's reading of the index, made once for paths 3 and 4. */
+  mediabunny(): Promise<MediabunnyReading>;
+}
+
+/** A path that writes the clip in this process. */
+export interface InProcessPath {
+  name: string;
+  where: "in-process";
+  /** Why it does not take the request, known before anything is read; null when it may. */
+  refuse(req: CutRequest, learned: Learned): string | null;
+  /** Reads the index and plans the clip, or refuses with what the reading showed. */
+  plan(req: CutRequest, ctx: InProcessContext): Promise<PathOutcome>;
+  /** A byte copy: the containers it reads (what it learns counts for those only). */
+  reads?: RegExp;
+}
+
+/** The stage the staged paths cut from: one ffmpeg read of the clip's span, and the strategy rule's choice on it. */
+export interface StagedSource {
+  /** The stage file (MPEG-TS for H.264/HEVC, Matroska otherwise), its listing, and the work folder beside it. */
+  stage: string;
+  format: "mpegts" | "matroska";
+  staged: StagedPackets;
+  work: string;
+  /** The clip's end in the source's seconds (the request's, within the source). */
+  end: number;
+  /** The frame plan and the strategy rule's choice for a clip with a picture; null for audio output. */
+  frames: CutFrames | null;
+  choice: Choice | null;
+}
+
+/** A path that cuts from the stage with ffmpeg. */
+export interface StagedPath {
+  name: string;
+  where: "staged";
+  refuse(req: CutRequest, source: StagedSource): string | null;
+  /** The ffmpeg steps that write the clip to `out`. */
+  plan(req: CutRequest, source: StagedSource, out: string): Plan;
+  /** A smart cut: the head encode alone, which may start while the stage is still written (early-head.ts). */
+  head?: (req: CutRequest, stage: string, work: string, frames: CutFrames, staged: StagedPackets) => Step | null;
+  /** The stage format it cuts from. */
+  stages?: StagedSource["format"];
+}
+
+export type CutPath = InProcessPath | StagedPath;
+
+/** What every in-process path refuses: what must be re-encoded, and what mediabunny's muxer would not write. */
+function inProcessRefusal(req: CutRequest): string | null {
+  if (!req.info.video) return "no picture";
+  if (req.strategy === "reencode") return "reencode asked";
+  // A smart cut in this process is H.264 into MP4/MOV (direct-smart.ts); VP9's stays on the staged path.
+  if (req.strategy === "smart" && smartRefusal(req)) return `smart asked: ${smartRefusal(req)}`;
+  const needs = reencodeReasons(req);
+  if (needs.length > 0) return `re-encode needed (${needs.join(", ")})`;
+  return writableRefusal(req);
+}
+
+/** Paths 3 and 4 read with mediabunny unless the byte copy found the strategy rule rules them out. */
+function mediabunnyRefusal(req: CutRequest, learned: Learned): string | null {
+  const gate = inProcessRefusal(req);
+  if (gate) return gate;
+  // The strategy rule ruled the copy out, not the container: mediabunny's reading would choose the same, so it is
+  // read only for a smart cut path 4 makes (H.264 into MP4/MOV).
+  if (learned.chose === "reencode") return "auto chose reencode";
+  const staged = learned.chose === "smart" ? smartRefusal(req) : null;
+  return staged ? `auto chose smart: ${staged}` : null;
+}
+
+const MATROSKA = /matroska|webm/;
+
+/** A byte copy's answer as a path's: `notTaken` is its refusal. */
+const asPath = (o: Awaited<ReturnType<typeof planMp4Copy>>): PathOutcome =>
+  "plan" in o ? o : { refused: o.notTaken, chose: o.chose };
+
+const asReading = async (ctx: InProcessContext) => ctx.mediabunny();
+
+/** Staged paths: what the strategy rule chose on the stage, and the stage format a smart cut needs. */
+const chosen = (kind: Choice["kind"]) => (_req: CutRequest, s: StagedSource) =>
+  !s.choice ? "audio output" : s.choice.kind !== kind ? `the stage's rule chose ${s.choice.kind}` : null;
+
+const smartOn =
+  (format: StagedSource["format"]) =>
+  (req: CutRequest, s: StagedSource): string | null =>
+    chosen("smart")(req, s) ?? (s.format !== format ? `the ${req.info.video?.codec} stage is ${s.format}` : null);
+
+/** With the rule's reason (reported in the result). */
+function withReason(plan: Plan, s: StagedSource): Plan {
+  plan.reason = s.choice!.reason;
+  return plan;
+}
+
+export const CUT_PATHS: readonly CutPath[] = [
+  {
+    name: "MP4 byte copy",
+    where: "in-process",
+    reads: /^(?!.*(matroska|webm))/,
+    refuse: (req) => inProcessRefusal(req) ?? mp4CopyRefusal(req),
+    plan: async (req, ctx) => asPath(await planMp4Copy(req, ctx.signal, ctx.onRead)),
+  },
+  {
+    name: "Matroska byte copy",
+    where: "in-process",
+    reads: MATROSKA,
+    refuse: (req) => inProcessRefusal(req) ?? mkvCopyRefusal(req),
+    plan: async (req, ctx) => asPath(await planMkvCopy(req, ctx.signal, ctx.onRead)),
+  },
+  {
+    name: "mediabunny copy",
+    where: "in-process",
+    refuse: mediabunnyRefusal,
+    plan: async (req, ctx) => {
+      const read = await asReading(ctx);
+      return "refused" in read ? read : planMediabunnyCopy(read, req, ctx.signal);
+    },
+  },
+  {
+    name: "in-process H.264 smart cut",
+    where: "in-process",
+    refuse: mediabunnyRefusal,
+    plan: async (req, ctx) => {
+      const read = await asReading(ctx);
+      return "refused" in read ? read : planMediabunnySmart(read, req, ctx.probed, ctx.signal);
+    },
+  },
+  {
+    name: "staged audio",
+    where: "staged",
+    refuse: (_req, s) => (s.choice ? "the clip has a picture" : null),
+    plan: (req, s, out) => audioPlan(req, s.stage, out, s.end),
+  },
+  {
+    name: "staged copy",
+    where: "staged",
+    refuse: chosen("copy"),
+    plan: (req, s, out) => {
+      const choice = s.choice as Extract<Choice, { kind: "copy" }>;
+      return withReason(copyPlan(req, s.stage, out, s.frames!, choice.packets, choice.endPts, s.staged), s);
+    },
+  },
+  {
+    name: "staged H.264 smart cut",
+    where: "staged",
+    stages: "mpegts",
+    refuse: smartOn("mpegts"),
+    plan: (req, s, out) => withReason(smartPlanH264(req, s.stage, s.work, out, s.frames!, s.staged), s),
+    head: h264HeadStep,
+  },
+  {
+    name: "staged VP9 smart cut",
+    where: "staged",
+    stages: "matroska",
+    refuse: smartOn("matroska"),
+    plan: (req, s, out) => withReason(smartPlanVp9(req, s.stage, s.work, out, s.frames!, s.staged), s),
+    head: vp9HeadStep,
+  },
+  {
+    name: "staged re-encode",
+    where: "staged",
+    refuse: chosen("reencode"),
+    plan: (req, s, out) => withReason(reencodePlan(req, s.stage, out, s.frames!), s),
+  },
+];
+
+const IN_PROCESS = CUT_PATHS.filter((p): p is InProcessPath => p.where === "in-process");
+export const STAGED_PATHS = CUT_PATHS.filter((p): p is StagedPath => p.where === "staged");
+
+/**
+ * Paths 1–4 in order: the first plan, or the last refusal (the staged path is told it). Run by the cut, or earlier
+ * by the job queue during the ledger's hold (early-plan.ts). Audio output never gets here.
+ */
+export async function planInProcess(
+  req: CutRequest,
+  o: { signal?: AbortSignal; probed?: Promise<MediaInfo>; onRead?: (fraction: number) => void } = {},
+): Promise<DirectOutcome> {
+  const learned: Learned = {};
+  const refusals: Refusal[] = [];
+  let reading: Promise<MediabunnyReading> | null = null;
+  let stopWarnings = () => undefined as void;
+  const ctx: InProcessContext = {
+    ...o,
+    mediabunny: () =>
+      (reading ??= readWithMediabunny(req, `mediabunny (byte copy not taken: ${learned.byteCopy})`, o.signal).then(
+        (r) => {
+          stopWarnings = r.stopWarnings;
+          return r.reading;
+        },
+      )),
+  };
+  let taken = false;
+  try {
+    for (const path of IN_PROCESS) {
+      const why = path.refuse(req, learned);
+      const outcome: PathOutcome = why !== null ? { refused: why } : await path.plan(req, ctx);
+      if ("plan" in outcome) {
+        taken = true;
+        return { plan: outcome.plan, path: path.name, refusals };
+      }
+      refusals.push({ path: path.name, why: outcome.refused });
+      if (path.reads?.test(req.info.formatName)) {
+        learned.byteCopy = outcome.refused;
+        learned.chose = "chose" in outcome ? outcome.chose : undefined;
+      }
+    }
+    return { refused: refusals[refusals.length - 1]!.why, refusals };
+  } finally {
+    stopWarnings();
+    // A reading no path took is closed (a path that refused after reading may have closed it already).
+    const read = reading && !taken ? await (reading as Promise<MediabunnyReading>).catch(() => null) : null;
+    if (read && !("refused" in read)) await read.close();
+  }
+}
+
+/** The staged smart cut's head for a stage format, which may start while the stage is written. */
+export function stagedHead(format: StagedSource["format"]) {
+  return STAGED_PATHS.find((p) => p.head && p.stages === format)?.head;
+}
+
+/** Whether the request's clip is sound only (it goes straight to the staged audio path). */
+export const soundOnly = (req: CutRequest) => isAudioFormat(req.format) || !req.info.video;

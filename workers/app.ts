@@ -1,7 +1,9 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
 import type { AppEnv } from "../app/load-context";
+import { getDb } from "../app/db/client.server";
 import { applyPrivateCachePolicy } from "../app/services/cache.server";
+import { noticeTeamStatus } from "../app/services/teams.server";
 import { billingConfigProblem } from "../app/services/stripe.server";
 import { productionThirdParties, type ThirdParties } from "../app/services/third-parties.server";
 import { redactUrl } from "../app/utils/redact";
@@ -11,9 +13,9 @@ import { stripInternalHeaders } from "./internal-headers";
 import { isForeignOriginWrite } from "./origin-check";
 import { routeRealtime } from "./realtime";
 import { runScheduled } from "./scheduled";
+import { UserLedger as LedgerObject } from "./user-ledger";
 import { formActionSources, httpsRedirect, mediaSources, withSecurityHeaders as secure } from "./security-headers";
 
-export { UserLedger } from "./user-ledger";
 export { AdminFeed } from "./admin-feed";
 
 // Always production: errors reach clients sanitized, also when vitest compiles the app from source.
@@ -97,6 +99,18 @@ const handler = {
  * Picks the third parties for a request, once, where its context is built: Stripe's API and the e-mail provider in
  * production; workers/local.ts passes its stand-ins. `origin` is the site's, for addresses a third party hands out.
  */
+/**
+ * The user's ledger as deployed: its team notices (e-mail and audit) go through the app's teams service, handed in
+ * here as its notice port.
+ */
+export class UserLedger extends LedgerObject {
+  constructor(ctx: DurableObjectState, env: AppEnv) {
+    super(ctx, env, {
+      teamStatus: (ownerId, plan, active) => noticeTeamStatus({ env, db: getDb(env.DB) }, ownerId, plan, active),
+    });
+  }
+}
+
 export type ChooseThirdParties = (env: AppEnv, origin: string, ctx: ExecutionContext) => ThirdParties;
 
 /** The Worker composed with its third parties. */

@@ -1,10 +1,12 @@
 import type { Credits } from "../app/domain/api";
-import type { AdminTopic, Effect, LedgerEvent, Payer } from "../app/domain/ledger";
+import type { AdminTopic, Effect, LedgerEvent, Payer, RelayedEvent } from "../app/domain/ledger";
 import type { StoredPlan } from "../app/domain/plans";
 
 /** What a UserLedger can do after a commit; the runner below is the only caller, so tests can inject their own. */
 export interface EffectPorts {
   publish(event: LedgerEvent): void;
+  /** From the team owner's ledger, to this member's open sockets (none open: nothing is sent). */
+  relay(event: RelayedEvent): void;
   /** To a team member's own sockets, through their ledger (a clip of theirs added or removed on the payer's). */
   toMember(memberId: string, event: LedgerEvent): void;
   /** The team's balance, to these members (the owner's ledger holds them in memory). */
@@ -29,6 +31,9 @@ export async function runEffects(effects: readonly Effect[], ports: EffectPorts)
       switch (effect.type) {
         case "publish":
           ports.publish(effect.event);
+          break;
+        case "relay":
+          ports.relay(effect.event);
           break;
         case "toMember":
           ports.toMember(effect.memberId, effect.event);

@@ -5,6 +5,7 @@
  * `npm run deploy:check` fails if the stand-in's marker shows up in the production bundle.
  */
 import Stripe from "stripe";
+import type { LedgerResult } from "../app/domain/ledger";
 import type { AppEnv } from "../app/load-context";
 import { productionThirdParties, type ThirdParties } from "../app/services/third-parties.server";
 import { clipcutWorker } from "./app";
@@ -100,7 +101,10 @@ function standIns(env: LocalEnv, origin: string, ctx: ExecutionContext): ThirdPa
 
 const app = clipcutWorker(standIns);
 
-/** A user's ledger sends e-mail itself (team notices): locally it gets the outbox too, composed here once. */
+/**
+ * The user's ledger as the local Worker composes it: its team notices reach the stand-ins' outbox, and it has a clock
+ * port for the stand-in's Stripe test clocks (production's object has no such door).
+ */
 export class UserLedger extends ProductionUserLedger {
   constructor(ctx: DurableObjectState, env: LocalEnv) {
     const ns = env.STAND_IN;
@@ -116,6 +120,14 @@ export class UserLedger extends ProductionUserLedger {
           }
         : env,
     );
+  }
+
+  /**
+   * A Stripe test clock of this user's customer reached `at` (epoch ms): the renewal is decided at that time (never
+   * before real time), so the paid months the clock reached are granted, as real time would grant them.
+   */
+  advanceClock(userId: string, at: number): Promise<LedgerResult<{ periodEnd: number | null }>> {
+    return this.decideAt(userId, "renew", {}, at);
   }
 }
 

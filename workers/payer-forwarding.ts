@@ -6,8 +6,8 @@ export interface MemberSide {
   /** The member's committed state, read when needed (a commit replaces it): its payer and its holds there. */
   state: () => LedgerState;
   payerLedger: (payerId: string) => Pick<LedgerClient, "forwarded">;
-  /** To the member's own sockets (the clip count follows a new clip). */
-  publish: (event: RelayedEvent) => void;
+  /** To the member's own sockets, as a decision of the member's ledger (the clip count follows a new clip). */
+  publish: (event: RelayedEvent) => Promise<unknown>;
   /** The payer said the member's view of it is out of date: the member's ledger corrects its state. */
   stale: (from: string, payer: Payer | null) => void;
 }
@@ -44,19 +44,19 @@ export async function forwardToPayer(
       side.stale(payer.ownerId, null);
       return null;
     }
-    heard(side, payer.ownerId, name, result);
+    await heard(side, payer.ownerId, name, result);
     return result;
   }
   const { holdId } = input as { holdId: string };
   const payerId = side.state().payerHolds.get(holdId);
   if (!payerId) return null;
   const result = await side.payerLedger(payerId).forwarded(memberId, name, { holdId });
-  heard(side, payerId, name, result);
+  await heard(side, payerId, name, result);
   return result;
 }
 
 /** What the member's sockets hear of a forwarded answer (a replay was heard the first time). */
-function heard(side: MemberSide, payerId: string, name: ClipOp, result: LedgerResult<unknown>): void {
+async function heard(side: MemberSide, payerId: string, name: ClipOp, result: LedgerResult<unknown>): Promise<void> {
   if (!result.ok || result.replayed) return;
   if (name === "reserve") {
     const { hold } = result.value as HoldOutcome;
@@ -65,6 +65,6 @@ function heard(side: MemberSide, payerId: string, name: ClipOp, result: LedgerRe
     if (holds.size > MAX_PAYER_HOLDS) holds.delete(holds.keys().next().value as string);
   }
   if (name === "charge" || name === "capture")
-    side.publish({ type: "clip", data: { clip: (result.value as ChargeOutcome).clip, paidByTeam: true } });
-  side.publish({ type: "teamCredits", data: (result.value as { credits: ChargeOutcome["credits"] }).credits });
+    await side.publish({ type: "clip", data: { clip: (result.value as ChargeOutcome).clip, paidByTeam: true } });
+  await side.publish({ type: "teamCredits", data: (result.value as { credits: ChargeOutcome["credits"] }).credits });
 }

@@ -1,11 +1,12 @@
-import type { Credits } from "~/domain/api";
 import {
   BUSY_MESSAGE,
   cloneState,
   creditsOf,
   fail,
   LEDGER_OPS,
+  payerViewOf,
   SAVE_FAILED_MESSAGE,
+  standingOf,
   starterResetDue,
   type AdminTopic,
   type Decision,
@@ -15,13 +16,14 @@ import {
   type LedgerResult,
   type LedgerState,
   type Payer,
-  type RelayedEvent,
+  type PayerView,
+  type Standing,
 } from "~/domain/ledger";
+import type { StoredPlan } from "~/domain/plans";
 import { CLOSE_CODES } from "~/domain/realtime";
 import { loadFacts, loadLedgerState, requestHash, toStatements } from "../app/db/ledger.server";
 import type { AppEnv } from "../app/load-context";
 import { ledger } from "../app/services/ledger.server";
-import { noticeTeamStatus } from "../app/services/teams.server";
 import { forwardToPayer } from "./payer-forwarding";
 import { publishAdminEvent } from "./admin-feed";
 import { runEffects, type EffectPorts } from "./ledger-effects";
@@ -33,6 +35,8 @@ interface Waiting {
   answer: (result: LedgerResult<unknown>) => void;
   /** The team member whose own ledger forwarded this operation (it tells the member's sockets itself). */
   forwardedBy?: string;
+  /** The decision context's time for this operation, when a test clock set it (the local adapter only). */
+  at?: number;
 }
 
 /** Operations per D1 batch stay well under D1's limits: a charge is three statements. */
@@ -47,6 +51,15 @@ const NOTHING: Decision<null> = { result: { ok: true, value: null, replayed: fal
  * order, and committed together in the next D1 batch (group commit, docs/decisions/005-group-commit.md); each caller
  * is answered after its batch committed, and each change is published once.
  */
+/**
+ * What the object tells people beyond its sockets (e-mail, audit), handed in by the Worker that composes it
+ * (workers/app.ts): the object imports no mail service.
+ */
+export interface LedgerNotices {
+  /** The owner's team works again or is suspended: its members are told (after the commit that changed it). */
+  teamStatus(ownerId: string, plan: StoredPlan, active: boolean): Promise<void>;
+}
+
 export class UserLedger extends LedgerSockets {
   /** Beyond `maxWaiting` queued operations the object answers "busy" rather than queueing without bound. */
   readonly limits = { maxWaiting: 256 };
@@ -55,7 +68,11 @@ export class UserLedger extends LedgerSockets {
   private waiting: Waiting[] = [];
   private committing = false;
 
-  constructor(ctx: DurableObjectState, env: AppEnv) {
+  constructor(
+    ctx: DurableObjectState,
+    env: AppEnv,
+    private readonly notices: LedgerNotices,
+  ) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       await this.restore();
@@ -114,7 +131,7 @@ export class UserLedger extends LedgerSockets {
       {
         state: () => this.state!,
         payerLedger: (payerId) => ledger(this.env, payerId),
-        publish: (event) => this.relay(event),
+        publish: (event) => this.enqueue(userId, "relay", event),
         stale: (from, payer) => void this.enqueue(userId, "payerChanged", { from, payer }),
       },
       userId,
@@ -125,16 +142,32 @@ export class UserLedger extends LedgerSockets {
     return this.apply(userId, name, input);
   }
 
+  /**
+   * The local adapter's clock port: the operation is decided at `at` (never before real time), so a Stripe test
+   * clock's months are granted when the stand-in's clock reaches them. Nothing in production calls it.
+   */
+  protected decideAt<K extends LedgerOpName>(
+    userId: string,
+    name: K,
+    input: LedgerInput<K>,
+    at: number,
+  ): Promise<LedgerResult<LedgerOutcome<K>>> {
+    return this.enqueue(userId, name, input, undefined, Math.max(Date.now(), at)) as Promise<
+      LedgerResult<LedgerOutcome<K>>
+    >;
+  }
+
   private async enqueue(
     userId: string,
     name: Waiting["name"],
     input: unknown,
     forwardedBy?: string,
+    at?: number,
   ): Promise<LedgerResult<unknown>> {
     if (!(await this.ready(userId))) return fail("user_not_found", "User not found.");
     if (this.waiting.length >= this.limits.maxWaiting) return fail("busy", BUSY_MESSAGE);
     return new Promise<LedgerResult<unknown>>((answer) => {
-      this.waiting.push({ name, input, answer, forwardedBy });
+      this.waiting.push({ name, input, answer, forwardedBy, at });
       if (!this.committing) void this.commitLoop();
     });
   }
@@ -166,7 +199,7 @@ export class UserLedger extends LedgerSockets {
     const input = w.input as Parameters<typeof spec.decide>[1];
     const hash = await requestHash(spec.fingerprint(input));
     const facts = await loadFacts(this.db, draft, userId, spec.needs(input), hash, thorough);
-    return spec.decide(draft, input, facts, { now, newId: () => crypto.randomUUID() });
+    return spec.decide(draft, input, facts, { now: w.at ?? now, newId: () => crypto.randomUUID() });
   }
 
   /** Decide each operation in memory, in arrival order, then commit them all in one D1 batch. */
@@ -241,6 +274,7 @@ export class UserLedger extends LedgerSockets {
       );
     return {
       publish: (event) => this.publish(event),
+      relay: (event) => void this.publishIfWatched(event),
       toMember: (memberId, event) => {
         if (memberId !== forwardedBy) background("member relay failed", ledger(this.env, memberId).relay(event));
       },
@@ -252,7 +286,7 @@ export class UserLedger extends LedgerSockets {
       },
       teamStatus: async (active, plan, memberIds) => {
         await Promise.all(memberIds.map((memberId) => this.tellPayer(memberId, { ownerId: userId, active })));
-        background("team notice failed", noticeTeamStatus({ env: this.env, db: this.db }, userId, plan, active));
+        background("team notice failed", this.notices.teamStatus(userId, plan, active));
       },
       payer: (memberId, payer) => this.tellPayer(memberId, payer),
       adminTopic: (topic) => topics.add(topic),
@@ -303,23 +337,37 @@ export class UserLedger extends LedgerSockets {
     return this.tokens.accepted(userId, tokenHash, Date.now());
   }
 
-  /** Is this token of this user accepted now? Answers the credits too, so `/api/v1/me` needs no D1 read for them. */
-  async authenticate(input: { userId: string; tokenHash: string }): Promise<{ credits: Credits } | null> {
-    if (!(await this.tokenAccepted(input.userId, input.tokenHash))) return null;
-    return { credits: creditsOf(this.state!, Date.now()) };
+  /**
+   * Who this user is now, from memory: plan, balance, the plan that applies, team (`Standing`). Null for a banned
+   * or unknown user, and for a token (when given) that is not accepted. A member's team side comes from the owner's
+   * ledger (the authority on its plan, ban and balance); if it disagrees with this state, this state learns it.
+   */
+  async authenticate(input: { userId: string; tokenHash?: string }): Promise<Standing | null> {
+    if (input.tokenHash !== undefined) {
+      if (!(await this.tokenAccepted(input.userId, input.tokenHash))) return null;
+    } else {
+      const state = await this.ready(input.userId);
+      if (!state || state.user.banned) return null;
+    }
+    const payer = this.state!.payer;
+    const asked = payer ? await ledger(this.env, payer.ownerId).payerView() : null;
+    const view = asked && !("ok" in asked) ? asked : null;
+    const standing = standingOf(this.state!, Date.now(), view);
+    if (payer && view && standing.team?.active !== payer.active)
+      void this.enqueue(input.userId, "payerChanged", {
+        from: payer.ownerId,
+        payer: { ownerId: payer.ownerId, active: standing.team!.active },
+      });
+    return standing;
+  }
+
+  /** This (a team owner's) ledger's side of the team, for a member's `authenticate`. Null: no such user. */
+  async payerView(input: { userId: string }): Promise<PayerView | null> {
+    const state = await this.ready(input.userId);
+    return state ? payerViewOf(state, Date.now()) : null;
   }
 
   // ── Realtime (the sockets themselves: ledger-sockets.ts) ───────────────
-
-  /**
-   * Relayed by the team owner's ledger: the team's balance, or a clip of this member's added or removed there. The
-   * member's open pages and extension hear it; the clip count follows. Returns how many sockets got it.
-   */
-  relay(event: RelayedEvent): number {
-    if (this.state && event.type === "clip") this.state.clipCount += 1;
-    if (this.state && event.type === "clipRemoved") this.state.clipCount = Math.max(0, this.state.clipCount - 1);
-    return this.publishIfWatched(event);
-  }
 
   /** From memory: the clip count is kept in the state, so a snapshot costs no D1 read once the object is loaded. */
   protected async snapshotData(userId: string): Promise<SnapshotData> {

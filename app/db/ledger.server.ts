@@ -122,6 +122,7 @@ export async function loadLedgerState(db: Db, userId: string): Promise<LedgerSta
     clipCount: counted[0]?.n ?? 0,
     members: teamRows.filter((r) => r.ownerId === userId && r.role === "member").map((r) => r.memberId),
     payer: payerOf(teamRows, userId),
+    ownsTeam: teamRows.some((r) => r.memberId === userId && r.role === "owner"),
     payerHolds: new Map(payerHolds.reverse().map((h) => [h.id, h.payerId])),
     lines: new Map(lineRows.map((row) => [row.id, toPaidLine(row)])),
   };

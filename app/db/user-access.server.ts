@@ -1,7 +1,6 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, ne, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
-import { heldSql } from "./credits.server";
-import { apiTokens, emailTokens, rateLimits, sessions, teamMembers, users } from "./schema";
+import { apiTokens, emailTokens, rateLimits, sessions, users } from "./schema";
 
 /**
  * Who may get in: account status and role, server-side sessions and extension tokens. Every status or role write
@@ -60,7 +59,8 @@ export function insertSession(db: Db, row: typeof sessions.$inferInsert) {
 
 /**
  * A live session and its user: not expired, and used within the idle limit. Every signed-in page load runs it, so
- * it is prepared once per database handle: building drizzle's SQL for it was ~7% of a dashboard render's CPU.
+ * it is prepared once per database handle: building drizzle's SQL for it was ~7% of a dashboard render's CPU. Plan,
+ * credits and team come from the user's ledger instead (`authenticate`).
  */
 export function findLiveSession(db: Db, sessionId: string, now: number, idleMs: number) {
   let query = liveSessionQueries.get(db);
@@ -81,12 +81,6 @@ function prepareLiveSession(db: Db) {
     .select({
       user: users,
       flag: sessions.showMaintenanceNotification,
-      // The layout shows available credits: read with the session, not as a second query.
-      held: heldSql(now),
-      // Whether the layout needs the team's card at all: most people are in no team, and they skip that read.
-      teamRole: sql<
-        "owner" | "member" | null
-      >`(SELECT ${teamMembers.role} FROM ${teamMembers} WHERE ${teamMembers.memberId} = ${users.id})`,
       lastActiveAt: sessions.lastActiveAt,
       createdAt: sessions.createdAt,
     })

@@ -14,7 +14,6 @@ import { setPassword } from "~/services/accounts.server";
 import { publishAdminEvent } from "~/services/admin-events.server";
 import { audit } from "~/services/audit.server";
 import { forgetUser, requireUser } from "~/services/auth.server";
-import { appliedPlan } from "~/services/plan.server";
 import { verifyPassword } from "~/services/password.server";
 import { beginPasswordAttempt } from "~/services/password-attempts.server";
 import { clientIp, retryMessage } from "~/services/rate-limit.server";
@@ -47,7 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
   return {
-    presets: (await appliedPlan(db, user)).presets ? await listPresets(db, user.id) : null,
+    presets: user.standing.applied.presets ? await listPresets(db, user.id) : null,
     fullName: user.fullName,
     email: user.email,
     hasPassword: user.passwordHash !== null,
@@ -70,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = parsed.data;
   if (input.intent === "deletePreset") {
     // The same gate as API v1: below Advanced nothing is touched.
-    if (!(await appliedPlan(db, user)).presets) {
+    if (!user.standing.applied.presets) {
       return data<Result>({ intent: "deletePreset", ok: false, message: PRESETS_PLAN_MESSAGE }, { status: 403 });
     }
     const deleted = await deletePreset(db, user.id, input.presetId);

@@ -21,7 +21,6 @@ import {
 import { FORMAT_LABELS, QUALITY_LABELS, type Format, type Quality } from "~/domain/media";
 import { PLAN_LIST } from "~/domain/plans";
 import { requireUser } from "~/services/auth.server";
-import { appliedPlan } from "~/services/plan.server";
 import { teamFiguresForOwner } from "~/services/teams.server";
 
 // Which plans include the dashboard, named on the upgrade page (from the plan definitions, never a copy).
@@ -31,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   // The loader decides: below Advanced the page gets no figures at all, only what the dashboard offers.
   const db = getDb(context.cloudflare.env.DB);
-  if (!(await appliedPlan(db, user)).analytics) return { allowed: false as const, includedIn: INCLUDED_IN };
+  if (!user.standing.applied.analytics) return { allowed: false as const, includedIn: INCLUDED_IN };
   const range = analyticsRangeSchema.parse(new URL(request.url).searchParams.get("range") ?? undefined);
   const now = Date.now();
   const window = analyticsWindow(range, now);

@@ -16,13 +16,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const db = getDb(context.cloudflare.env.DB);
   const [extensionId, team] = await Promise.all([
     getExtensionId(db, context.cloudflare.env),
-    user.teamRole === "member" ? memberTeamSummary(db, user.id) : null,
+    memberTeamSummary(db, user.id, user.standing),
   ]);
-  const credits = { balance: user.credits, held: user.heldCredits, available: user.credits - user.heldCredits };
+  // Plan, balance and team as the user's ledger answered them with the session (`requireUser`): no D1 read.
   return {
     user: { id: user.id, fullName: user.fullName, email: user.email, role: user.role },
     live: {
-      credits,
+      credits: user.standing.credits,
       plan: user.plan as string,
       pendingPlan: user.pendingPlan as string | null,
     },

@@ -6,8 +6,6 @@ import { ClipIntro } from "~/components/marketing/clip/clip-intro";
 import { LiveCredits } from "~/components/marketing/clip/live-credits";
 import { RealtimeProvider } from "~/components/realtime";
 import { getDb } from "~/db/client.server";
-import { readCredits } from "~/db/credits.server";
-import { appliedPlan } from "~/services/plan.server";
 import { getOptionalUser } from "~/services/auth.server";
 import { getExtensionId } from "~/services/settings.server";
 import { INVALID_YOUTUBE_URL, extractYouTubeId } from "~/domain/video-link";
@@ -17,12 +15,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const link = (url.searchParams.get("url") ?? "").trim().slice(0, 2048);
   const videoId = link ? extractYouTubeId(link) : null;
   const db = getDb(context.cloudflare.env.DB);
-  const user = await getOptionalUser(request, context);
-  const [extensionId, credits, applied] = await Promise.all([
+  const [user, extensionId] = await Promise.all([
+    getOptionalUser(request, context),
     getExtensionId(db, context.cloudflare.env),
-    user ? readCredits(db, user.id) : Promise.resolve(null),
-    user ? appliedPlan(db, user) : Promise.resolve(null),
   ]);
+  // Plan and credits as the user's ledger answered them with the session.
+  const applied = user?.standing.applied;
   return {
     link,
     videoId,
@@ -32,7 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     // Signed in: the credits shown beside Create follow the ledger live.
     live: user
       ? {
-          credits: credits ?? { balance: user.credits, held: 0, available: user.credits },
+          credits: user.standing.credits,
           plan: user.plan as string,
           pendingPlan: user.pendingPlan as string | null,
         }

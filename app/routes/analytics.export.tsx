@@ -4,13 +4,12 @@ import { getDb } from "~/db/client.server";
 import { ANALYTICS_UPSELL, analyticsCsvName, analyticsRangeSchema, analyticsWindow } from "~/domain/analytics";
 import { csvResponse, mapChunks } from "~/services/admin-csv.server";
 import { requireUser } from "~/services/auth.server";
-import { appliedPlan } from "~/services/plan.server";
 
 /** GET /analytics/export?range=30d: the signed-in creator's own clips in the range, as CSV (Advanced and Pro). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  if (!(await appliedPlan(db, user)).analytics) {
+  if (!user.standing.applied.analytics) {
     return new Response(`${ANALYTICS_UPSELL}.\n`, {
       status: 403,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },

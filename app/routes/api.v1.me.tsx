@@ -1,26 +1,33 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import type { MeResponse } from "~/domain/api";
-import type { StoredPlan } from "~/domain/plans";
 import { getDb } from "~/db/client.server";
 import { findUserById } from "~/db/user-access.server";
 import { requireApiUser } from "~/services/api-auth.server";
 import { apiError, apiJson } from "~/services/api-response.server";
-import { appliedPlan } from "~/services/plan.server";
 import { memberTeamSummary } from "~/services/teams.server";
 
+/**
+ * Who the token's owner is: plan, credits, limits and team as their ledger answered them with the token check; D1
+ * gives only the profile (name, e-mail, role) and, for a team member, the owner's name and their own usage.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await requireApiUser(request, context);
   const db = getDb(context.cloudflare.env.DB);
-  const user = await findUserById(db, caller.id);
+  const { standing } = caller;
+  const [user, team] = await Promise.all([findUserById(db, caller.id), memberTeamSummary(db, caller.id, standing)]);
   if (!user) throw apiError(401, "unauthorized", "A valid extension token is required.");
-  const [applied, team] = await Promise.all([appliedPlan(db, user), memberTeamSummary(db, caller.id)]);
   // A team member clips on the team's plan and balance; their own usage goes beside them.
-  const plan: StoredPlan = applied.viaTeam ? applied.plan : (user.plan as StoredPlan);
   const body: MeResponse = {
-    user: { id: user.id, email: user.email, fullName: user.fullName, plan, role: user.role },
-    credits: team?.credits ?? caller.credits,
-    limits: applied.limits,
-    team: team ? { ownerName: team.ownerName, role: team.role, ownPlan: user.plan, usage: team.usage } : null,
+    user: {
+      id: user.id,
+      email: user.email,
+      fullName: user.fullName,
+      plan: standing.applied.viaTeam ? standing.applied.plan : standing.plan,
+      role: user.role,
+    },
+    credits: team?.credits ?? standing.credits,
+    limits: standing.applied.limits,
+    team: team ? { ownerName: team.ownerName, role: team.role, ownPlan: standing.plan, usage: team.usage } : null,
   };
   return apiJson(body);
 }

@@ -15,7 +15,7 @@ export async function loader() {
 export async function action({ request, params: raw, context }: ActionFunctionArgs) {
   if (request.method !== "DELETE") return apiError(405, "bad_request", "Use DELETE.");
   const caller = await requireApiUser(request, context);
-  const { db } = await requirePresetsPlan(context, caller.id);
+  const { db } = requirePresetsPlan(context, caller);
   const parsed = params.safeParse(raw);
   if (!parsed.success || !(await deletePreset(db, caller.id, parsed.data.id))) {
     return apiError(404, "not_found", "No such preset.");

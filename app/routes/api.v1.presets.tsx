@@ -10,7 +10,7 @@ import { requirePresetsPlan } from "~/services/presets.server";
 /** GET /api/v1/presets → { presets } (Advanced and Pro). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const caller = await requireApiUser(request, context);
-  const { db } = await requirePresetsPlan(context, caller.id);
+  const { db } = requirePresetsPlan(context, caller);
   return apiJson({ presets: await listPresets(db, caller.id) });
 }
 
@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "bad_request", "Use GET to list presets or POST to save one.");
   const caller = await requireApiUser(request, context);
-  const { db, plan } = await requirePresetsPlan(context, caller.id);
+  const { db, plan } = requirePresetsPlan(context, caller);
   let body: unknown;
   try {
     body = await request.json();

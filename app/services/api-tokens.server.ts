@@ -1,4 +1,5 @@
 import type { Credits } from "~/domain/api";
+import type { Standing } from "~/domain/ledger";
 import { getDb, type Db } from "~/db/client.server";
 import { insertApiToken, replaceSessionToken, tokenOwner } from "~/db/api-tokens.server";
 import type { AppEnv } from "~/load-context";
@@ -63,7 +64,8 @@ async function ownerOf(env: AppEnv, tokenHash: string, now = Date.now()): Promis
   return userId;
 }
 
-export type ApiCaller = { id: string; credits: Credits; tokenHash: string };
+/** `standing`: who the caller is now, as their ledger answered it with the token check (plan, credits, team). */
+export type ApiCaller = { id: string; credits: Credits; tokenHash: string; standing: Standing };
 /** Who a Bearer token names, before its owner's ledger said whether it is still accepted. */
 export type TokenClaim = { id: string; tokenHash: string };
 
@@ -84,7 +86,7 @@ export async function apiCallerForToken(env: AppEnv, token: string): Promise<Api
   const checked = await ledger(env, claim.id).authenticate(claim.tokenHash);
   if (checked === null) return null;
   if ("ok" in checked) return "busy";
-  return { id: claim.id, credits: checked.credits, tokenHash: claim.tokenHash };
+  return { id: claim.id, credits: checked.credits, tokenHash: claim.tokenHash, standing: checked };
 }
 
 /**

@@ -2,20 +2,31 @@ import { redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { getDb } from "~/db/client.server";
 import type { users } from "~/db/schema";
 import { findLiveSession, touchSession } from "~/db/user-access.server";
+import type { Standing } from "~/domain/ledger";
+import type { PlanId, StoredPlan } from "~/domain/plans";
 import { sha256Hex } from "~/utils/crypto";
 import { audit } from "./audit.server";
+import { busyHeaders, ledger } from "./ledger.server";
 import { clientIp, hitRateLimit } from "./rate-limit.server";
 import { readSessionToken } from "./session-cookie.server";
 import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from "./session.server";
 
 export type User = typeof users.$inferSelect;
-/** `heldCredits`: credits reserved for clips in progress, as of this request. */
-export type SessionUser = User & {
+/**
+ * The signed-in person: their profile as read with the session, and the rest of "who am I" as their ledger answered
+ * it in one call (`standing`: plan, balance, the plan that applies, team). `plan`, `pendingPlan` and `credits` are
+ * the ledger's; `heldCredits` are credits reserved for clips in progress, as of this request.
+ */
+export type SessionUser = Omit<User, "plan" | "pendingPlan" | "credits"> & {
+  plan: StoredPlan;
+  pendingPlan: PlanId | null;
+  credits: number;
   sessionId: string;
   showMaintenanceNotification: boolean;
   heldCredits: number;
-  /** The person's row in a team, if any (a member's team card is read only then). */
+  /** The person's role in a team, if any. */
   teamRole: "owner" | "member" | null;
+  standing: Standing;
 };
 
 // One lookup per request: root, layout and page loaders of one request share the same load context.
@@ -40,24 +51,38 @@ export function forgetUser(context: AppLoadContext): void {
   lookups.delete(context);
 }
 
+/**
+ * The session is checked in D1 as before (live, not idle, its user not banned); everything else comes from the
+ * user's ledger in one call. An unreachable ledger answers 503 busy: the page cannot say who is signed in.
+ */
 async function lookupSessionUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
   const token = readSessionToken(request);
   if (!token) return null;
-  const db = getDb(context.cloudflare.env.DB);
+  const env = context.cloudflare.env;
+  const db = getDb(env.DB);
   const sessionId = await sha256Hex(token);
   const now = Date.now();
   const row = await findLiveSession(db, sessionId, now, SESSION_IDLE_MS);
   if (!row || row.user.status === "Banned") return null;
+  const standing = await ledger(env, row.user.id).authenticate();
+  if (standing !== null && "ok" in standing) {
+    throw new Response(standing.message, { status: standing.status, headers: busyHeaders(standing) });
+  }
+  if (!standing) return null;
   const lastUsed = (row.lastActiveAt ?? row.createdAt).getTime();
   if (now - lastUsed > SESSION_TOUCH_MS) {
     context.cloudflare.ctx.waitUntil(touchSession(db, sessionId, now, SESSION_TOUCH_MS).then(() => undefined));
   }
   return {
     ...row.user,
+    plan: standing.plan,
+    pendingPlan: standing.pendingPlan,
+    credits: standing.credits.balance,
     sessionId,
     showMaintenanceNotification: row.flag,
-    heldCredits: row.held,
-    teamRole: row.teamRole,
+    heldCredits: standing.credits.held,
+    teamRole: standing.team?.role ?? null,
+    standing,
   };
 }
 

@@ -1,4 +1,3 @@
-import type { Credits } from "~/domain/api";
 import {
   BUSY_MESSAGE,
   fail,
@@ -8,7 +7,8 @@ import {
   type LedgerOpName,
   type LedgerOutcome,
   type LedgerResult,
-  type RelayedEvent,
+  type PayerView,
+  type Standing,
 } from "~/domain/ledger";
 import type { SettingsData } from "~/domain/realtime";
 import type { AppEnv } from "~/load-context";
@@ -41,12 +41,12 @@ interface LedgerStub {
     name: string,
     input: unknown,
   ): Promise<LedgerResult<unknown> | null>;
-  authenticate(input: { userId: string; tokenHash: string }): Promise<{ credits: Credits } | null>;
+  authenticate(input: { userId: string; tokenHash?: string }): Promise<Standing | null>;
+  payerView(input: { userId: string }): Promise<PayerView | null>;
   forgetTokens(): Promise<void>;
   disconnect(reason: string): Promise<number>;
   closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number>;
   pushSettings(data: SettingsData): Promise<number>;
-  relay(event: RelayedEvent): Promise<number>;
   sweep(input: { userId: string }): Promise<void>;
   fetch(request: Request): Promise<Response>;
 }
@@ -69,14 +69,15 @@ export type LedgerClient = Operations & {
     name: K,
     input: LedgerInput<K>,
   ): Promise<LedgerResult<LedgerOutcome<K>>>;
-  authenticate(tokenHash: string): Promise<{ credits: Credits } | null | LedgerFailure>;
+  /** Who the user is now (`Standing`), a token checked when given; null: banned, unknown or token refused. */
+  authenticate(tokenHash?: string): Promise<Standing | null | LedgerFailure>;
+  /** A team owner's side of the team, for a member's ledger. */
+  payerView(): Promise<PayerView | null | LedgerFailure>;
   forgetTokens(): Promise<void | LedgerFailure>;
   disconnect(reason: string): Promise<number | LedgerFailure>;
   /** Sessions or tokens ended: close the sockets opened with them (4001). */
   closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number | LedgerFailure>;
   pushSettings(data: SettingsData): Promise<number | LedgerFailure>;
-  /** From the team owner's ledger: the shared balance or a clip of this member's, for their open pages and extension. */
-  relay(event: RelayedEvent): Promise<number | LedgerFailure>;
   sweep(): Promise<void | LedgerFailure>;
   /** A WebSocket upgrade, already authenticated by the Worker. */
   fetch(request: Request): Promise<Response>;
@@ -98,11 +99,11 @@ export function ledger(env: AppEnv, userId: string): LedgerClient {
     withToken: (tokenHash, name, input) => guarded(() => stub.applyWithToken(userId, tokenHash, name, input)) as never,
     forwarded: (memberId, name, input) => guarded(() => stub.apply(userId, name, input, memberId)) as never,
     authenticate: (tokenHash) => guarded(() => stub.authenticate({ userId, tokenHash })),
+    payerView: () => guarded(() => stub.payerView({ userId })),
     forgetTokens: () => guarded(() => stub.forgetTokens()),
     disconnect: (reason) => guarded(() => stub.disconnect(reason)),
     closeRevoked: (input) => guarded(() => stub.closeRevoked(input)),
     pushSettings: (data) => guarded(() => stub.pushSettings(data)),
-    relay: (event) => guarded(() => stub.relay(event)),
     sweep: () => guarded(() => stub.sweep({ userId })),
     fetch: (request) => stub.fetch(request),
   };

@@ -1,5 +1,4 @@
 import type { Db } from "~/db/client.server";
-import { readCredits } from "~/db/credits.server";
 import { verifiedEmailOf } from "~/db/users.server";
 import {
   insertInvitation,
@@ -24,10 +23,10 @@ import {
   WRONG_ACCOUNT_MESSAGE,
   type TeamSummary,
 } from "~/domain/teams";
+import type { Standing } from "~/domain/ledger";
 import type { AppEnv } from "~/load-context";
 import { randomToken, sha256Hex } from "~/utils/crypto";
 import { audit } from "./audit.server";
-import { billingAccount } from "./billing-account.server";
 import { ledger } from "./ledger.server";
 import { actionEmail, sendEmail } from "./email.server";
 import { hitRateLimit, refundRateLimit, retryMessage } from "./rate-limit.server";
@@ -256,25 +255,28 @@ export async function teamFiguresForOwner(db: Db, userId: string, since: Date) {
 export type { TeamSummary } from "~/domain/teams";
 
 /**
- * A member's view of the account they clip on: the team's plan and shared balance, and their own usage. Null for
- * anyone who pays for themselves (no team, an owner, a suspended team).
+ * A member's view of the account they clip on: the team's plan and shared balance as the ledgers answered them
+ * (`standing`), with the owner's name and the member's own usage this period read from D1. Null for anyone who pays
+ * for themselves (no team, an owner, a suspended team).
  */
-export async function memberTeamSummary(db: Db, userId: string): Promise<TeamSummary | null> {
-  const account = await billingAccount(db, userId);
-  if (!account.team || account.creatorId === null) return null;
-  const team = account.team;
-  const [credits, people] = await Promise.all([
-    readCredits(db, account.payerId),
-    teamMembersOf(db, account.payerId, periodSince(team.owner.periodStart)),
-  ]);
+export async function memberTeamSummary(
+  db: Db,
+  userId: string,
+  standing: Standing,
+  now = Date.now(),
+): Promise<TeamSummary | null> {
+  const team = standing.team;
+  if (team?.role !== "member" || !team.active || !team.payer) return null;
+  const since = periodSince(team.payer.periodStart === null ? null : new Date(team.payer.periodStart), now);
+  const people = await teamMembersOf(db, team.ownerId, since);
   const me = people.find((p) => p.id === userId);
   return {
     ownerId: team.ownerId,
-    ownerName: team.owner.fullName,
+    ownerName: people.find((p) => p.role === "owner")?.fullName ?? "",
     role: team.role,
     active: team.active,
-    plan: team.owner.plan,
-    credits: credits ?? { balance: 0, held: 0, available: 0 },
+    plan: team.payer.plan,
+    credits: team.payer.credits,
     usage: { clips: me?.clips ?? 0, credits: me?.credits ?? 0 },
   };
 }

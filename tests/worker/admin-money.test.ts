@@ -1,3 +1,4 @@
+import { localLedger } from "../../workers/local/ledger-clock";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
@@ -138,7 +139,7 @@ describe("a plan is money: step-up covers it", () => {
     const end = (await env.DB.prepare("SELECT plan_period_end e FROM users WHERE id = ?").bind(userId).first<{
       e: number;
     }>())!.e;
-    await ledger(env, userId).renew({ now: end + 1 });
+    await localLedger(env, userId).advanceClock(userId, end + 1);
     const grant = await env.DB.prepare("SELECT actor_id FROM credit_ledger WHERE user_id = ? AND kind = 'renewal'")
       .bind(userId)
       .first<{ actor_id: string | null }>();

@@ -9,6 +9,8 @@ describe("/dashboard", () => {
   it("when the recent clips cannot be read, shows the page with the spec's error text, not a server error", async () => {
     await insertUser({ email: "no-recent@example.com", password: PASSWORD, credits: 40 });
     const cookie = await signIn("no-recent@example.com", PASSWORD);
+    // The user's ledger has loaded (it answers who is signed in) before the table goes missing.
+    expect((await get("/dashboard", { cookie })).status).toBe(200);
     // The clips table goes missing for this one request (this file has its own database).
     await env.DB.exec("ALTER TABLE clips RENAME TO clips_away");
     try {

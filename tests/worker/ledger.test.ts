@@ -1,3 +1,4 @@
+import { localLedger } from "../../workers/local/ledger-clock";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { ledger as ledgerClient } from "~/services/ledger.server";
 import { env, exports } from "cloudflare:workers";
@@ -279,8 +280,8 @@ describe("plans, plugin connect and starter credits", () => {
       .first<{ plan: string; pending_plan: string; plan_period_end: number }>();
     expect(row).toMatchObject({ plan: "Advanced", pending_plan: "Basic" });
     const after = (row?.plan_period_end ?? 0) + 1000;
-    await ledgerClient(env, userId).renew({ now: after });
-    await ledgerClient(env, userId).renew({ now: after }); // a retried cron or alarm grants nothing more
+    await localLedger(env, userId).advanceClock(userId, after);
+    await localLedger(env, userId).advanceClock(userId, after); // a retried cron or alarm grants nothing more
     const renewed = await env.DB.prepare("SELECT plan, pending_plan FROM users WHERE id = ?").bind(userId).first();
     expect(renewed).toEqual({ plan: "Basic", pending_plan: null });
     expect(await balance(userId)).toBe(100 + 500);

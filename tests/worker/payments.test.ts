@@ -1,3 +1,4 @@
+import { localLedger } from "../../workers/local/ledger-clock";
 import { ledger as ledgerClient } from "~/services/ledger.server";
 import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
@@ -154,7 +155,7 @@ describe("Stripe webhook", () => {
     expect((await userRow(userId)).plan).toBe("Pro");
     expect((await deliver("invoice.paid", proration)).status).toBe(200);
     // The ledger's clock reaches the upgrade (the test dates it ahead of now): the new plan's time has begun.
-    expect((await ledger(userId).renew({ now: t * 1000 })).ok).toBe(true);
+    expect((await localLedger(env, userId).advanceClock(userId, t * 1000)).ok).toBe(true);
     return { userId, charged: proration.amount_paid, hours: (end - start) / 3600 };
   }
 
@@ -191,7 +192,7 @@ describe("Stripe webhook", () => {
     await deliver("customer.subscription.updated", f.subscription);
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic" });
     // Period end: the renewal alarm credits nothing for a subscriber — the month after is Stripe's to invoice.
-    const renewed = await ledger(userId).renew({ now: end * 1000 + 1 });
+    const renewed = await localLedger(env, userId).advanceClock(userId, end * 1000 + 1);
     expect(renewed.ok).toBe(true);
     expect(await userRow(userId)).toMatchObject({ plan: "Pro", pending_plan: "Basic", credits: 600 });
     // Stripe's paid renewal invoice for the next period grants the lower plan's month, once.
@@ -209,8 +210,8 @@ describe("Stripe webhook", () => {
     expect((await deliver("invoice.paid", cycle)).status).toBe(200);
     expect((await deliver("invoice.paid", cycle)).status).toBe(200);
     // Its month begins at the period end (the ledger's clock is moved there): granted once.
-    await ledger(userId).renew({ now: end * 1000 + 2 });
-    await ledger(userId).renew({ now: end * 1000 + 3 });
+    await localLedger(env, userId).advanceClock(userId, end * 1000 + 2);
+    await localLedger(env, userId).advanceClock(userId, end * 1000 + 3);
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", pending_plan: null, credits: 1100 });
   });
 
@@ -225,7 +226,8 @@ describe("Stripe webhook", () => {
     pastDue.items.data[0]!.current_period_end = end + 31 * 86_400;
     await stripeHas(pastDue);
     expect((await deliver("customer.subscription.updated", pastDue)).status).toBe(200);
-    for (const months of [0, 1, 2]) await ledger(userId).renew({ now: (end + months * 31 * 86_400) * 1000 + 1 });
+    for (const months of [0, 1, 2])
+      await localLedger(env, userId).advanceClock(userId, (end + months * 31 * 86_400) * 1000 + 1);
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 600 });
     // Paid at last: that invoice grants the month it paid for, once.
     const cycle: Stripe.Invoice = {
@@ -237,7 +239,7 @@ describe("Stripe webhook", () => {
     cycle.lines.data[0].period = { start: end, end: end + 31 * 86_400 };
     await stripeHas(cycle, { ...pastDue, status: "active" });
     expect((await deliver("invoice.paid", cycle)).status).toBe(200);
-    await ledger(userId).renew({ now: (end + 2 * 31 * 86_400) * 1000 + 2 });
+    await localLedger(env, userId).advanceClock(userId, (end + 2 * 31 * 86_400) * 1000 + 2);
     expect(await userRow(userId)).toMatchObject({ plan: "Basic", credits: 1100 });
   });
 
@@ -334,7 +336,7 @@ describe("Stripe webhook", () => {
     let at = first.plan_period_end ?? 0;
     let grants = 1;
     while (at < end * 1000) {
-      await ledger(userId).renew({ now: at });
+      await localLedger(env, userId).advanceClock(userId, at);
       grants += 1;
       at = (await userRow(userId)).plan_period_end ?? Infinity;
     }

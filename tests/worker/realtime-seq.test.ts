@@ -27,7 +27,7 @@ describe("realtime seq across a restart", () => {
       const stored = (await state.storage.get<number>("seq")) ?? 0;
       expect(stored).toBeGreaterThan(before.seq);
       // A new object over the same storage, as after an eviction or a deploy.
-      const restarted = new UserLedger(state, env) as unknown as Seqs;
+      const restarted = new UserLedger(state, env, { teamStatus: async () => {} }) as unknown as Seqs;
       await state.blockConcurrencyWhile(async () => {}); // the constructor's load has run
       expect(restarted.seq).toBeGreaterThanOrEqual(stored);
       expect(restarted.seq).toBeGreaterThan(before.seq);

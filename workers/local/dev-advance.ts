@@ -9,7 +9,7 @@ import { customerIdOf } from "../../app/db/billing.server";
 import { getDb } from "../../app/db/client.server";
 import type { AppEnv } from "../../app/load-context";
 import { findUserByEmail } from "../../app/services/accounts.server";
-import { ledger } from "../../app/services/ledger.server";
+import { localLedger } from "./ledger-clock";
 import type { Stub } from "./pages-kit";
 
 export type Deliver = (env: AppEnv, origin: string, ctx: ExecutionContext) => Promise<number>;
@@ -61,9 +61,9 @@ export async function devAdvanceRoute(
     await deliver(env, origin, ctx);
     if (done) break;
   }
-  // The ledger grants a paid line's months by its own clock: it is told the customer's clock time, so the months
-  // the advance reached are granted now (a real test-mode deploy waits for real time instead).
-  const renewed = await ledger(env, user!.id).renew({ now: Math.max(Date.now(), target * 1000) });
+  // The ledger grants a paid line's months by its own clock: the local object's clock port tells it the customer's
+  // clock time, so the months the advance reached are granted now (a real test-mode deploy waits for real time).
+  const renewed = await localLedger(env, user!.id).advanceClock(user!.id, target * 1000);
   if (!renewed.ok) return answer({ error: renewed.message }, renewed.status);
   const events = await stub.eventsAfter(since);
   return answer({

@@ -20,6 +20,7 @@ const proOwner = (): LedgerState => ({
   members: ["member"],
   payer: null,
   payerHolds: new Map(),
+  ownsTeam: false,
   lines: new Map(),
 });
 const request = clipRequestSchema.parse({

@@ -110,6 +110,7 @@ export function decide<T>(state: LedgerState, ctx: DecideContext, operation: () 
     clipCount: state.clipCount,
     members: state.members,
     payer: state.payer,
+    ownsTeam: state.ownsTeam,
     lines: new Map(state.lines),
   };
   const credits = creditsOf(state, ctx.now);

@@ -33,13 +33,14 @@ import {
 } from "./clips";
 import { applySubscription, followMoney, type FollowMoneyInput, type MoneyOutcome, type PlanView } from "./billing";
 import { changePlan, renew, type PlanChange } from "./plans";
-import { payerChanged, teamClose, teamJoin, teamRemove, type TeamJoinInput } from "./team";
+import { payerChanged, relay, teamClose, teamJoin, teamRemove, type TeamJoinInput } from "./team";
 import type { SubscriptionFacts } from "../billing";
-import type { DecideContext, Decision, Facts, Hold, LedgerState, Payer } from "./types";
+import type { DecideContext, Decision, Facts, Hold, LedgerState, Payer, RelayedEvent } from "./types";
 
 export * from "./types";
 export * from "./core";
 export * from "./refusals";
+export * from "./identity";
 export type {
   AdminEditInput,
   AdminEditOutcome,
@@ -161,22 +162,22 @@ export const LEDGER_OPS = {
     }),
     decide: adminEdit,
   }),
-  // `now`: tests (and a manual replay) decide a plan change or renewal at a chosen time.
-  changePlan: op<{ plan: PlanId; now?: number }, PlanChange>({
+  // Time comes from the decision context only (a local test clock sets it there: workers/local/user-ledger.ts).
+  changePlan: op<{ plan: PlanId }, PlanChange>({
     fingerprint: (i) => ["plan", i.plan],
     needs: () => ({}),
-    decide: (state, input, facts, ctx) => changePlan(state, input, facts, { ...ctx, now: input.now ?? ctx.now }),
+    decide: changePlan,
   }),
-  renew: op<{ now?: number }, { periodEnd: number | null }>({
+  renew: op<Record<string, never>, { periodEnd: number | null }>({
     fingerprint: () => "renewal",
     needs: () => ({ subscription: true }),
-    decide: (state, input, facts, ctx) => renew(state, facts, { ...ctx, now: input.now ?? ctx.now }),
+    decide: (state, _i, facts, ctx) => renew(state, facts, ctx),
   }),
   // Payments (Stripe webhooks): each keyed by the Stripe object, so a redelivered event changes nothing.
-  applySubscription: op<{ facts: SubscriptionFacts; now?: number }, PlanView>({
+  applySubscription: op<{ facts: SubscriptionFacts }, PlanView>({
     fingerprint: () => "subscription",
     needs: () => ({}),
-    decide: (state, input, _f, ctx) => applySubscription(state, input, { ...ctx, now: input.now ?? ctx.now }),
+    decide: (state, input, _f, ctx) => applySubscription(state, input, ctx),
   }),
   // Every credit a payment grants or takes back: idempotent by the lines' own state, so no key is kept.
   followMoney: op<FollowMoneyInput, MoneyOutcome>({
@@ -216,6 +217,12 @@ export const LEDGER_OPS = {
     fingerprint: () => "payer",
     needs: () => ({}),
     decide: (state, input, _f, ctx) => payerChanged(state, input, ctx),
+  }),
+  // On a member's ledger: an event of the team's for the member's sockets (nothing to write: the owner's batch did).
+  relay: op<RelayedEvent, { relayed: true }>({
+    fingerprint: () => "relay",
+    needs: () => ({}),
+    decide: (state, input) => relay(state, input),
   }),
 };
 

@@ -42,6 +42,7 @@ class Story {
     members: [],
     payer: null,
     payerHolds: new Map(),
+    ownsTeam: false,
     lines: new Map(),
   };
   private ids = 0;

@@ -78,6 +78,7 @@ function account(user: Partial<LedgerUser> = {}, rest: Partial<Omit<LedgerState,
     members: [],
     payer: null,
     payerHolds: new Map(),
+    ownsTeam: false,
     lines: new Map(),
     ...rest,
   };
@@ -1720,6 +1721,29 @@ const TABLE: { [K in LedgerOpName]: OpRows<K> } = {
       },
     ],
     neverRefuses: "it only records what the payer's ledger already committed",
+  },
+  relay: {
+    rows: [
+      {
+        says: "the team's balance reaches the member's open sockets; nothing is written",
+        state: () => account({ id: MEMBER }),
+        input: { type: "teamCredits", data: { balance: 9, held: 0, available: 9 } },
+        expect: {
+          accept: (d) =>
+            expect(d.effects).toEqual([
+              { type: "relay", event: { type: "teamCredits", data: { balance: 9, held: 0, available: 9 } } },
+            ]),
+        },
+      },
+      {
+        says: "a clip of the member's added, then removed, on the team's ledger: the member's clip count follows",
+        state: () => account({ id: MEMBER }),
+        before: [{ input: { type: "clipRemoved", data: { clipId: "clip-0" } } }],
+        input: { type: "clipRemoved", data: { clipId: "clip-1" } },
+        expect: { accept: (_d, s) => expect(s.clipCount).toBe(0) },
+      },
+    ],
+    neverRefuses: "it only passes on what the owner's ledger already committed",
   },
 };
 

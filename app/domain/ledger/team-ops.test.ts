@@ -36,6 +36,7 @@ function owner(members: string[] = [], plan = "Pro", banned = false): LedgerStat
     members,
     payer: null,
     payerHolds: new Map(),
+    ownsTeam: false,
     lines: new Map(),
   };
 }

@@ -13,7 +13,7 @@ import {
   WRONG_ACCOUNT_MESSAGE,
 } from "../teams";
 import { decide, fail, success, teamWorksFor, type Draft } from "./core";
-import type { DecideContext, Decision, Facts, LedgerState, Payer } from "./types";
+import type { DecideContext, Decision, Facts, LedgerState, Payer, RelayedEvent } from "./types";
 
 export interface TeamJoinInput {
   invitationId: string;
@@ -49,6 +49,7 @@ export function teamJoin(
       return { result: fail("already_in_team", ALREADY_IN_TEAM_MESSAGE) };
     if (1 + state.members.length >= TEAM_SEATS) return { result: fail("seat_limit", SEAT_LIMIT_MESSAGE) };
     state.members = [...state.members, input.memberId];
+    state.ownsTeam = true;
     return {
       result: success({ joined: true }),
       writes: [{ type: "teamJoin", memberId: input.memberId, invitationId: input.invitationId, joinedAt: ctx.now }],
@@ -87,6 +88,7 @@ export function teamRemove(
 export function teamClose(state: LedgerState, ctx: DecideContext): Decision<{ closed: true }> {
   return decide(state, ctx, (): Draft<{ closed: true }> => {
     if (state.members.length > 0) return { result: fail("owner_cannot_leave", OWNER_CANNOT_LEAVE_MESSAGE) };
+    state.ownsTeam = false;
     return { result: success({ closed: true }), writes: [{ type: "teamClose" }] };
   });
 }
@@ -106,4 +108,15 @@ export function payerChanged(
     state.payer = input.payer;
     return { result: success({ payer: input.payer }) };
   });
+}
+
+/**
+ * The team owner's ledger passes on an event for this member's sockets: the shared balance, or a clip of theirs added
+ * or removed there. The clip count follows; nothing is written (the owner's batch wrote the clip), and the sockets
+ * hear it only when someone listens.
+ */
+export function relay(state: LedgerState, event: RelayedEvent): Decision<{ relayed: true }> {
+  if (event.type === "clip") state.clipCount += 1;
+  if (event.type === "clipRemoved") state.clipCount = Math.max(0, state.clipCount - 1);
+  return { result: success({ relayed: true }), writes: [], effects: [{ type: "relay", event }] };
 }

@@ -54,6 +54,8 @@ export interface LedgerState {
   members: string[];
   /** A member's payer: the team owner, and whether the team works now (owner on Pro, not banned); null when none. */
   payer: Payer | null;
+  /** This person owns a team (their owner row exists, with or without members). */
+  ownsTeam: boolean;
   /**
    * Holds this person opened on a payer's ledger (hold id → payer id), so a capture or release reaches that ledger
    * without a read. A cache of the payer's commits: no decision reads or writes it.
@@ -164,6 +166,8 @@ export type RelayedEvent = LedgerEvent | { type: "teamCredits"; data: Credits };
 export type Effect =
   /** To this account's own sockets. */
   | { type: "publish"; event: LedgerEvent }
+  /** From the team owner's ledger to this member's sockets, when any are open. */
+  | { type: "relay"; event: RelayedEvent }
   /** A team member's clip was added or removed here (the payer's ledger): to that member's own sockets. */
   | { type: "toMember"; memberId: string; event: LedgerEvent }
   /** The team's balance moved: to every member's sockets (an owner's ledger with members only). */

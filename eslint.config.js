@@ -8,6 +8,9 @@ export default tseslint.config(
     ignores: [
       "build/",
       ".wrangler/",
+      // The bench's peer apps build and run beside their sources.
+      "bench/peers/*/build/",
+      "bench/peers/*/.wrangler/",
       "node_modules/",
       "worker-configuration.d.ts",
       "test-results/",

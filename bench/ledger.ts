@@ -1,26 +1,54 @@
 /**
- * Ledger benchmark: charges per second through API v1 and the delay from a charge to its WebSocket message, against
- * the built Worker under wrangler dev (local D1 and Durable Objects). The static floor (a static asset from the same
- * Worker, 50 connections) is measured in the same run and every rate is printed as a share of it.
- * Teams: a member's charge goes member's ledger → owner's ledger (object to object); its rate is printed as a
- * share of the same team's owner charging, and the delay from a member's charge to the member's page message (the
- * clip) and to the owner's page message (the balance), 8 in flight.
- * Run: npm run build && npx tsx bench/ledger.ts   (starts and stops its own server; PORT=8800 by default;
- * SCALE=0.1 for a short smoke run; BENCH_PROFILE=1 adds CPU profiles of the first two scenarios, after the figures)
+ * Ledger benchmark, in two parts.
+ * 1. Charges beside the charge peer (bench/peers/counter: a minimal Durable Object counter per user that
+ *    group-commits one D1 batch per group of charges), each under its own `wrangler dev`, with wrangler's inspector
+ *    proxy off and on, in alternating rounds: 40 users with 1 charge in flight each, and one user with 32 in flight.
+ *    Charges per second, and CPU per charge split by process, beside the peer's (bench/side-by-side.ts). No page
+ *    socket is open on either side here (the peer has none).
+ * 2. On ClipCut with the first inspector setting measured: charges per second through API v1 with the users' page
+ *    sockets open and the delay from a charge to its WebSocket message, each rate as a share of the static floor (a
+ *    static asset from the same Worker, 50 connections) measured before and after. Teams: a member's charge goes
+ *    member's ledger → owner's ledger (object to object); its rate is printed as a share of the same team's owner
+ *    charging, and the delay from a member's charge to the member's page message (the clip) and to the owner's page
+ *    message (the balance), 8 in flight.
+ * The load average is printed at the start and the end.
+ * Run: npm run build && npm run bench:ledger   (starts and stops its own servers)
+ *   PORT=8810           first port: ClipCut on PORT, the peer on PORT+2, then PORT+4 and PORT+6 for the second
+ *                       inspector setting (each inspector on the port after)
+ *   BENCH_INSPECTOR=both  off, on or both
+ *   BENCH_ROUNDS=4      alternating rounds of part 1
+ *   SCALE=0.1           a short smoke run (multiplies every scenario's number of charges)
+ *   BENCH_PROFILE=1     CPU profiles of two scenarios after the figures (needs the inspector proxy: it profiles the
+ *                       server with the inspector on)
  */
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { profiled } from "./profiler";
-import { benchEnv as env, freshDb, share, startServer, staticFloor, stopServer } from "./server";
+import { benchEnv as env, freshDb, share, staticFloor } from "./server";
+import {
+  alternate,
+  CPU_NOTE,
+  loadAverage,
+  preparePeerDb,
+  printSideBySide,
+  startSides,
+  stopSides,
+  type Measured,
+  type Side,
+} from "./side-by-side";
 
-const PORT = Number(process.env.PORT ?? 8800);
-const BASE = `http://127.0.0.1:${PORT}`;
+const FIRST_PORT = Number(process.env.PORT ?? 8810);
 const PERSIST = ".wrangler/bench-ledger";
+const PEER_PERSIST = ".wrangler/bench-ledger-peer";
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+/** The ClipCut server part 2 (the sockets, the teams, the profiles) talks to; set once the servers are up. */
+let PORT = 0;
+let BASE = "";
 /** Multiplies every scenario's number of charges (a smoke run proves the figures print; it measures nothing). */
 const SCALE = Number(process.env.SCALE ?? 1);
 const scaled = (n: number) => Math.max(8, Math.round(n * SCALE));
@@ -96,9 +124,9 @@ let reported = false;
 /** Close codes of sockets that closed while a scenario ran (a restarted object closes them). */
 const socketCloses: number[] = [];
 const closedByUs = new WeakSet<WebSocket>();
-async function charge(user: BenchUser, name: string): Promise<{ status: number; balance: number }> {
+async function charge(user: BenchUser, name: string, base = BASE): Promise<{ status: number; balance: number }> {
   for (let attempt = 0; ; attempt++) {
-    const answer = await chargeOnce(user, name);
+    const answer = await chargeOnce(user, name, base);
     // "busy" is an answer: retry with the same Idempotency-Key after Retry-After, as the companion does.
     if (answer.status !== 503 || attempt >= 5) return answer;
     busyAnswers++;
@@ -112,9 +140,9 @@ let busyAnswers = 0;
  * cores several times more per request, which showed as a lower charge rate that was the client's, not ours.)
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-function post(path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${BASE}${path}`, { method: "POST", agent, headers }, (res) => {
+    const req = request(url, { method: "POST", agent, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (text += chunk));
@@ -125,9 +153,9 @@ function post(path: string, headers: Record<string, string>, body: string): Prom
   });
 }
 
-async function chargeOnce(user: BenchUser, name: string): Promise<{ status: number; balance: number }> {
+async function chargeOnce(user: BenchUser, name: string, base: string): Promise<{ status: number; balance: number }> {
   const res = await post(
-    "/api/v1/clips",
+    `${base}/api/v1/clips`,
     {
       Authorization: `Bearer ${user.token}`,
       "Idempotency-Key": `bench-${name}`,
@@ -259,13 +287,77 @@ async function teamScenario(
   };
 }
 
+let roundNo = 0;
+/** Part 1: `perUser` charges for each of `users` users, `inFlight` at a time per user; counts the ones that went in. */
+async function chargeRound(
+  chargeAs: (user: number, name: string) => Promise<boolean>,
+  users: number,
+  perUser: number,
+  inFlight: number,
+): Promise<Measured> {
+  // Fresh names (and so Idempotency-Keys) every round: a replayed charge would cost less.
+  const label = `round-${++roundNo}`;
+  let ok = 0;
+  let failed = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: users }, async (_, ui) => {
+      let next = 0;
+      const worker = async () => {
+        while (next < perUser) {
+          if (await chargeAs(ui, `${label}-${ui}-${next++}`)) ok++;
+          else failed++;
+        }
+      };
+      await Promise.all(Array.from({ length: inFlight }, worker));
+    }),
+  );
+  return { requests: ok, failed, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The peer's charge: the same body as ClipCut's, the user named by X-User (bench/peers/counter/seed.sql: u0 … u40). */
+async function peerCharge(base: string, userId: string, name: string): Promise<boolean> {
+  const res = await post(
+    `${base}/charge`,
+    { "X-User": userId, "Content-Type": "application/json" },
+    JSON.stringify({ name, videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", startSeconds: 0, endSeconds: 15 }),
+  );
+  if (res.status !== 201 && !reported) {
+    reported = true;
+    console.error(`first failed peer charge: ${res.status} ${res.body.slice(0, 200)}`);
+  }
+  return res.status === 201;
+}
+
 async function main() {
+  const loadAtStart = loadAverage();
   freshDb(PERSIST);
   const single = seedUsers(1, 1_000_000);
   const many = seedUsers(40, 100_000);
   const team = seedTeam(1_000_000);
-  const server = await startServer(PORT, PERSIST);
+  preparePeerDb("counter", PEER_PERSIST);
+  const sides = await startSides("counter", FIRST_PORT, { clipcut: PERSIST, peer: PEER_PERSIST });
   try {
+    const first = sides[0] as Side;
+    PORT = first.port;
+    BASE = first.base;
+    const fortyUsers = (side: Side, perUser: number) =>
+      side.side === "ClipCut"
+        ? chargeRound(async (ui, name) => (await charge(many[ui]!, name, side.base)).status === 201, 40, perUser, 1)
+        : chargeRound((ui, name) => peerCharge(side.base, `u${ui + 1}`, name), 40, perUser, 1);
+    const oneUser = (side: Side, charges: number) =>
+      side.side === "ClipCut"
+        ? chargeRound(async (_, name) => (await charge(single[0]!, name, side.base)).status === 201, 1, charges, 32)
+        : chargeRound((_, name) => peerCharge(side.base, "u0", name), 1, charges, 32);
+    // A warm-up on every side (JIT, each user's object loaded), not counted.
+    for (const side of sides) {
+      await fortyUsers(side, 2);
+      await oneUser(side, 64);
+    }
+    const forty = await alternate(sides, ROUNDS, (side) => fortyUsers(side, scaled(16)));
+    const one = await alternate(sides, ROUNDS, (side) => oneUser(side, scaled(640)));
+    const loadAfterRounds = loadAverage();
+
     await scenario("warmup", single, 20, 2);
     await teamScenario("team warmup", team, team.member, 20, 2);
     // The floor before and after the scenarios: if they differ much, the machine was busy and the shares are rough.
@@ -283,8 +375,12 @@ async function main() {
     const after = await staticFloor(BASE);
     const floor = (before + after) / 2;
     // BENCH_PROFILE=1: where the Worker's (and the ledger objects') CPU goes, after the measured runs (so the
-    // profiler's own cost does not touch the figures).
-    if (process.env.BENCH_PROFILE) {
+    // profiler's own cost does not touch the figures). The profiler talks to wrangler's inspector proxy.
+    const profiledSide = sides.find((s) => s.side === "ClipCut" && s.inspector === "on");
+    if (process.env.BENCH_PROFILE && !profiledSide) console.log("BENCH_PROFILE needs BENCH_INSPECTOR=on or both");
+    if (process.env.BENCH_PROFILE && profiledSide) {
+      PORT = profiledSide.port;
+      BASE = profiledSide.base;
       const profile = (label: string, users: BenchUser[], perUser: number, inFlight: number) =>
         profiled(PORT, label, async () => {
           const row = await scenario(label, users, perUser, inFlight);
@@ -293,12 +389,23 @@ async function main() {
       await profile("profile: 1 user, 32 in flight", single, scaled(640), 32);
       await profile("profile: 40 users, 1 in flight each", many, scaled(16), 1);
     }
+
+    const rounds = `${ROUNDS} alternating rounds`;
+    printSideBySide(
+      `Charges beside the group-commit peer: 40 users, 1 in flight each (${rounds} of ${scaled(16)} charges a user)`,
+      "charge",
+      forty,
+    );
+    printSideBySide(
+      `Charges beside the group-commit peer: 1 user, 32 in flight (${rounds} of ${scaled(640)} charges)`,
+      "charge",
+      one,
+    );
+    console.log(CPU_NOTE);
+
     const rows = scenarios.map((row) => ({ ...row, "share of static": share(Number(row.chargesPerSecond), floor) }));
-    console.log("\nLedger benchmark (wrangler dev, local D1 + Durable Objects, this machine)");
     console.log(
-      `load average at the end (1, 5, 15 min): ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(", ")}`,
+      `\nLedger benchmark with page sockets open (ClipCut, inspector proxy ${first.inspector}, wrangler dev, local D1 + Durable Objects)`,
     );
     console.log(
       `static floor: ${floor.toFixed(0)} req/s (favicon.svg, 50 connections; ${before.toFixed(0)} before, ${after.toFixed(0)} after)`,
@@ -314,8 +421,11 @@ async function main() {
       })),
     );
     console.log(`busy (503) answers retried: ${busyAnswers}`);
+    console.log(
+      `load average (1, 5, 15 min): ${loadAtStart} at start, ${loadAfterRounds} after the rounds, ${loadAverage()} at end`,
+    );
   } finally {
-    stopServer(server);
+    stopSides(sides);
   }
 }
 

@@ -24,16 +24,39 @@ export function freshDb(persist: string): void {
   if (migrated.status !== 0) throw new Error("migrations failed");
 }
 
-export async function startServer(port: number, persist: string): Promise<ChildProcess> {
+/**
+ * wrangler dev's inspector proxy: on is wrangler's default; off is what it does in a VS Code debug terminal (it skips
+ * the proxy when VSCODE_INSPECTOR_OPTIONS is set). When on, it sends `Network.enable` and forwards every runtime
+ * message to wrangler's node as a debug log, so each D1 call of a request costs CPU outside the Worker.
+ */
+export type Inspector = "on" | "off";
+
+export interface WranglerOptions {
+  config: string;
+  port: number;
+  persist: string;
+  inspector?: Inspector;
+  vars?: Record<string, string>;
+  /** Polled until it answers below 500: the server is up. */
+  readyPath?: string;
+}
+
+/** `wrangler dev` in a process group of its own (stopServer ends the group), on 127.0.0.1, inspector on port+1. */
+export async function startWrangler(options: WranglerOptions): Promise<ChildProcess> {
+  const { port } = options;
   const serverLog = process.env.BENCH_SERVER_LOG ? openSync(process.env.BENCH_SERVER_LOG, "a") : "ignore";
+  const env: NodeJS.ProcessEnv = { ...benchEnv };
+  // "{}" is enough for wrangler and miniflare to skip the proxy (without VS Code's bootloader in NODE_OPTIONS they
+  // start nothing else); "on" must not inherit the variable from a VS Code terminal.
+  if (options.inspector === "off") env.VSCODE_INSPECTOR_OPTIONS = "{}";
+  else delete env.VSCODE_INSPECTOR_OPTIONS;
   const server = spawn(
     "npx",
     [
       "wrangler",
       "dev",
-      // The local Worker (workers/local.ts): the production one refuses to start without Stripe's secrets.
       "--config",
-      "wrangler.local.toml",
+      options.config,
       "--port",
       String(port),
       "--inspector-port",
@@ -41,20 +64,35 @@ export async function startServer(port: number, persist: string): Promise<ChildP
       "--ip",
       "127.0.0.1",
       "--persist-to",
-      persist,
-      "--var",
-      "APP_MODE:local",
+      options.persist,
+      ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
       "--show-interactive-dev-session=false",
     ],
     // BENCH_SERVER_LOG=path keeps wrangler's output (to see why a server stopped answering mid-run).
-    { env: benchEnv, stdio: ["ignore", serverLog, serverLog], detached: true },
+    { env, stdio: ["ignore", serverLog, serverLog], detached: true },
   );
-  for (let i = 0; i < 120; i++) {
-    if ((await fetch(`http://127.0.0.1:${port}/favicon.svg`).catch(() => null))?.ok) return server;
+  for (let i = 0; i < 240; i++) {
+    const res = await fetch(`http://127.0.0.1:${port}${options.readyPath ?? "/"}`, { redirect: "manual" }).catch(
+      () => null,
+    );
+    if (res && res.status < 500) return server;
     await new Promise((r) => setTimeout(r, 500));
   }
   stopServer(server);
-  throw new Error(`wrangler dev did not answer on port ${port} within 60 s`);
+  throw new Error(`wrangler dev (${options.config}) did not answer on port ${port} within 120 s`);
+}
+
+/** ClipCut's built Worker under wrangler dev, with the local stand-ins. */
+export function startServer(port: number, persist: string, inspector: Inspector = "on"): Promise<ChildProcess> {
+  return startWrangler({
+    // The local Worker (workers/local.ts): the production one refuses to start without Stripe's secrets.
+    config: "wrangler.local.toml",
+    port,
+    persist,
+    inspector,
+    vars: { APP_MODE: "local" },
+    readyPath: "/favicon.svg",
+  });
 }
 
 export function stopServer(server: ChildProcess): void {
@@ -65,25 +103,48 @@ export function stopServer(server: ChildProcess): void {
   }
 }
 
+/** The processes of one `wrangler dev`, by what they do for a request. */
+export const ROLES = ["workerd: Worker", "workerd: proxy", "wrangler node", "rest"] as const;
+export type Role = (typeof ROLES)[number];
+export type CpuSplit = Record<Role, number>;
+
+const ticksPerSecond = 100; // USER_HZ, the unit of /proc/<pid>/stat on Linux
+
 /**
- * CPU seconds used so far by every process in the server's process group (wrangler and its workerd processes): per
- * request, the fairest figure on a shared machine, where requests per second move with everyone else's load.
+ * CPU seconds used so far by each process in the server's process group, by role: the workerd running the Worker
+ * (and its Durable Objects and local D1), the workerd of wrangler's proxy (the one listening on `port`; the inspector
+ * proxy runs there too), wrangler's node, and the rest (npx, esbuild). Per request, the fairest figure on a shared
+ * machine, where requests per second move with everyone else's load.
  */
-export function serverCpuSeconds(server: ChildProcess): number {
-  const ticksPerSecond = 100; // USER_HZ, the unit of /proc/<pid>/stat on Linux
-  let ticks = 0;
+export function serverCpuByProcess(server: ChildProcess, port: number): CpuSplit {
+  const split: CpuSplit = { "workerd: Worker": 0, "workerd: proxy": 0, "wrangler node": 0, rest: 0 };
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     let stat: string;
+    let cmdline: string;
     try {
       stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
     } catch {
       continue; // the process ended while we looked
     }
     // Fields after the parenthesised command name: state, ppid, pgrp, …, utime (14th), stime (15th).
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === server.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    if (Number(fields[2]) !== server.pid) continue;
+    const role: Role = cmdline.includes("/bin/workerd ")
+      ? cmdline.includes(`--socket-addr=entry=127.0.0.1:${port} `)
+        ? "workerd: proxy"
+        : "workerd: Worker"
+      : cmdline.includes("wrangler-dist/cli.js")
+        ? "wrangler node"
+        : "rest";
+    split[role] += (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
   }
-  return ticks / ticksPerSecond;
+  return split;
+}
+
+/** CPU seconds used so far by every process in the server's process group (wrangler and its workerd processes). */
+export function serverCpuSeconds(server: ChildProcess): number {
+  return Object.values(serverCpuByProcess(server, 0)).reduce((a, b) => a + b, 0);
 }
 
 export interface LoadResult {

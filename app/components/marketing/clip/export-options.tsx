@@ -68,7 +68,7 @@ function OptionGroup<T extends string>({
         {options.map((option) => (
           <label
             key={option}
-            className="cursor-pointer rounded-lg border border-slate-300 px-2 py-2 text-center text-sm font-semibold text-slate-700 transition hover:border-brand-400 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-600 has-[:checked]:text-white has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 has-[:focus-visible]:ring-offset-2"
+            className="flex cursor-pointer items-center justify-center rounded-lg border border-slate-300 px-2 py-2 text-center text-sm font-semibold text-slate-700 transition hover:border-brand-400 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-600 has-[:checked]:text-white has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500 has-[:focus-visible]:ring-offset-2"
           >
             <input
               type="radio"
@@ -249,7 +249,7 @@ export function ExportOptions({
         }}
       />
       {!audio && captionChoice !== "none" && (
-        <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+        <div className="space-y-3">
           <div>
             <label htmlFor="caption-track" className="label">
               Caption language
@@ -271,8 +271,13 @@ export function ExportOptions({
             <p id="caption-track-hint" className="mt-1 text-xs text-slate-600">
               A language code, such as en, de or pt-BR.
             </p>
+            {captionError && (
+              <p id="caption-track-error" role="alert" className="mt-1 text-sm font-medium text-red-700">
+                {captionError}
+              </p>
+            )}
           </div>
-          <label className="flex items-center gap-2 pb-6 text-sm text-slate-700 sm:pb-7">
+          <label className="flex items-center gap-2 text-sm text-slate-700">
             <input
               type="checkbox"
               checked={captionSrt}
@@ -281,11 +286,6 @@ export function ExportOptions({
             />
             Also save an .srt file
           </label>
-          {captionError && (
-            <p id="caption-track-error" role="alert" className="text-sm font-medium text-red-700 sm:col-span-2">
-              {captionError}
-            </p>
-          )}
         </div>
       )}
       <dl className="grid grid-cols-2 gap-3 rounded-xl bg-slate-50 p-4 text-sm">

@@ -7,17 +7,17 @@
  *   - DASH with sidx: the same pair as fragmented MP4 with a sidx after the moov, as YouTube really serves it (the
  *     in-process copy reads that index itself: mediabunny alone walks every moof);
  *   - VP9 1440p: a video-only VP9 WebM (5 s GOPs, as YouTube's) + an Opus WebM, also through yt-dlp; its copies into
- *     WebM are the byte copy of the Matroska clusters (decision 002, 15; the trace names the path).
+ *     WebM are the byte copy of the Matroska clusters (decision 002's path 2; the trace names the path).
  * The range server runs in a process of its own (the origin is never in the companion's process).
- * Copies are cut in the companion's process from the container's index (decision 002, 11), and so are H.264 smart
- * cuts into MP4 (their middle copied from the index, only the head and tail encoded: decision 002, 12; the VP9
- * smart cut is still staged by ffmpeg); besides wall time each
- * row reports the requests the range server answered, the bench process's own CPU (the companion's event loop, plus
- * the stand-in API, which runs in it too) and the longest event-loop stall during the row.
+ * Copies are cut in the companion's process from the container's index (decision 002's paths 1–3), and so are H.264
+ * smart cuts into MP4 (their middle copied from the index, only the head and tail encoded: decision 002's path 4; the
+ * VP9 smart cut is still staged by ffmpeg); besides wall time each row reports the requests the range server
+ * answered, the bench process's own CPU (the companion's event loop, plus the stand-in API, which runs in it too) and
+ * the longest event-loop stall during the row.
  * Extra rows: the first copy after the companion starts (cold JIT), a slow link (BENCH_SLOW_MS per request,
  * 30 ms by default) for the floor and the first copy of each position, and the first copy after the panel's report
  * (the extension asks POST /dry-run while the handles rest, which resolves the page and probes it; the clip then
- * reuses that source: decision 002, 16; only the clip is timed).
+ * reuses that source: decision 002, "Reading the source"; only the clip is timed).
  * Each beside plain ffmpeg (`-ss -i URL -t 20 -c copy`, the physical floor) and a plain ffmpeg full re-encode at the
  * quality the smart cut re-encodes with. Prints wall time, bytes read from the server and start accuracy.
  *
@@ -31,6 +31,7 @@
  * One cut at a time, without serve, its own CPU and the functions it spends it in: bench/companion/profile-copy.ts.
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
+ * The figures measured so far, by question and date, with their commands and load: bench/results/companion-cut.md.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

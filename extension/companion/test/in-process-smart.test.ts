@@ -134,7 +134,7 @@ describe("H.264 smart cuts made in this process", () => {
 
   it("refuses open GOPs before reading any picture (a copied GOP would begin with pictures shown before it)", async () => {
     // The plan alone: the staged path that would then take this source does not handle open GOPs either
-    // (docs/decisions/002, Consequences).
+    // (docs/decisions/002-cut-strategy.md, Consequences).
     const input = await resolveSource(tools, server.url("opengop.mp4"), { allowPrivate: true });
     const info = await probeMedia(tools.ffprobe, input);
     const request = {

@@ -22,8 +22,8 @@ import type { Format } from "../../../../app/domain/media";
 import { ClipError } from "../errors";
 
 /**
- * Writing a clip from packets in this process (the in-process copy and smart cut, docs/decisions/002, 11–12); the
- * written clip is read back by check/written-clip.ts.
+ * Writing a clip from packets in this process (the in-process copy and smart cut: paths 3 and 4 of
+ * docs/decisions/002-cut-strategy.md); the written clip is read back by check/written-clip.ts.
  */
 
 export const FORMATS = [MP4, QTFF, MATROSKA, WEBM];

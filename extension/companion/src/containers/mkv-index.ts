@@ -2,9 +2,10 @@ import { elements, headerAt, MKV, text, uint, UNKNOWN_SIZE, vint, type Element }
 import type { RangeReader } from "../source/range-reader";
 
 /**
- * Our reading of a Matroska/WebM file for the byte copy (mkv-copy.ts, docs/decisions/002, 15): the head (EBML
- * header, Segment, SeekHead, Info, Tracks), the Cues (where each keyframe's cluster starts), and the block headers
- * of a span of clusters. Only through the guarded range reader. What it does not take is answered with a reason.
+ * Our reading of a Matroska/WebM file for the byte copy (mkv-copy.ts; path 2 of docs/decisions/002-cut-strategy.md):
+ * the head (EBML header, Segment, SeekHead, Info, Tracks), the Cues (where each keyframe's cluster starts), and the
+ * block headers of a span of clusters. Only through the guarded range reader. What it does not take is answered with a
+ * reason.
  */
 
 export interface MkvTrack {

@@ -1,9 +1,9 @@
 /**
  * Our own reading of a progressive MP4/MOV's sample tables (ISO/IEC 14496-12: moov > trak > mdia > minf > stbl), for
- * the byte-level copy (mp4-copy.ts, docs/decisions/002, 14): per track, typed arrays of each sample's file offset,
- * size, decode time, composition offset, duration and key flag, plus the boxes the clip keeps verbatim (stsd with
- * avcC/colr/pasp/esds, hdlr, vmhd/smhd) and the facts it rewrites (tkhd matrix, mdhd timescale and language, the
- * edit list). No per-sample objects: a 4-minute 1080p track has ~7000 video and ~11000 audio samples.
+ * the byte-level copy (mp4-copy.ts; path 1 of docs/decisions/002-cut-strategy.md): per track, typed arrays of each
+ * sample's file offset, size, decode time, composition offset, duration and key flag, plus the boxes the clip keeps
+ * verbatim (stsd with avcC/colr/pasp/esds, hdlr, vmhd/smhd) and the facts it rewrites (tkhd matrix, mdhd timescale and
+ * language, the edit list). No per-sample objects: a 4-minute 1080p track has ~7000 video and ~11000 audio samples.
  */
 
 import { boxes, child, fourcc, malformed, type Box } from "./mp4-boxes";

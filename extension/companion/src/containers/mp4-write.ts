@@ -3,9 +3,10 @@ import { concat } from "../bytes";
 import type { Edit, Mp4Track } from "./mp4-tables";
 
 /**
- * The clip's header for the byte-level MP4 copy (mp4-copy.ts, docs/decisions/002, 14): `ftyp`, a `moov` whose sample
- * tables list the chosen samples of each track, and the `mdat` header. The media bytes follow as raw ranges of the
- * source, so the header is complete before any of them is read and the moov goes first (fast start) at no cost.
+ * The clip's header for the byte-level MP4 copy (mp4-copy.ts; path 1 of docs/decisions/002-cut-strategy.md): `ftyp`, a
+ * `moov` whose sample tables list the chosen samples of each track, and the `mdat` header. The media bytes follow as
+ * raw ranges of the source, so the header is complete before any of them is read and the moov goes first (fast start)
+ * at no cost.
  */
 
 /** One track of the clip: the source samples [from, from + count) in decode order, and its edit list. */

@@ -1,8 +1,8 @@
 /**
  * The fragmented MP4 index (`sidx`) that DASH files carry after their `moov` (YouTube's do; they have no `mfra`).
- * mediabunny seeks in fragmented MP4 by walking every `moof` from the start (about 90 dependent requests to reach
- * 150 s), so the in-process copy reads this index itself and opens only the clip's fragments
- * (docs/decisions/002, 11).
+ * mediabunny seeks in fragmented MP4 by walking every `moof` from the start (about 90 dependent requests to reach 150
+ * s), so the in-process copy reads this index itself and opens only the clip's fragments (paths 1 and 3 of
+ * docs/decisions/002-cut-strategy.md).
  */
 
 import { boxes, boxHeader, child } from "./mp4-boxes";

@@ -28,9 +28,9 @@ import { chooseStrategy, copySpan, type Choice } from "./strategy";
 import type { CopiedPackets, Verified } from "../check/verify";
 
 /**
- * Path 3, the mediabunny copy, in one pass and in this process (docs/decisions/002, 11): the container's own index
- * (MP4 sample tables, our reading of a DASH file's `sidx`, Matroska Cues) is read by mediabunny through the guarded
- * range reader, the packets are chosen before any media byte is read (the same snap rule, frame plan and
+ * Path 3, the mediabunny copy, in one pass and in this process (docs/decisions/002-cut-strategy.md): the container's
+ * own index (MP4 sample tables, our reading of a DASH file's `sidx`, Matroska Cues) is read by mediabunny through the
+ * guarded range reader, the packets are chosen before any media byte is read (the same snap rule, frame plan and
  * closed-prefix end as the staged copy), and then exactly those packets are read and written into the clip as they
  * arrive. The same reading serves path 4, the in-process H.264 smart cut (direct-smart.ts). What neither takes is
  * refused with the reason, and the cut goes on down the list (paths/index.ts).

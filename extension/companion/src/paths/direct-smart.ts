@@ -26,15 +26,14 @@ import type { MediaInfo } from "../source/probe";
 import type { CopiedPackets, Verified } from "../check/verify";
 
 /**
- * The H.264 smart cut in this process (docs/decisions/002, 12): the plan is the staged smart cut's (the
- * head from the start frame to the next keyframe, whole GOPs, the last GOP's longest closed prefix, a short tail),
- * made from the container's index before any media byte is read. The GOP before the head and the start of the last
- * GOP are read through the guarded reader into small local MP4 files for x264 (the encoders never see the source);
- * the copied middle is read and written as it arrives; one MP4 mux writes the encoded head, the copied packets and
- * the encoded tail. Each part keeps its own SPS/PPS: the track's `avcC` is the first part's, and a part whose
- * parameter sets differ carries its own in-band, before its first IDR picture (the staged cut's MPEG-TS join carried
- * them in-band the same way). Decode times need no shift: the MP4 writer derives them per GOP from the sorted
- * presentation times.
+ * The H.264 smart cut in this process (path 4 of docs/decisions/002-cut-strategy.md): the plan is the staged smart
+ * cut's (the head from the start frame to the next keyframe, whole GOPs, the last GOP's longest closed prefix, a short
+ * tail), made from the container's index before any media byte is read. The GOP before the head and the start of the
+ * last GOP are read through the guarded reader into small local MP4 files for x264 (the encoders never see the source);
+ * the copied middle is read and written as it arrives; one MP4 mux writes the encoded head, the copied packets and the
+ * encoded tail. Each part keeps its own SPS/PPS: the track's `avcC` is the first part's, and a part whose parameter
+ * sets differ carries its own in-band, before its first IDR picture (the staged cut's MPEG-TS join carried them in-band
+ * the same way). Decode times need no shift: the MP4 writer derives them per GOP from the sorted presentation times.
  */
 
 /** Output containers this path writes; MKV and WebM smart cuts stay on the staged path. */

@@ -19,14 +19,14 @@ import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
 import type { CopiedPackets } from "../check/verify";
 
 /**
- * The byte-level copy of a WebM/Matroska source into WebM or MKV (docs/decisions/002, 15), the counterpart of
- * mp4-copy.ts: the head and Cues are read by us (mkv-index.ts); the Cues give the keyframe's cluster at or before
- * the start and the cluster past the end, so the clip's span is known before any media byte is read and is fetched
- * in large parts; its block headers give the packets, chosen by the same rules as every copy (planFrames,
+ * The byte-level copy of a WebM/Matroska source into WebM or MKV (path 2 of docs/decisions/002-cut-strategy.md), the
+ * counterpart of mp4-copy.ts: the head and Cues are read by us (mkv-index.ts); the Cues give the keyframe's cluster at
+ * or before the start and the cluster past the end, so the clip's span is known before any media byte is read and is
+ * fetched in large parts; its block headers give the packets, chosen by the same rules as every copy (planFrames,
  * chooseStrategy, copiedAudioRun); the clip is then the chosen blocks' bytes copied unchanged behind a header built
- * from the plan (the source's TrackEntry elements), in clusters whose timecodes start at the keyframe, with Cues.
- * VP9 and VP8 only (their blocks are in presentation order; a keyframe is checked in the bitstream); anything else
- * is `notTaken` and goes on down the list of paths (paths/index.ts).
+ * from the plan (the source's TrackEntry elements), in clusters whose timecodes start at the keyframe, with Cues. VP9
+ * and VP8 only (their blocks are in presentation order; a keyframe is checked in the bitstream); anything else is
+ * `notTaken` and goes on down the list of paths (paths/index.ts).
  */
 
 const VIDEO_CODECS = new Set(["V_VP9", "V_VP8"]);

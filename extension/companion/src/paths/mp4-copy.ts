@@ -23,14 +23,15 @@ import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
 import type { CopiedPackets } from "../check/verify";
 
 /**
- * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (docs/decisions/002,
- * 14 and 21): the sample tables (or the clip's fragments' moofs) are read by us (mp4-tables.ts) into typed arrays,
- * and the packets are chosen by the same rules as the mediabunny path (keyframe at or before the start,
- * planFrames/chooseStrategy, listAudio's rule). A progressive source's clip is the chosen samples' byte span copied
- * from the range reader's responses straight into the file behind a header built from the plan (mp4-write.ts). A
- * fragmented source's is written while its fragments are read (fragment-stream.ts, mp4-clip-file.ts), its moov last.
- * No packet is ever an object: mediabunny's per-packet read and mux cost more CPU than plain ffmpeg's whole copy.
- * What this does not take is answered with `notTaken` and goes on down the list of paths (paths/index.ts).
+ * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (path 1 of
+ * docs/decisions/002-cut-strategy.md): the sample tables (or the clip's fragments' moofs) are read by us
+ * (mp4-tables.ts) into typed arrays, and the packets are chosen by the same rules as the mediabunny path (keyframe at
+ * or before the start, planFrames/chooseStrategy, listAudio's rule). A progressive source's clip is the chosen samples'
+ * byte span copied from the range reader's responses straight into the file behind a header built from the plan
+ * (mp4-write.ts). A fragmented source's is written while its fragments are read (fragment-stream.ts, mp4-clip-file.ts),
+ * its moov written last, into room kept before the samples. No packet is ever an object: mediabunny's per-packet read
+ * and mux cost more CPU than plain ffmpeg's whole copy. What this does not take is answered with `notTaken` and goes on
+ * down the list of paths (paths/index.ts).
  */
 
 /** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */

@@ -8,8 +8,9 @@ import type { InputSpec } from "./source";
 
 /**
  * The probe of a source the in-process copy reads (MP4/MOV, fragmented MP4, WebM/Matroska), from the container's own
- * header through the guarded range reader, without starting ffprobe (docs/decisions/002, 13): an ffprobe run costs
- * about what the whole plain ffmpeg copy costs, and was most of a first copy's time and requests.
+ * header through the guarded range reader, without starting ffprobe (docs/decisions/002-cut-strategy.md, "Reading the
+ * source"; figures in bench/results/companion-cut.md): an ffprobe run costs about what the whole plain ffmpeg copy
+ * costs, and was most of a first copy's time and requests.
  *
  * It reads what the in-process path and the job need (container, duration, codecs, picture size, sound format). The
  * fields only the ffmpeg plans use (profile, level, pixel format, colour, bit rates) are left unknown, and `fromIndex`

@@ -6,12 +6,13 @@ import { guardOf } from "./range-proxy";
 import type { InputSpec } from "./source";
 
 /**
- * The in-process copy's reader (docs/decisions/002, 11): bounded `Range: bytes=a-b` requests through the guarded,
- * pinned client (private addresses refused, every redirect checked again), the same policy as the range proxy that
- * feeds ffmpeg, without the loopback hop. The first request fetches the head and learns the size from Content-Range
- * (no separate size probe). A read that continues the last one doubles its chunk up to 1 MiB; a seek starts small
- * again, unless the caller said where the clip's bytes are (`expectSpan`), where it starts large. What was fetched
- * is kept (up to a bound) so the plan's metadata walk and the copy do not fetch the same bytes twice.
+ * The in-process copy's reader (docs/decisions/002-cut-strategy.md, "Reading the source"): bounded `Range: bytes=a-b`
+ * requests through the guarded, pinned client (private addresses refused, every redirect checked again), the same
+ * policy as the range proxy that feeds ffmpeg, without the loopback hop. The first request fetches the head and learns
+ * the size from Content-Range (no separate size probe). A read that continues the last one doubles its chunk up to
+ * 1 MiB; a seek starts small again, unless the caller said where the clip's bytes are (`expectSpan`), where it starts
+ * large. What was fetched is kept (up to a bound) so the plan's metadata walk and the copy do not fetch the same bytes
+ * twice.
  */
 const HEAD = 64 * 1024;
 const MIN_CHUNK = 64 * 1024;

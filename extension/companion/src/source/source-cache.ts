@@ -5,10 +5,11 @@ import type { Tools } from "../host/tools";
 
 /**
  * Resolved sources, shared by everything one companion process does with a source: the panel's true-cut report
- * (dry-run.ts) and the jobs (jobs.ts). The panel asks for the report while the creator sets the range, so by the
- * time the clip is asked for, yt-dlp has already answered for that page and ffprobe has described it: the job
- * reuses both instead of resolving the page a second time (docs/decisions/002, 16). yt-dlp's media URLs stay
- * valid for hours; entries live CACHE_MS. The shared work has its own time limit, never one caller's signal.
+ * (dry-run.ts) and the jobs (jobs.ts). The panel asks for the report while the creator sets the range, so by the time
+ * the clip is asked for, yt-dlp has already answered for that page and ffprobe has described it: the job reuses both
+ * instead of resolving the page a second time (docs/decisions/002-cut-strategy.md, "Reading the source"). yt-dlp's
+ * media URLs stay valid for hours; entries live CACHE_MS. The shared work has its own time limit, never one caller's
+ * signal.
  */
 const CACHE_MS = 10 * 60_000;
 /** Resolving and probing together: yt-dlp's minute plus two header probes. */

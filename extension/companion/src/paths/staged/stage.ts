@@ -6,9 +6,9 @@ import { withRangeProxy } from "../../source/range-proxy";
 import { inputArgs, type InputSpec } from "../../source/source";
 
 /**
- * The staging read (docs/decisions/002, 1 and 8): one ffmpeg run that stream-copies the range of the source into a
- * local file and lists its packets. What it needs is known from the request and the source's streams; the codec only
- * chooses the container (MPEG-TS for H.264/HEVC, Matroska otherwise).
+ * The staging read (docs/decisions/002-cut-strategy.md, "The stage"): one ffmpeg run that stream-copies the range of
+ * the source into a local file and lists its packets. What it needs is known from the request and the source's streams;
+ * the codec only chooses the container (MPEG-TS for H.264/HEVC, Matroska otherwise).
  */
 export interface StageSpec {
   startSeconds: number;

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { holdRequestSchema, HOLD_TTL_MS, type ClipRequest } from "../../../app/domain/api";
 import { clipTerms } from "../../../app/domain/clip-quality";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE } from "../../../app/domain/credits";
-import { checkPlanLimits, planLimits, type PlanId } from "../../../app/domain/plans";
+import { BATCH_LIMIT_MESSAGE, checkPlanLimits, maxOpenHolds, planLimits, type PlanId } from "../../../app/domain/plans";
 
 /** A small, faithful stand-in for the ClipCut server's API v1 credit endpoints. */
 export interface FakeUser {
@@ -120,6 +120,9 @@ export async function startFakeApi(
         quality: clip.quality,
       });
       if (!limit.ok) return fail(403, "plan_limit", limit.message);
+      // The ledger's open-hold limit: a plan without batch processing holds one clip at a time.
+      const open = [...holds.values()].filter((h) => h.userToken === user.token && h.state === "held").length;
+      if (open >= maxOpenHolds(user.plan)) return fail(403, "plan_limit", BATCH_LIMIT_MESSAGE);
       const amount = clipCost(duration, clip.format, clip.quality);
       if (user.balance - user.held < amount) return fail(402, "insufficient_credits", INSUFFICIENT_CREDITS_MESSAGE);
       const hold: HoldRecord = {
@@ -152,6 +155,10 @@ export async function startFakeApi(
           cost: hold.amount,
           status: "completed",
           createdAt: new Date().toISOString(),
+          // The clip record's short-video options, as the API answers them (Original without captions by default).
+          aspect: hold.clip.aspect ?? "original",
+          cropPosition: hold.clip.cropPosition ?? null,
+          captions: hold.clip.captions ?? null,
         };
         return remember(200, { clip, credits: credits() });
       }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
 import type { Job } from "../../../app/domain/companion";
 import { INSUFFICIENT_CREDITS_MESSAGE } from "../../../app/domain/credits";
+import { BATCH_LIMIT_MESSAGE } from "../../../app/domain/plans";
 import { newPairingToken } from "../src/host/config";
 import { allowedOrigins } from "../src/host/security";
 import { createCompanionServer, type CompanionServer } from "../src/host/server";
@@ -310,6 +311,8 @@ describe("jobs and credits", () => {
     const video = await call(port, token, "POST", "/jobs", {
       body: { source: media.url("src1080.mp4"), startSeconds: 2, endSeconds: 4 },
     });
+    // One clip at a time on a plan without batch (the ledger's open-hold limit): the sound once the picture is done.
+    const v = await waitForJob(port, token, (video.body as { job: Job }).job.id);
     const audio = await call(port, token, "POST", "/jobs", {
       body: {
         source: join(dir, "audio.m4a"),
@@ -320,9 +323,7 @@ describe("jobs and credits", () => {
         quality: "1080p",
       },
     });
-    const [v, a] = await Promise.all(
-      [video, audio].map((r) => waitForJob(port, token, (r.body as { job: Job }).job.id)),
-    );
+    const a = await waitForJob(port, token, (audio.body as { job: Job }).job.id);
     expect(v?.status).toBe("done");
     expect(v?.result?.height).toBe(720);
     expect(api.holds.get(v!.credits.holdId!)?.clip.quality).toBe("720p");
@@ -384,16 +385,33 @@ describe("jobs and credits", () => {
     expect(peak).toBeLessThanOrEqual(2);
     expect(peak).toBeGreaterThan(0);
 
+    // A plan without batch: the batch is queued as it is (no plan check of its own); the ledger holds one clip at a
+    // time. With a clip of the account already held, each of the batch's holds is refused and nothing is charged.
     await session("free");
-    const refused = await call(port, token, "POST", "/batch", {
-      body: {
-        jobs: [
-          { source: SRC, videoUrl: PAGE, startSeconds: 1, endSeconds: 2 },
-          { source: SRC, videoUrl: PAGE, startSeconds: 3, endSeconds: 4 },
-        ],
-      },
-    });
-    expect(refused.status).toBe(403);
+    const held = {
+      ...[...api.holds.values()][0]!,
+      id: "open-hold",
+      userToken: USERS.free.token,
+      state: "held" as const,
+    };
+    api.holds.set(held.id, held);
+    try {
+      const free = await call(port, token, "POST", "/batch", {
+        body: {
+          jobs: [
+            { source: SRC, videoUrl: PAGE, startSeconds: 1, endSeconds: 2 },
+            { source: SRC, videoUrl: PAGE, startSeconds: 3, endSeconds: 4 },
+          ],
+        },
+      });
+      expect(free.status).toBe(202);
+      const ended = await Promise.all((free.body as { jobs: Job[] }).jobs.map((j) => waitForJob(port, token, j.id)));
+      expect(ended.map((j) => [j.status, j.error?.code, j.error?.message, j.credits.state])).toEqual(
+        Array(2).fill(["failed", "plan_limit", BATCH_LIMIT_MESSAGE, "none"]),
+      );
+    } finally {
+      api.holds.delete(held.id);
+    }
   });
 
   it("has one push channel, the WebSocket: no Server-Sent Events, and no token in a plain request's query", async () => {

@@ -7,18 +7,17 @@ import {
   nativeRequestSchema,
   type NativeHello,
   type NativeMessage,
-  type NativeRequest,
 } from "../../../../app/domain/native-messaging";
-import { ApiClient, DEFAULT_API_BASE } from "./api-client";
+import { DEFAULT_API_BASE } from "./api-client";
 import { cleanStaleParts, defaultOutputDir } from "./config";
-import { dryRun } from "../source/dry-run";
 import { ClipError } from "../errors";
 import { killAllChildren } from "../ffmpeg";
-import { JobQueue, type JobQueueOptions, type Session } from "./jobs";
+import { createHandler } from "./handler";
+import { JobQueue, type JobQueueOptions } from "./jobs";
 import { SourceCache } from "../source/source-cache";
 import { encodeFrame, FrameReader, frameTooLarge } from "./native-frame";
 import { checkApiBase, envAllowsPrivateSources } from "../source/net-guard";
-import { installHint, toolPaths, toolVersion, ytDlpVersion, type Tools } from "./tools";
+import { toolPaths, toolVersion, ytDlpVersion, type Tools } from "./tools";
 import { VERSION } from "./version";
 import { ytDlpAgeWarning } from "../source/ytdlp";
 
@@ -47,6 +46,7 @@ const STOP_BUDGET_MS = 1500;
 /**
  * `clipcut-companion native-host`: the browser starts it for the extension's `connectNative` port and keeps it for the
  * life of the port. Requests, replies and job events are frames on stdin/stdout; nothing else is written to stdout.
+ * This file is only the transport: each request is parsed with the native union and answered by handler.ts.
  * When stdin ends (the port closed: idle, browser quit, extension reloaded) every job is stopped at once: its ffmpeg
  * and yt-dlp are killed, its partial file removed and its hold released, then the host exits.
  */
@@ -141,55 +141,13 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
     };
   }
 
-  async function handle(request: NativeRequest): Promise<unknown> {
-    switch (request.type) {
-      case "hello":
-        if (request.protocol > NATIVE_PROTOCOL)
-          throw new ClipError(
-            "companion_too_old",
-            "The ClipCut companion is older than the extension. Update it: npm install -g clipcut-companion@latest, then run clipcut-companion install.",
-            426,
-          );
-        return hello();
-      case "ping":
-        return { pong: true };
-      case "submit": {
-        const t = await toolsReady;
-        if (!t.ffmpeg || !t.ffprobe)
-          throw new ClipError("missing_tool", `FFmpeg is not installed.\n${installHint("ffmpeg")}`, 503);
-        const session: Session = {
-          apiToken: request.session.apiToken,
-          apiBaseUrl: request.session.apiBaseUrl ? checkApiBase(request.session.apiBaseUrl) : apiBase,
-        };
-        if (request.jobs.length > 1) {
-          const me = await new ApiClient(session.apiBaseUrl, session.apiToken, options.fetchImpl).me();
-          if (!me.limits.batch)
-            throw new ClipError("plan_limit", "Batch processing is not included in your plan.", 403);
-        }
-        await folderReady;
-        const jobs = request.jobs.map((job) => queue.submit(job, session));
-        log(`submitted ${jobs.map((j) => j.id.slice(0, 8)).join(", ")}`);
-        return { jobs };
-      }
-      case "jobs":
-        return { jobs: queue.list() };
-      case "job": {
-        const job = queue.get(request.jobId);
-        if (!job) throw new ClipError("not_found", "No such job.", 404);
-        return { job };
-      }
-      case "cancel":
-        return { job: queue.cancel(request.jobId) };
-      case "dryRun": {
-        const t = await toolsReady;
-        if (!t.ffmpeg || !t.ffprobe)
-          throw new ClipError("missing_tool", `FFmpeg is not installed.\n${installHint("ffmpeg")}`, 503);
-        return {
-          report: await dryRun(request.request, { sources, tools, allowPrivateSources, ytDlpWarning: t.ytDlpWarning }),
-        };
-      }
-    }
-  }
+  const handle = createHandler({
+    ...{ queue, sources, tools, allowPrivateSources, apiBase, folderReady, hello, log },
+    toolsReady: () =>
+      toolsReady.then((t) => ({ ffmpeg: Boolean(t.ffmpeg && t.ffprobe), ytDlpWarning: t.ytDlpWarning })),
+    // No session of its own: each submit comes with the account that pays for it.
+    session: () => null,
+  });
 
   function refuse(id: string | null, error: unknown) {
     const body: JobError =

@@ -9,12 +9,13 @@ import {
   sessionRequestSchema,
   type CompanionEvent,
   type HealthResponse,
+  type Job,
 } from "../../../../app/domain/companion";
 import { dryRunRequestSchema } from "../../../../app/domain/true-cut";
 import { ApiClient, DEFAULT_API_BASE } from "./api-client";
-import { dryRun } from "../source/dry-run";
 import { ClipError } from "../errors";
 import { checkApiBase } from "../source/net-guard";
+import { createHandler } from "./handler";
 import { JobQueue, type Session } from "./jobs";
 import { SourceCache } from "../source/source-cache";
 import {
@@ -83,7 +84,11 @@ function parse<T>(schema: ZodType<T, ZodTypeDef, unknown>, body: unknown): T {
   return result.data;
 }
 
-/** The companion's HTTP API (see README): health, session, jobs, batch, and the WebSocket of job events (the one push channel). */
+/**
+ * The companion's HTTP API (see README), the optional transport of `serve`: health, session, jobs, batch, and the
+ * WebSocket of job events (the one push channel). Host, Origin and the pairing token are checked here; the requests
+ * themselves are answered by handler.ts, as over native messaging.
+ */
 export function createCompanionServer(options: CompanionServerOptions): CompanionServer {
   let port = 0;
   let session: Session | null = null;
@@ -99,6 +104,19 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
     fetchImpl: options.fetchImpl,
     allowPrivateSources: options.allowPrivateSources ?? false,
     ytDlpWarning: options.ytDlpWarning ?? null,
+  });
+  const handle = createHandler({
+    queue,
+    sources,
+    tools: options.tools,
+    allowPrivateSources: options.allowPrivateSources ?? false,
+    apiBase,
+    // serve starts only when ffmpeg and ffprobe run (checkTools).
+    toolsReady: async () => ({
+      ffmpeg: Boolean(options.toolVersions.ffmpeg),
+      ytDlpWarning: options.ytDlpWarning ?? null,
+    }),
+    session: () => session,
   });
   const security: SecurityOptions = {
     port: () => port,
@@ -166,42 +184,27 @@ export function createCompanionServer(options: CompanionServerOptions): Companio
       }
     }
     if (path === "/jobs") {
-      if (method === "GET") return send(res, 200, { jobs: queue.list() });
+      if (method === "GET") return send(res, 200, await handle({ type: "jobs" }));
       if (method === "POST") {
-        const request = parse(clipJobRequestSchema, await readJson(req));
-        if (!session)
-          return error(res, 401, "session_required", "Connect your ClipCut account in the extension first.");
-        return send(res, 202, { job: queue.submit(request) });
+        const job = parse(clipJobRequestSchema, await readJson(req));
+        const { jobs } = (await handle({ type: "submit", jobs: [job], session: null })) as { jobs: Job[] };
+        return send(res, 202, { job: jobs[0] });
       }
     }
     if (path === "/batch" && method === "POST") {
       const batch = parse(batchRequestSchema, await readJson(req));
-      if (!session) return error(res, 401, "session_required", "Connect your ClipCut account in the extension first.");
-      if (batch.jobs.length > 1) {
-        const me = await new ApiClient(session.apiBaseUrl, session.apiToken, options.fetchImpl).me();
-        if (!me.limits.batch) return error(res, 403, "plan_limit", "Batch processing is not included in your plan.");
-      }
-      return send(res, 202, { jobs: batch.jobs.map((j) => queue.submit(j)) });
+      return send(res, 202, await handle({ type: "submit", jobs: batch.jobs, session: null }));
     }
     if (path === "/dry-run" && method === "POST") {
       // The true-cut report (dry-run.ts): reads the source's packets around the range, spends and writes nothing.
-      const body = parse(dryRunRequestSchema, await readJson(req));
-      const report = await dryRun(body, {
-        sources,
-        tools: options.tools,
-        allowPrivateSources: options.allowPrivateSources ?? false,
-        ytDlpWarning: options.ytDlpWarning ?? null,
-      });
-      return send(res, 200, { report });
+      const request = parse(dryRunRequestSchema, await readJson(req));
+      return send(res, 200, await handle({ type: "dryRun", request }));
     }
     if ((m = /^\/jobs\/([0-9a-f-]{36})(\/cancel)?$/.exec(path))) {
-      const id = m[1] ?? "";
-      if (method === "GET" && !m[2]) {
-        const job = queue.get(id);
-        return job ? send(res, 200, { job }) : error(res, 404, "not_found", "No such job.");
-      }
+      const jobId = m[1] ?? "";
+      if (method === "GET" && !m[2]) return send(res, 200, await handle({ type: "job", jobId }));
       if ((method === "POST" && m[2]) || (method === "DELETE" && !m[2]))
-        return send(res, 200, { job: queue.cancel(id) });
+        return send(res, 200, await handle({ type: "cancel", jobId }));
     }
     return error(res, 404, "not_found", `No route for ${method} ${path}.`);
   }

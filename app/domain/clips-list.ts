@@ -94,4 +94,8 @@ export const CLIPS_CSV_HEADER = [
   "Credits",
   "Status",
   "Made by",
+  // The short-video options, last so that older spreadsheets' columns keep their places.
+  "Aspect",
+  "Crop position",
+  "Captions",
 ] as const;

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getDb } from "~/db/client.server";
 import { clipsForViewerExport } from "~/db/clips.server";
+import { describeCaptions } from "~/domain/clip-request";
 import { CLIPS_CSV_HEADER, clipsCsvName, clipsList, clipsWindow } from "~/domain/clips-list";
 import { csvResponse, mapChunks } from "~/services/admin-csv.server";
 import { requireUser } from "~/services/auth.server";
@@ -29,6 +30,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       c.cost,
       c.status,
       c.madeBy,
+      c.aspect,
+      c.cropPosition,
+      c.captions ? describeCaptions(c.captions) : "",
     ]),
   );
 }

@@ -103,6 +103,9 @@ describe("a clip's aspect, crop and captions through API v1", () => {
     const view = await (await get(`/view-clip/${made.id}`, { cookie })).text();
     expect(view).toMatch(/Aspect<\/dt><dd[^>]*>9:16, left</);
     expect(view).toMatch(/Captions<\/dt><dd[^>]*>en, burned in, \.srt</);
+    const csv = await (await get("/clips/export", { cookie })).text();
+    expect(csv.split("\n")[0]).toMatch(/,Aspect,Crop position,Captions\r?$/);
+    expect(csv).toMatch(/,9:16,0,"en, burned in, \.srt"\r?\n/);
   });
 
   it("a request without them is an Original clip without captions, as older clients send", async () => {

@@ -21,6 +21,8 @@ describe("/credits", () => {
   it("when the history cannot be read, still shows the page with the error box, not an error page", async () => {
     await insertUser({ email: "no-history@example.com", password: PASSWORD, credits: 120 });
     const cookie = await signIn("no-history@example.com", PASSWORD);
+    // The user's ledger has loaded (it answers who is signed in) before the table goes missing.
+    expect((await get("/credits", { cookie })).status).toBe(200);
     // The history's table goes missing for this one request (this file has its own database).
     await env.DB.exec("ALTER TABLE credit_ledger RENAME TO credit_ledger_away");
     try {

@@ -63,6 +63,8 @@ describe("the admin screens say the spec's words", () => {
 
   it("Overviews that cannot be read: “An Error Occurred” with the message", async () => {
     const cookie = await adminCookie();
+    // The admin's ledger has loaded (it answers who is signed in) before the table goes missing.
+    expect((await page("/admin", cookie)).status).toBe(200);
     await env.DB.exec("ALTER TABLE clips RENAME TO clips_away");
     try {
       const { status, html } = await page("/admin", cookie);

@@ -61,6 +61,11 @@ export async function accountDataRows(db: Db, userId: string, now = new Date()) 
           quality: clips.quality,
           cost: clips.cost,
           status: clips.status,
+          aspect: clips.aspect,
+          cropPosition: clips.cropPosition,
+          captionsTrack: clips.captionsTrack,
+          captionsMode: clips.captionsMode,
+          captionsSrt: clips.captionsSrt,
           // Whether the team's balance paid for it (never whose balance that was).
           paidByTeam: sql<number>`${clips.payerId} is not null and ${clips.payerId} != ${clips.userId}`,
           createdAt: clips.createdAt,
@@ -141,6 +146,11 @@ export async function accountDataRows(db: Db, userId: string, now = new Date()) 
           format: presets.format,
           quality: presets.quality,
           clipSeconds: presets.clipSeconds,
+          aspect: presets.aspect,
+          cropPosition: presets.cropPosition,
+          captionsTrack: presets.captionsTrack,
+          captionsMode: presets.captionsMode,
+          captionsSrt: presets.captionsSrt,
           createdAt: presets.createdAt,
         })
         .from(presets)

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CutStrategy } from "../../../app/domain/companion";
 import type { Format, Quality } from "../../../app/domain/media";
-import { cutClip, type CutHooks } from "../src/paths/cut";
+import { cutClip, type CutHooks, type CutRequest } from "../src/paths/cut";
 import { probeMedia } from "../src/source/probe";
 import { resolveSource } from "../src/source/source";
 import { toolPaths } from "../src/host/tools";
@@ -27,6 +27,8 @@ export interface SimpleCut {
   baseName?: string;
   /** Wanted height for page URLs (yt-dlp's selector). */
   height?: number | null;
+  crop?: CutRequest["crop"];
+  captions?: CutRequest["captions"];
 }
 
 export async function cut(c: SimpleCut, hooks: Partial<CutHooks> = {}) {
@@ -46,6 +48,8 @@ export async function cut(c: SimpleCut, hooks: Partial<CutHooks> = {}) {
       watermark: c.watermark ?? false,
       outputDir: c.outputDir ?? tempDir(),
       baseName: c.baseName ?? "clip",
+      crop: c.crop,
+      captions: c.captions,
     },
     { tools: t, ...hooks },
   );

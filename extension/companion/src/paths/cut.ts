@@ -1,6 +1,6 @@
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import type { CutResult } from "../../../../app/domain/companion";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
 import { checkWrittenClip } from "../check/written-clip";
@@ -120,7 +120,7 @@ async function planDirect(
   return { ...direct, req };
 }
 
-/** Paths 5–9: one ffmpeg read of the clip's span into a stage, then the first staged path that takes it. */
+/** Paths 5–10: one ffmpeg read of the clip's span into a stage, then the first staged path that takes it. */
 async function cutStaged(req: CutRequest, run: Run, stageShare: number): Promise<CutResult> {
   const { hooks, trace, progress } = run;
   const work = await mkdtemp(join(tmpdir(), "clipcut-"));
@@ -148,6 +148,7 @@ async function cutStaged(req: CutRequest, run: Run, stageShare: number): Promise
     await runSteps(plan, await adoptIfSame(await heading, plan.steps), run, stageShare);
     const verified = await trace.span("verify", () => checkStaged(req, plan, slot!.partPath, hooks));
     await slot.commit();
+    if (plan.sidecar !== undefined) await writeSidecar(slot.path, plan.sidecar);
     const size = (await stat(slot.path)).size;
     hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
     run.ownTrace?.end(plan.strategy);
@@ -161,6 +162,18 @@ async function cutStaged(req: CutRequest, run: Run, stageShare: number): Promise
     headWatch.abort();
     await (await heading.catch(() => null))?.stop();
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The .srt beside a finished clip, under the clip's own name; never over an existing file (then "name (1).srt"). */
+async function writeSidecar(clip: string, text: string): Promise<void> {
+  const slot = await reserveOutput(dirname(clip), basename(clip, extname(clip)), "srt");
+  try {
+    await writeFile(slot.partPath, text);
+    await slot.commit();
+  } catch (error) {
+    await slot.discard();
+    throw error;
   }
 }
 
@@ -256,7 +269,7 @@ async function runSteps(
           const onStepProgress = i === 0 ? progress.step(step.mediaSeconds, step.origin) : undefined;
           // An adopted early head that failed (it followed a stage that went wrong) is run again the usual way.
           if (adopted?.step === step && (await adopted.finish(signal, onStepProgress))) return;
-          if (step.writeFirst) await writeFile(step.writeFirst.path, step.writeFirst.text);
+          for (const f of [step.writeFirst ?? []].flat()) await writeFile(f.path, f.text);
           await runFfmpeg(hooks.tools.ffmpeg, step.args, {
             signal,
             timeoutMs: stepTimeoutMs(step.mediaSeconds, false),

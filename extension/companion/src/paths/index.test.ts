@@ -3,8 +3,17 @@ import { CUT_PATHS, planInProcess, STAGED_PATHS, type StagedSource } from "./ind
 import type { CutRequest } from "./request";
 import type { Choice } from "./strategy";
 
-const request = (o: { codec: string; container: string; format?: string; strategy?: string }): CutRequest =>
+const request = (o: {
+  codec: string;
+  container: string;
+  format?: string;
+  strategy?: string;
+  crop?: CutRequest["crop"];
+  captions?: CutRequest["captions"];
+}): CutRequest =>
   ({
+    crop: o.crop,
+    captions: o.captions,
     info: { video: { codec: o.codec, height: 360, width: 640 }, audio: null, formatName: o.container },
     format: o.format ?? "mp4",
     quality: null,
@@ -17,7 +26,7 @@ const staged = (format: StagedSource["format"], choice: Choice | null) =>
   ({ format, choice, frames: null, stage: "", staged: { video: [], audio: [] }, work: "", end: 0 }) as StagedSource;
 
 describe("CUT_PATHS", () => {
-  it("lists the nine paths in the order they are tried: in this process first, then from the stage", () => {
+  it("lists the ten paths in the order they are tried: in this process first, then from the stage", () => {
     expect(CUT_PATHS.map((p) => `${p.where}: ${p.name}`)).toEqual([
       "in-process: MP4 byte copy",
       "in-process: Matroska byte copy",
@@ -27,6 +36,7 @@ describe("CUT_PATHS", () => {
       "staged: staged copy",
       "staged: staged H.264 smart cut",
       "staged: staged VP9 smart cut",
+      "staged: staged shorts",
       "staged: staged re-encode",
     ]);
   });
@@ -51,5 +61,25 @@ describe("CUT_PATHS", () => {
     expect(takers(staged("mpegts", choice("smart")))).toEqual(["staged H.264 smart cut"]);
     expect(takers(staged("matroska", choice("smart")), "vp9")).toEqual(["staged VP9 smart cut"]);
     expect(takers(staged("matroska", choice("reencode")), "av1")).toEqual(["staged re-encode"]);
+    // A crop or captions: the Shorts path, whatever the codec.
+    const crop = { x: 0, y: 0, width: 202, height: 360 };
+    const captions = { cues: [], mode: "soft" as const };
+    for (const o of [{ crop }, { captions }, { crop, captions }])
+      for (const codec of ["h264", "av1"])
+        expect(
+          STAGED_PATHS.filter(
+            (p) =>
+              p.refuse(request({ codec, container: "mov,mp4", ...o }), staged("mpegts", choice("reencode"))) === null,
+          ).map((p) => p.name),
+        ).toEqual(["staged shorts"]);
+  });
+
+  it("refuses a crop or burned-in captions in this process, by name", async () => {
+    const crop = { x: 0, y: 0, width: 202, height: 360 };
+    const burn = { cues: [], mode: "burn" as const };
+    const outcome = await planInProcess(request({ codec: "h264", container: "mov,mp4", crop, captions: burn }));
+    expect(outcome.refusals.map((r) => r.why)).toEqual(
+      CUT_PATHS.filter((p) => p.where === "in-process").map(() => "re-encode needed (crop, captions burned in)"),
+    );
   });
 });

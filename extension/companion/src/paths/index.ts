@@ -11,6 +11,7 @@ import { audioPlan } from "./staged/audio";
 import { copyPlan } from "./staged/copy";
 import type { Plan, Step } from "./staged/plan";
 import { reencodePlan } from "./staged/reencode";
+import { shortsPlan } from "./staged/shorts";
 import { h264HeadStep, smartPlanH264 } from "./staged/smart-h264";
 import { smartPlanVp9, vp9HeadStep } from "./staged/smart-vp9";
 import { reencodeReasons, type Choice } from "./strategy";
@@ -18,7 +19,7 @@ import { reencodeReasons, type Choice } from "./strategy";
 /**
  * The ways to cut a clip, in the order they are tried: the first that does not refuse a request plans, writes and
  * checks it (paths/cut.ts). Paths 1–4 write the clip in this process from the container's own index; what none of
- * them takes is read once into a stage by ffmpeg, and paths 5–9 cut it from there. Every refusal is traced by the
+ * them takes is read once into a stage by ffmpeg, and paths 5–10 cut it from there. Every refusal is traced by the
  * path's name (`refused by <name>: <why>`).
  */
 
@@ -191,9 +192,17 @@ export const CUT_PATHS: readonly CutPath[] = [
     head: vp9HeadStep,
   },
   {
+    // A crop or captions: the picture is re-encoded in one run that crops, scales and draws or muxes the captions.
+    name: "staged shorts",
+    where: "staged",
+    refuse: (req, s) => (!s.choice ? "audio output" : !req.crop && !req.captions ? "no crop and no captions" : null),
+    plan: (req, s, out) => shortsPlan(req, s.stage, s.work, out, s.frames!, s.staged),
+  },
+  {
     name: "staged re-encode",
     where: "staged",
-    refuse: chosen("reencode"),
+    refuse: (req, s) =>
+      chosen("reencode")(req, s) ?? (req.crop || req.captions ? "crop or captions: staged shorts" : null),
     plan: (req, s, out) => withReason(reencodePlan(req, s.stage, out, s.frames!), s),
   },
 ];

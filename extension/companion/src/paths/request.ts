@@ -1,5 +1,7 @@
 import type { CutStrategy, Progress } from "../../../../app/domain/companion";
+import type { CropBox } from "../../../../app/domain/crop";
 import type { Format, Quality } from "../../../../app/domain/media";
+import type { ShortsCaptions } from "../shorts";
 import type { CopiedPackets, Verified } from "../check/verify";
 import type { MediaInfo } from "../source/probe";
 import type { ReadStats } from "../source/range-reader";
@@ -26,6 +28,10 @@ export interface CutRequest {
   baseName: string;
   /** The quality the user asked for, before it was capped at the source (for the "not that tall" note). */
   requestedQuality?: Quality | null;
+  /** The crop box in this file's pixels (the panel's box moved onto the file's frame: cropOnFrame); none keeps the frame. */
+  crop?: CropBox | null;
+  /** The captions: the chosen track's cues (on the source's clock), burned in or muxed as a track. */
+  captions?: ShortsCaptions | null;
 }
 
 export interface CutHooks {

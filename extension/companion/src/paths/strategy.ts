@@ -7,7 +7,9 @@ import type { CutRequest } from "./request";
 /** Which strategy a cut gets, and what it needs (known before any media is read). */
 
 /** What the output needs, known before any media is read. */
-export function reencodeReasons(req: Pick<CutRequest, "info" | "format" | "quality" | "watermark">): string[] {
+export function reencodeReasons(
+  req: Pick<CutRequest, "info" | "format" | "quality" | "watermark" | "crop" | "captions">,
+): string[] {
   const reasons: string[] = [];
   const video = req.info.video;
   if (isAudioFormat(req.format)) return ["audio output"];
@@ -16,6 +18,10 @@ export function reencodeReasons(req: Pick<CutRequest, "info" | "format" | "quali
   else if (!canCopyVideo(req.format, video.codec)) reasons.push(`${video.codec} cannot be copied into ${req.format}`);
   if (req.watermark) reasons.push("watermark");
   if (req.quality && qualityHeight(req.quality) < video.height) reasons.push(`scaling to ${req.quality}`);
+  if (req.crop) reasons.push("crop");
+  if (req.captions?.mode === "burn") reasons.push("captions burned in");
+  // A subtitle track alone could be muxed beside copied video; the Shorts path writes it (with a re-encode) for now.
+  if (req.captions?.mode === "soft") reasons.push("captions track");
   return reasons;
 }
 

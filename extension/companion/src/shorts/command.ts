@@ -15,6 +15,7 @@ import { toFrames, type FrameRange } from "../../../../app/domain/frames";
 import { isAudioFormat, type Format, type Quality } from "../../../../app/domain/media";
 import { ClipError } from "../errors";
 import { audioCodecArgs, canCopyAudio, containerArgs, videoCodecArgs, watermarkFilter } from "../paths/encode";
+import { keepPackets } from "../paths/staged/copy";
 
 /**
  * A clip for Shorts, Reels and TikTok in one ffmpeg run: the exact frames of the range, cropped to the box (and
@@ -51,6 +52,11 @@ export interface ShortsJob {
   audioInput: readonly string[] | null;
   /** That input's audio codec (from the probe): copied when the output container takes it. */
   audioCodec: string | null;
+  /**
+   * A copy's packets by their place in the audio input (0-based, from a listing of it: the stage's), kept instead of
+   * seeking: a seek in MPEG-TS lands on a PES packet that may start before the first frame.
+   */
+  audioPackets?: { from: number; to: number } | null;
   /** The range as the companion's request has it (the panel sends the middles of the first and last frames). */
   startSeconds: number;
   endSeconds: number;
@@ -191,12 +197,15 @@ export function shortsCommand(job: ShortsJob): ShortsCommand {
     // The sound on the clip's clock: shifted so the first frame's time is 0, read from there. A copy keeps the
     // packets from the first at or after the first frame (ffmpeg drops those before the input's start) up to the
     // clip's length (-t); an encode is trimmed to the sample.
-    args.push(...withInputOptions(job.audioInput, ["-itsoffset", t(-firstTime), "-ss", t(firstTime)]));
+    const copy = job.audioCodec !== null && canCopyAudio(format, job.audioCodec);
+    const picked = copy ? (job.audioPackets ?? null) : null;
+    const seek = picked ? [] : ["-ss", t(firstTime)];
+    args.push(...withInputOptions(job.audioInput, ["-itsoffset", t(-firstTime), ...seek]));
     const a = input++;
     maps.push("-map", `${a}:a:0`);
-    if (job.audioCodec && canCopyAudio(format, job.audioCodec)) {
+    if (copy) {
       audio = "copy";
-      codecs.push("-c:a", "copy");
+      codecs.push("-c:a", "copy", ...(picked ? ["-bsf:a", keepPackets(picked.from, picked.to)] : []));
     } else {
       audio = "encode";
       codecs.push("-af", `atrim=start=0:end=${t(mediaSeconds)},asetpts=PTS-STARTPTS`, ...audioCodecArgs(format));

@@ -16,8 +16,8 @@ export const STAGE_MARGIN_SECONDS = 1;
 
 export interface Step {
   args: string[];
-  /** A small file the step reads (the concat list), written just before it runs. */
-  writeFirst?: { path: string; text: string };
+  /** Small files the step reads (the concat list, a captions file), written just before it runs. */
+  writeFirst?: { path: string; text: string } | readonly { path: string; text: string }[];
   /** Seconds of media this step writes, and the output timestamp it starts from, for progress. */
   mediaSeconds: number;
   origin: number;
@@ -48,6 +48,8 @@ export interface Plan {
   known?: CopiedPackets;
   /** The framecrc listing of the audio packets an earlier step encoded: their count is the audio `known` expects. */
   audioListing?: string;
+  /** An .srt written beside the finished clip (its name, with .srt). */
+  sidecar?: string;
 }
 
 export function videoScaleFilters(req: CutRequest): string[] {

@@ -1,0 +1,93 @@
+import { qualityHeight, type Quality } from "../../../../../app/domain/media";
+import type { CropBox } from "../../../../../app/domain/crop";
+import { shortsCommand } from "../../shorts";
+import { copiesAudioPacket, TICKS_PER_SECOND, toSeconds, type CutFrames } from "../keyframes";
+import type { StagedPackets } from "./listing";
+import type { CutRequest } from "../request";
+import { STAGE_OFFSET, type Plan } from "./plan";
+
+/**
+ * The Shorts path: a crop, or captions, cut from the stage in one ffmpeg run (shorts/command.ts): the exact frames
+ * of the plan, cropped and scaled, captions burned in or muxed as a track, the sound copied when the container takes
+ * it. The picture is always re-encoded.
+ */
+
+/** Why the clip goes this way, in the words the result and the panel's report use. */
+export function shortsReason(req: Pick<CutRequest, "crop" | "captions">): string {
+  const burn = req.captions?.mode === "burn";
+  if (req.crop && burn) return "re-encoded for the crop and the burned-in captions";
+  if (req.crop) return "re-encoded for the crop";
+  if (burn) return "re-encoded for the burned-in captions";
+  return "re-encoded to add the captions track";
+}
+
+/** The short side the clip is scaled to: the asked quality when it is smaller than the box, never larger. */
+export function shortsScale(quality: Quality | null, box: { width: number; height: number }): Quality | null {
+  return quality && qualityHeight(quality) < Math.min(box.width, box.height) ? quality : null;
+}
+
+export function shortsPlan(
+  req: CutRequest,
+  stage: string,
+  work: string,
+  out: string,
+  frames: CutFrames,
+  staged: StagedPackets,
+): Plan {
+  const hasAudio = req.info.audio !== null && staged.audio.length > 0;
+  const video = req.info.video!;
+  const source = { width: video.width, height: video.height };
+  const crop: CropBox | null = req.crop ?? null;
+  // The stage's own grid: frame 0 of the builder is the plan's first frame (whatever the source's first timestamp),
+  // so the trim lands a quarter frame before it and half a frame after the last.
+  const fps = TICKS_PER_SECOND / frames.frameTicks;
+  // -ss on an input counts from its first timestamp unless told otherwise; the builder's are the stage's own times.
+  const stageInput = ["-seek_timestamp", "1", "-i", stage];
+  // A copied sound keeps the stage's packets from the first at or after the first frame (the copy paths' rule).
+  const kept = staged.audio.flatMap((p, i) =>
+    copiesAudioPacket(p.pts, p.duration, frames.startPts, frames.endPts) ? [i] : [],
+  );
+  // The cues on the builder's clock: its time 0 is the plan's first frame.
+  const shift = toSeconds(frames.startPts - STAGE_OFFSET);
+  const captions = req.captions && {
+    ...req.captions,
+    cues: req.captions.cues.map((c) => ({ ...c, start: c.start - shift, end: c.end - shift })),
+  };
+  const command = shortsCommand({
+    videoInput: stageInput,
+    audioInput: hasAudio ? stageInput : null,
+    audioCodec: req.info.audio?.codec ?? null,
+    audioPackets: { from: kept[0] ?? 0, to: kept[kept.length - 1] ?? -1 },
+    originSeconds: toSeconds(frames.startPts),
+    startSeconds: 0.5 / fps,
+    endSeconds: (frames.frameCount - 0.5) / fps,
+    fps,
+    source,
+    crop,
+    scaleTo: shortsScale(req.quality, crop ?? source),
+    captions: captions ?? null,
+    watermark: req.watermark,
+    format: req.format,
+    output: out,
+    workDir: work,
+  });
+  return {
+    strategy: "reencode",
+    reason: shortsReason(req),
+    startSeconds: toSeconds(frames.startPts - STAGE_OFFSET),
+    endSeconds: toSeconds(frames.endPts - STAGE_OFFSET),
+    snapped: false,
+    expectVideo: true,
+    expectAudio: hasAudio,
+    steps: [
+      {
+        args: command.args,
+        writeFirst: command.files,
+        mediaSeconds: command.mediaSeconds,
+        origin: 0,
+        weight: 4,
+      },
+    ],
+    sidecar: command.sidecar?.text,
+  };
+}

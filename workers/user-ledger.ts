@@ -220,7 +220,13 @@ export class UserLedger extends LedgerSockets {
         console.warn(
           JSON.stringify({ level: "warn", msg: "ledger batch failed", size: group.length, error: String(error) }),
         );
-        this.state = (await loadLedgerState(this.db, base.user.id).catch(() => null)) ?? base;
+        // D1 saying the user is gone (a row deleted behind the ledger's back) ends the state: every operation then
+        // answers "User not found." instead of failing to save; a failed read keeps the state it had.
+        const fresh = await loadLedgerState(this.db, base.user.id).then(
+          (state) => ({ state }),
+          () => null,
+        );
+        this.state = fresh ? fresh.state : base;
         for (const w of group) await this.commitOne(w);
         return;
       }

@@ -20,7 +20,7 @@ import type { Packet } from "../source/probe";
 import type { RangeReader, ReadStats } from "../source/range-reader";
 import type { CutRequest, DirectPlan } from "./request";
 import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
-import type { CopiedPackets } from "../check/verify";
+import type { CopiedPackets, Verified } from "../check/verify";
 
 /**
  * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (path 1 of
@@ -258,6 +258,49 @@ async function plan(
   }
 }
 
+/** What the planning steps share: the request, the video file and its track, and the sound as found so far. */
+interface Walk {
+  req: CutRequest;
+  start: number;
+  end: number;
+  main: Opened;
+  video: Mp4Track;
+  /** The sidx counts on the media clock: the video edit's offset from the presentation one (and the 1 ms rule). */
+  toMedia: number;
+  /** The video's presentation times (its edit applied), in seconds. */
+  vPts: (s: Samples, i: number) => number;
+  /** The separate audio file (DASH), when there is one. */
+  separate: CutRequest["input"] | null;
+  /** The file and track the sound is read from (the video file's, or the separate one once loaded). */
+  audioFile: Opened | null;
+  audio: Mp4Track | undefined;
+  /** The separate audio's head and fragments, loaded from `from` seconds (or why not). */
+  loadAudio: (from: number) => Promise<string | { opened: Opened; track: Mp4Track | undefined }>;
+  /** That load begun early, from the sidx's guess of the first fragment. */
+  early: ReturnType<Walk["loadAudio"]> | null;
+  /** A fragmented source's clip, written as its fragments are read. */
+  stream: FragmentStream | null;
+}
+
+/** The clip's packets as the strategy rule chose them: the keyframe sample, the frame plan and a copy's end. */
+interface Chosen {
+  k: number;
+  frames: ReturnType<typeof planFrames>;
+  choice: Extract<ReturnType<typeof chooseStrategy>, { kind: "copy" }>;
+  keySeconds: number;
+}
+
+/** The copied sound: a contiguous run of samples in decode order, and where its first one is shown. */
+interface SoundRun {
+  aFrom: number;
+  aCount: number;
+  aStart: number;
+}
+
+/**
+ * Plans the byte copy in named steps: open the video file, walk a fragmented file's clip fragments (writing the clip
+ * as they arrive), choose the packets, find the sound's run, build the clip's tracks, and make the plan.
+ */
 async function planWith(
   req: CutRequest,
   openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
@@ -266,21 +309,49 @@ async function planWith(
   onRead: ((fraction: number) => void) | undefined,
   created: (clip: Mp4ClipFile) => void,
 ): Promise<Mp4CopyOutcome> {
+  const walk = await openVideo(req, openReader);
+  if (typeof walk === "string") return { notTaken: walk };
+  if (walk.main.index && walk.stream) {
+    const missing = await walkFragments(walk, onRead, created);
+    if (missing) return { notTaken: missing };
+  }
+  const chosen = choosePackets(walk);
+  if ("notTaken" in chosen) return chosen;
+  const sound = await soundRun(walk, chosen);
+  if (typeof sound === "string") return { notTaken: sound };
+  const clip = clipTracks(walk, chosen, sound);
+  if (typeof clip === "string") return { notTaken: clip };
+  const check = (out: string, o: Parameters<DirectPlan["write"]>[1]) =>
+    checkWrittenClip(out, req.format, clip.known, clip.starts, { ffmpeg: o.ffmpeg, signal: o.signal });
+  const planned = {
+    ...copySpan(chosen.frames, chosen.choice),
+    via: walk.main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
+    known: clip.known,
+    stats,
+  };
+  if (walk.stream) return { plan: fragmentedPlan(walk, clip.tracks, planned, close, check) };
+  return progressivePlan(walk, chosen, clip.tracks, planned, close, check);
+}
+
+/** Step 1: the video file's movie header (and sidx), its video track and timeline; the separate audio's head beside. */
+async function openVideo(
+  req: CutRequest,
+  openReader: (spec: CutRequest["input"]) => Promise<RangeReader>,
+): Promise<Walk | string> {
   // A separate audio file's (DASH) head and sidx are read beside the video file's: both are on the critical path.
   const separate = req.input.audio && req.info.audio ? req.input.audio : null;
   const audioHead = separate ? openReader(separate).then(openMovie) : null;
   audioHead?.catch(() => undefined);
   const main = await openMovie(await openReader(req.input));
-  if (typeof main === "string") return { notTaken: main };
+  if (typeof main === "string") return main;
   const start = req.startSeconds;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
   const video = main.movie.tracks.find((t) => t.handler === "vide");
-  let audioFile: Opened | null = req.input.audio ? null : main;
-  let audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
-  if (!video || !VIDEO_ENTRIES.has(video.codec)) return { notTaken: `video sample entry ${video?.codec ?? "none"}` };
+  const audioFile: Opened | null = req.input.audio ? null : main;
+  const audio = req.info.audio && audioFile ? audioFile.movie.tracks.find((t) => t.handler === "soun") : undefined;
+  if (!video || !VIDEO_ENTRIES.has(video.codec)) return `video sample entry ${video?.codec ?? "none"}`;
   const vt = timeline(video, main.movie.timescale);
-  if (typeof vt === "string") return { notTaken: vt };
-  const vPts = presented(video, vt);
+  if (typeof vt === "string") return vt;
   // Its fragments are read from just before the picture's first fragment (its sound starts at the keyframe, which
   // that fragment begins with), beside the video's fragments; otherwise once the keyframe is known.
   const loadAudio = async (from: number) => {
@@ -296,80 +367,99 @@ async function planWith(
   const early = separate && firstFragment !== null ? loadAudio(firstFragment - toMedia - 0.5) : null;
   early?.catch(() => undefined);
   const stream = main.index ? new FragmentStream(main.reader, toTicks(end - HOLD_SECONDS)) : null;
+  return {
+    ...{ req, start, end, main, video, vPts: presented(video, vt), separate, audioFile, audio },
+    ...{ toMedia, loadAudio, early, stream },
+  };
+}
+
+/**
+ * Step 2 (fragmented files): reads the clip's fragments, and from the first one with the keyframe on writes the clip
+ * as they arrive. Stops early (NotTaken) when the strategy rule rules a copy out once the start's frame is known.
+ * Answers why the fragments do not hold the clip, or null.
+ */
+async function walkFragments(
+  w: Walk,
+  onRead: ((fraction: number) => void) | undefined,
+  created: (clip: Mp4ClipFile) => void,
+): Promise<string | null> {
+  const { req, main, video, vPts, start, end, separate } = w;
+  const stream = w.stream!;
   /** Subsegments the walk begins before the sidx's choice (1 when the start's frame was in the one before). */
   let back = 0;
-  if (main.index && stream) {
-    const own = audio;
-    const walk = async (lists: Map<number, FragmentSamples>, readSpan: () => void) => {
-      const v = lists.get(video.id)!;
-      if (!stream.file) {
-        // The keyframe is the first fragment's (the sidx's subsegment at or before the start begins with one).
-        const k = keyframeBefore(
-          v.size.length,
-          (i) => vPts(v, i),
-          (i) => v.key[i] === 1,
-          start,
-        );
-        if (k < 0) throw new NotTaken("no keyframe in the clip's first fragment");
-        // The sidx's times can be decode times: a start just before a fragment's first picture is shown by the
-        // fragment before it (its last frames), which is then read from.
-        if (vPts(v, k) > start + 0.001 && back === 0) throw new StartEarlier();
-        // The start's frame is in this fragment too: a clip auto will not copy is not read on.
-        const keyTicks = toTicks(vPts(v, k));
-        let onKey = true;
-        for (let i = k + 1; i < v.size.length; i++) {
-          const pts = toTicks(vPts(v, i));
-          if (pts > keyTicks && showsByStart(pts, toTicks(start))) onKey = false;
-        }
-        const other = copyRuledOut(req, onKey);
-        if (other) throw NotTaken.chose(other.kind);
-        readSpan();
-        if (!startsClean(video, await main.reader.read(v.offset[k]!, v.offset[k]! + v.size[k]!))) {
-          throw new NotTaken("the keyframe is not an IDR picture");
-        }
-        const rates = [{ rate: rateOf(v, video.timescale), stsd: video.stsd }];
-        if (separate) {
-          let loaded = await (early ?? loadAudio(vPts(v, k) - 0.1));
-          // Read again from the keyframe when the early read (from the sidx's guess) began after it.
-          if (typeof loaded !== "string" && shownFirst(loaded) > vPts(v, k)) loaded = await loadAudio(vPts(v, k) - 0.1);
-          if (typeof loaded === "string") throw new NotTaken(loaded);
-          audioFile = loaded.opened;
-          audio = loaded.track;
-        }
-        const track = audio;
-        const sound = track && audioFile ? timeline(track, audioFile.movie.timescale) : null;
-        if (typeof sound === "string") throw new NotTaken(sound);
-        if (track && audioFile && sound) {
-          const samples = separate ? track.samples : lists.get(track.id)!;
-          stream.sound(audioFile.reader, track.timescale, presented(track, sound), separate ? track.samples : null);
-          rates.push({ rate: rateOf(samples, track.timescale), stsd: track.stsd });
-        }
-        const room = moovRoom(end - vPts(v, k) + HOLD_SECONDS, rates);
-        stream.begin(await Mp4ClipFile.create(req.outputDir, clipFtyp(req.format, [video.codec]), room), k, vPts(v, k));
-        created(stream.file!);
+  const own = w.audio;
+  const onFragment = async (lists: Map<number, FragmentSamples>, readSpan: () => void) => {
+    const v = lists.get(video.id)!;
+    if (!stream.file) {
+      // The keyframe is the first fragment's (the sidx's subsegment at or before the start begins with one).
+      const k = keyframeBefore(
+        v.size.length,
+        (i) => vPts(v, i),
+        (i) => v.key[i] === 1,
+        start,
+      );
+      if (k < 0) throw new NotTaken("no keyframe in the clip's first fragment");
+      // The sidx's times can be decode times: a start just before a fragment's first picture is shown by the
+      // fragment before it (its last frames), which is then read from.
+      if (vPts(v, k) > start + 0.001 && back === 0) throw new StartEarlier();
+      // The start's frame is in this fragment too: a clip auto will not copy is not read on.
+      const keyTicks = toTicks(vPts(v, k));
+      let onKey = true;
+      for (let i = k + 1; i < v.size.length; i++) {
+        const pts = toTicks(vPts(v, i));
+        if (pts > keyTicks && showsByStart(pts, toTicks(start))) onKey = false;
       }
-      await stream.fragment(v, (i) => vPts(v, i), own ? lists.get(own.id)! : null);
-    };
-    const load = () =>
-      loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
-        ...{ onFragment: walk, toMedia, back },
-        afterFirst: copyRuledOut(req, false) !== null,
-      });
-    // At most twice: begun one subsegment earlier, the walk does not ask again (`back` is 1).
-    const missing = await load().catch((error: unknown) => {
-      if (!(error instanceof StartEarlier)) throw error;
-      back = 1;
-      return load();
+      const other = copyRuledOut(req, onKey);
+      if (other) throw NotTaken.chose(other.kind);
+      readSpan();
+      if (!startsClean(video, await main.reader.read(v.offset[k]!, v.offset[k]! + v.size[k]!))) {
+        throw new NotTaken("the keyframe is not an IDR picture");
+      }
+      const rates = [{ rate: rateOf(v, video.timescale), stsd: video.stsd }];
+      if (separate) {
+        let loaded = await (w.early ?? w.loadAudio(vPts(v, k) - 0.1));
+        // Read again from the keyframe when the early read (from the sidx's guess) began after it.
+        if (typeof loaded !== "string" && shownFirst(loaded) > vPts(v, k)) loaded = await w.loadAudio(vPts(v, k) - 0.1);
+        if (typeof loaded === "string") throw new NotTaken(loaded);
+        w.audioFile = loaded.opened;
+        w.audio = loaded.track;
+      }
+      const track = w.audio;
+      const audioFile = w.audioFile;
+      const sound = track && audioFile ? timeline(track, audioFile.movie.timescale) : null;
+      if (typeof sound === "string") throw new NotTaken(sound);
+      if (track && audioFile && sound) {
+        const samples = separate ? track.samples : lists.get(track.id)!;
+        stream.sound(audioFile.reader, track.timescale, presented(track, sound), separate ? track.samples : null);
+        rates.push({ rate: rateOf(samples, track.timescale), stsd: track.stsd });
+      }
+      const room = moovRoom(end - vPts(v, k) + HOLD_SECONDS, rates);
+      stream.begin(await Mp4ClipFile.create(req.outputDir, clipFtyp(req.format, [video.codec]), room), k, vPts(v, k));
+      created(stream.file!);
+    }
+    await stream.fragment(v, (i) => vPts(v, i), own ? lists.get(own.id)! : null);
+  };
+  const load = () =>
+    loadFragments(main, own ? [video, own] : [video], start, end, onRead, {
+      ...{ onFragment, toMedia: w.toMedia, back },
+      afterFirst: copyRuledOut(req, false) !== null,
     });
-    if (missing) return { notTaken: missing };
-  }
+  // At most twice: begun one subsegment earlier, the walk does not ask again (`back` is 1).
+  return load().catch((error: unknown) => {
+    if (!(error instanceof StartEarlier)) throw error;
+    back = 1;
+    return load();
+  });
+}
 
+/** Step 3: the keyframe at or before the start, the frame plan over the listed video, and the rule's copy. */
+function choosePackets(w: Walk): Chosen | { notTaken: string; chose?: "smart" | "reencode" } {
+  const { req, video, vPts, start, end, stream } = w;
   const vs = video.samples;
   const isKey = (i: number) => !vs.key || vs.key[i] === 1;
   const k = keyframeBefore(vs.count, (i) => vPts(vs, i), isKey, start);
   if (k < 0) return { notTaken: "no keyframe" };
   if (stream && stream.key !== k) return { notTaken: "a keyframe past the first fragment's is the clip's" };
-
   // Metadata of the video from the keyframe in decode order through the margin past the end: the packet list the
   // plan functions take (on the 90 kHz clock, as the mediabunny copy builds it).
   const packets: Packet[] = [];
@@ -383,120 +473,149 @@ async function planWith(
   if (frames.keyBefore !== packets[0]!.pts) return { notTaken: "the keyframe is not the first listed" };
   const choice = chooseStrategy(req, frames, packets);
   if (choice.kind !== "copy") return choseOther(choice.kind);
-  const keyTicks = frames.keyBefore;
-  const keySeconds = vPts(vs, k);
+  return { k, frames, choice, keySeconds: vPts(vs, k) };
+}
 
-  if (separate && !stream) {
-    const loaded = await (early ?? loadAudio(keySeconds - 0.1));
-    if (typeof loaded === "string") return { notTaken: loaded };
-    audioFile = loaded.opened;
-    audio = loaded.track;
+/**
+ * Step 4: the sound (a progressive DASH pair's separate file loaded now), its sample entries checked, and the run of
+ * samples the copy's rule (copiesAudioPacket) keeps; or why not.
+ */
+async function soundRun(w: Walk, c: Chosen): Promise<SoundRun | string> {
+  if (w.separate && !w.stream) {
+    const loaded = await (w.early ?? w.loadAudio(c.keySeconds - 0.1));
+    if (typeof loaded === "string") return loaded;
+    w.audioFile = loaded.opened;
+    w.audio = loaded.track;
   }
-  if (req.info.audio && audio?.codec !== "mp4a") return { notTaken: `audio sample entry ${audio?.codec ?? "none"}` };
+  const { audio, audioFile, video } = w;
+  if (w.req.info.audio && audio?.codec !== "mp4a") return `audio sample entry ${audio?.codec ?? "none"}`;
   for (const t of [video, audio]) {
-    if (t && new DataView(t.stsd.buffer, t.stsd.byteOffset).getUint32(12) !== 1) {
-      return { notTaken: "several sample descriptions" };
-    }
+    if (t && new DataView(t.stsd.buffer, t.stsd.byteOffset).getUint32(12) !== 1) return "several sample descriptions";
   }
   const at = audio && audioFile ? timeline(audio, audioFile.movie.timescale) : null;
-  if (typeof at === "string") return { notTaken: at };
-
-  // Audio by the copy's rule (copiesAudioPacket), as a contiguous run of samples in decode order.
-  let aFrom = 0;
-  let aCount = 0;
-  let aStart = 0;
-  const track = audio;
-  if (track && at) {
-    const as = track.samples;
-    const shown = presented(track, at);
+  if (typeof at === "string") return at;
+  const run: SoundRun = { aFrom: 0, aCount: 0, aStart: 0 };
+  if (audio && at) {
+    const as = audio.samples;
+    const shown = presented(audio, at);
     const aPts = (i: number) => shown(as, i);
-    const run = copiedAudioRun(
+    const found = copiedAudioRun(
       as.count,
       (i) => toTicks(aPts(i)),
-      (i) => toTicks(as.duration[i]! / track.timescale),
-      keyTicks,
-      choice.endPts,
+      (i) => toTicks(as.duration[i]! / audio.timescale),
+      c.frames.keyBefore,
+      c.choice.endPts,
     );
-    aFrom = run.from;
-    aCount = run.count;
-    if (aCount > 0) aStart = aPts(aFrom);
+    run.aFrom = found.from;
+    run.aCount = found.count;
+    if (run.aCount > 0) run.aStart = aPts(run.aFrom);
   }
-  const unkept = stream?.unkept(k + choice.packets, aFrom, aCount);
-  if (unkept) return { notTaken: unkept };
+  const unkept = w.stream?.unkept(c.k + c.choice.packets, run.aFrom, run.aCount);
+  if (unkept) return unkept;
   // A sample of no bytes has no place among the written ones (the progressive path's ranges give it one).
   const empty = (s: SampleTable, from: number, count: number) => s.size.subarray(from, from + count).includes(0);
-  if (stream && (empty(vs, k, choice.packets) || (audio && empty(audio.samples, aFrom, aCount)))) {
-    return { notTaken: "a sample of no bytes" };
-  }
+  if (
+    w.stream &&
+    (empty(video.samples, c.k, c.choice.packets) || (audio && empty(audio.samples, run.aFrom, run.aCount)))
+  )
+    return "a sample of no bytes";
+  return run;
+}
 
+/**
+ * Step 5: what the clip holds (the packets the check expects) and its tracks, with edit lists as ffmpeg's copy
+ * writes them: the picture from the keyframe's composition time (B-frames decode earlier than they show), the sound
+ * after an empty edit to where its first packet sits on the clip's clock.
+ */
+function clipTracks(
+  w: Walk,
+  c: Chosen,
+  r: SoundRun,
+): { known: CopiedPackets; tracks: ClipTrack[]; starts: { keyBytes: number; audioStart: number | null } } | string {
+  const { video, audio, req } = w;
+  const vs = video.samples;
   const known: CopiedPackets = {
-    seconds: toSeconds(choice.endPts - keyTicks),
+    seconds: toSeconds(c.choice.endPts - c.frames.keyBefore),
     width: req.info.video!.width,
     height: req.info.video!.height,
-    videoSizes: Array.from(vs.size.subarray(k, k + choice.packets)),
+    videoSizes: Array.from(vs.size.subarray(c.k, c.k + c.choice.packets)),
     sizesExact: true,
-    audioPackets: audio ? aCount : null,
+    audioPackets: audio ? r.aCount : null,
   };
-
-  // Edit lists as ffmpeg's copy writes them: the picture from the keyframe's composition time (B-frames decode
-  // earlier than they show), the sound after an empty edit to where its first packet sits on the clip's clock.
-  if (vs.cto[k]! < 0) return { notTaken: "a negative composition offset on the keyframe" };
+  if (vs.cto[c.k]! < 0) return "a negative composition offset on the keyframe";
   const ms = (seconds: number) => Math.round(seconds * MOVIE_TIMESCALE);
   const tracks: ClipTrack[] = [
     {
       track: video,
-      from: k,
-      count: choice.packets,
-      edits: [{ segmentDuration: ms(known.seconds), mediaTime: vs.cto[k]!, rate: 0x10000 }],
+      from: c.k,
+      count: c.choice.packets,
+      edits: [{ segmentDuration: ms(known.seconds), mediaTime: vs.cto[c.k]!, rate: 0x10000 }],
     },
   ];
-  if (audio && aCount > 0) {
-    const t: ClipTrack = { track: audio, from: aFrom, count: aCount, edits: [] };
-    const lead = ms(aStart - keySeconds);
+  if (audio && r.aCount > 0) {
+    const t: ClipTrack = { track: audio, from: r.aFrom, count: r.aCount, edits: [] };
+    const lead = ms(r.aStart - c.keySeconds);
     const edits: Edit[] = lead > 0 ? [{ segmentDuration: lead, mediaTime: -1, rate: 0x10000 }] : [];
     edits.push({
       segmentDuration: ms(mediaDuration(t) / audio.timescale),
-      mediaTime: audio.samples.cto[aFrom]!,
+      mediaTime: audio.samples.cto[r.aFrom]!,
       rate: 0x10000,
     });
     t.edits = edits;
     tracks.push(t);
   }
-  const starts = { keyBytes: vs.size[k]!, audioStart: aCount > 0 ? aStart - keySeconds : null };
-  const check = (out: string, o: Parameters<DirectPlan["write"]>[1]) =>
-    checkWrittenClip(out, req.format, known, starts, { ffmpeg: o.ffmpeg, signal: o.signal });
-  const planned = {
-    ...copySpan(frames, choice),
-    via: main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
-    known,
-    stats,
+  const starts = { keyBytes: vs.size[c.k]!, audioStart: r.aCount > 0 ? r.aStart - c.keySeconds : null };
+  return { known, tracks, starts };
+}
+
+type Planned = Omit<DirectPlan, "write" | "close">;
+type Check = (out: string, o: Parameters<DirectPlan["write"]>[1]) => Promise<Verified>;
+
+/** Step 6, fragmented: the clip was written during the walk, but for what waited near the end. */
+function fragmentedPlan(
+  w: Walk,
+  tracks: ClipTrack[],
+  planned: Planned,
+  close: () => Promise<void>,
+  check: Check,
+): DirectPlan {
+  const stream = w.stream!;
+  const file = stream.file!;
+  const readerOf = (t: ClipTrack) => (t.track === w.video ? w.main.reader : w.audioFile!.reader);
+  return {
+    ...planned,
+    async close() {
+      try {
+        await close();
+      } finally {
+        await file.discard();
+      }
+    },
+    async write(out, o) {
+      o.signal?.throwIfAborted();
+      // The samples it keeps are added.
+      await stream.finish(tracks, readerOf);
+      await file.place(out);
+      o.onProgress?.(1);
+      return check(out, o);
+    },
   };
+}
 
-  if (stream) {
-    // The clip was written during the walk, but for what waited near the end: the samples it keeps are added.
-    const file = stream.file!;
-    const readerOf = (t: ClipTrack) => (t.track === video ? main.reader : audioFile!.reader);
-    const result: DirectPlan = {
-      ...planned,
-      async close() {
-        try {
-          await close();
-        } finally {
-          await file.discard();
-        }
-      },
-      async write(out, o) {
-        o.signal?.throwIfAborted();
-        await stream.finish(tracks, readerOf);
-        await file.place(out);
-        o.onProgress?.(1);
-        return check(out, o);
-      },
-    };
-    return { plan: result };
-  }
-
-  // The mdat: the video file's ranges, then (DASH) the audio file's; each track's samples are placed in its file's.
+/**
+ * Step 6, progressive: the mdat is the video file's ranges, then (DASH) the audio file's; each track's samples are
+ * placed in its file's. The header is built before any media byte is read; the bytes are copied as they arrive.
+ */
+async function progressivePlan(
+  w: Walk,
+  c: Chosen,
+  tracks: ClipTrack[],
+  planned: Planned,
+  close: () => Promise<void>,
+  check: Check,
+): Promise<Mp4CopyOutcome> {
+  const { main, audioFile, video, req } = w;
+  const vs = video.samples;
   const files = [{ file: main, tracks: tracks.filter((t) => t.track === video || audioFile === main) }];
   if (audioFile && audioFile !== main && tracks[1]) files.push({ file: audioFile, tracks: [tracks[1]] });
   let payload = 0;
@@ -508,7 +627,7 @@ async function planWith(
   // Reads start with large parts over the span (a progressive file's index gives it before any media byte).
   for (const p of parts) p.reader.expectSpan(p.ranges[0]!.start, p.ranges[p.ranges.length - 1]!.end);
   // The keyframe must be a clean start in the bitstream too (stss can mark recovery points).
-  if (!startsClean(video, await main.reader.read(vs.offset[k]!, vs.offset[k]! + vs.size[k]!))) {
+  if (!startsClean(video, await main.reader.read(vs.offset[c.k]!, vs.offset[c.k]! + vs.size[c.k]!))) {
     return { notTaken: "the keyframe is not an IDR picture" };
   }
   const place = (t: ClipTrack, o: number) => {
@@ -523,8 +642,7 @@ async function planWith(
     return ranges[lo]!.out + (o - ranges[lo]!.start);
   };
   const header = clipHeader(req.format, tracks, place, payload);
-
-  const result: DirectPlan = {
+  const plan: DirectPlan = {
     ...planned,
     close,
     async write(out, o) {
@@ -549,7 +667,7 @@ async function planWith(
       return check(out, o);
     },
   };
-  return { plan: result };
+  return { plan };
 }
 
 /** The keyframe shown last at or before `start` among `count` samples (a start before the first picture: the first). */

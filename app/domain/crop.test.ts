@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   clipPictureSide,
+  cropOnFrame,
   CROP_ASPECT_MISMATCH,
   CROP_NOT_FULL,
   CROP_ODD_SIZE,
@@ -168,5 +169,25 @@ describe("the side that prices a clip", () => {
     expect(clipPictureSide({ crop, sourceHeight: 1080 })).toBe(608);
     // No width known: the full-height box.
     expect(clipPictureSide({ aspect: "4:5", sourceHeight: 1080 })).toBe(864);
+  });
+});
+
+describe("the box on the file's frame", () => {
+  const hd = { width: 1920, height: 1080 };
+  it("is the sent crop when it was measured on the file's frame", () => {
+    const crop = cropFor(hd, "9:16", 0.25)!;
+    expect(cropOnFrame(hd, { aspect: "9:16", crop })).toEqual({ x: crop.x, y: crop.y, width: 608, height: 1080 });
+  });
+
+  it("keeps the position when the crop was measured on another frame", () => {
+    const crop = cropFor({ width: 1280, height: 720 }, "9:16", 1)!;
+    expect(cropOnFrame(hd, { aspect: "9:16", crop })).toEqual({ x: 1312, y: 0, width: 608, height: 1080 });
+  });
+
+  it("places a position alone, the centre without one, nothing for Original", () => {
+    expect(cropOnFrame(hd, { aspect: "1:1", cropPosition: 0 })).toEqual({ x: 0, y: 0, width: 1080, height: 1080 });
+    expect(cropOnFrame(hd, { aspect: "1:1" })).toEqual({ x: 420, y: 0, width: 1080, height: 1080 });
+    expect(cropOnFrame(hd, { aspect: "original" })).toBeNull();
+    expect(cropOnFrame(hd, {})).toBeNull();
   });
 });

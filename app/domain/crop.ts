@@ -224,6 +224,24 @@ export function cropFor(source: FrameSize, aspect: Aspect, position: number = DE
   return { aspect, ...box, sourceWidth: source.width, sourceHeight: source.height };
 }
 
+/**
+ * The box a clip is cut with, on the frame of the file the companion reads: the sent crop when it was measured on
+ * that frame; the same position on it when it was measured on another (a preview at another size); a position
+ * alone (or the centre) otherwise. Null for Original.
+ */
+export function cropOnFrame(
+  frame: FrameSize,
+  o: { aspect?: Aspect | null; crop?: Crop | null; cropPosition?: number | null },
+): CropBox | null {
+  const aspect = o.crop?.aspect ?? o.aspect ?? "original";
+  if (!isCropAspect(aspect)) return null;
+  const c = o.crop;
+  if (c && c.sourceWidth === frame.width && c.sourceHeight === frame.height)
+    return { x: c.x, y: c.y, width: c.width, height: c.height };
+  const position = c ? positionOf({ width: c.sourceWidth, height: c.sourceHeight }, c) : o.cropPosition;
+  return cropAt(frame, aspect, position ?? DEFAULT_CROP_POSITION);
+}
+
 /** Words for a list or a report: "9:16, centre", "1:1, left", "4:5, 30 %". */
 export function describeCrop(aspect: Aspect, position: number | null | undefined): string {
   if (!isCropAspect(aspect)) return ASPECT_LABELS.original;

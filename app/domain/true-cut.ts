@@ -19,6 +19,11 @@ export const dryRunRequestSchema = withClipRange(
       watermark: z.boolean().default(false),
       /** Also decode the plan's first and last frames as small JPEGs. */
       thumbnails: z.boolean().default(false),
+      /** The clip's options for short videos: a crop or captions re-encode the picture (and say how long it takes). */
+      aspect: clipFields.aspect,
+      crop: clipFields.crop,
+      cropPosition: clipFields.cropPosition,
+      captions: clipFields.captions,
     })
     .strict(),
 );
@@ -50,12 +55,27 @@ export const dryRunReportSchema = z.object({
   seconds: range,
   /** data:image/jpeg URLs of the plan's first and last frames, decoded by the companion. */
   thumbnails: z.object({ first: z.string(), last: z.string() }).nullable(),
+  /**
+   * For a crop or captions: the seconds the re-encode takes at this computer's measured encode speed (null when it
+   * could not be measured).
+   */
+  encodeSeconds: z.number().nonnegative().nullable().optional(),
+  /** The video's caption tracks (subtitles, then automatic captions), for the panel's list; none for a file. */
+  captionTracks: z.array(z.object({ lang: z.string(), name: z.string().optional(), auto: z.boolean() })).optional(),
+  /** Whether this companion's ffmpeg can burn captions in (libass); when not, only a subtitle track. */
+  libass: z.boolean().optional(),
 });
 export type DryRunReport = z.infer<typeof dryRunReportSchema>;
 
 /** The report's sentence for the start: "starts on a keyframe: copied" or what is re-encoded. */
 export function describeStart(r: DryRunReport): string {
-  if (r.strategy === "reencode") return `Re-encodes all ${r.frameCount} frames (${r.reason}).`;
+  if (r.strategy === "reencode") {
+    const time = typeof r.encodeSeconds === "number" ? `, about ${Math.max(1, Math.round(r.encodeSeconds))} s` : "";
+    // A crop or captions: the reason is the sentence ("re-encoded for the crop").
+    if (/^re-encoded /.test(r.reason))
+      return `${r.reason.charAt(0).toUpperCase()}${r.reason.slice(1)}: all ${r.frameCount} frames${time}.`;
+    return `Re-encodes all ${r.frameCount} frames (${r.reason})${time}.`;
+  }
   if (r.startOnKey || r.headFrames === 0) return "Starts on a keyframe: copied.";
   return `Re-encodes the first ${r.headFrames} ${r.headFrames === 1 ? "frame" : "frames"} (${(r.headFrames / r.fps).toFixed(2)} s), then copies.`;
 }

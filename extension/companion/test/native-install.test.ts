@@ -108,6 +108,7 @@ describe("install, doctor and uninstall on Linux (scratch HOME)", () => {
     expect(doctor.stdout).toContain("    ClipCut server: https://clipcut.example\n");
     expect(doctor.stdout).toMatch(/\n {4}Private sources: ALLOWED/);
     expect(doctor.stdout).toMatch(/✓ ffmpeg: ffmpeg version/);
+    expect(doctor.stdout).toContain("✓ libass (burned-in captions): yes: captions can be burned in\n");
     expect(doctor.stdout).toContain(`✓ Output folder: ${out} (writable)`);
 
     const removed = await runCli(["uninstall"], env);

@@ -1,6 +1,8 @@
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { doctor, formatChecks } from "../src/host/doctor";
+import { toolPaths } from "../src/host/tools";
 import { estimateEncodeSeconds, hasLibass, measureEncodeSpeed } from "../src/shorts";
 import { removeWorkDirs, workDir } from "./shorts-media";
 
@@ -38,6 +40,20 @@ describe("libass detection (for doctor and the panel)", () => {
     expect(await hasLibass(await fakeFfmpeg("", "  --enable-gpl --enable-libass --enable-libx264", true))).toBe(true);
     expect(await hasLibass(await fakeFfmpeg("", "  --enable-gpl --enable-libx264", true))).toBe(false);
     expect(await hasLibass(join(await workDir("none"), "no-such-ffmpeg"))).toBe(false);
+  });
+});
+
+describe("doctor", () => {
+  it("says when ffmpeg has no libass, and what to install (a warning: a subtitle track still works)", async () => {
+    const ffmpeg = await fakeFfmpeg("Filters:\n ... scale             V->V       Scale the input video size.");
+    const home = await workDir("doctor-home");
+    const checks = await doctor(
+      { platform: "linux", home, env: { HOME: home }, node: process.execPath, script: "cli.ts" },
+      { tools: { ...toolPaths({}), ffmpeg }, serveOutputDir: home, userDataDirs: [] },
+    );
+    const line = formatChecks(checks.filter((c) => c.label.startsWith("libass")));
+    expect(line).toMatch(/^! libass \(burned-in captions\): no\. This FFmpeg was built without libass/);
+    expect(line).toContain("Install an FFmpeg built with libass:");
   });
 });
 

@@ -18,6 +18,7 @@ import {
 import { DEFAULT_API_BASE } from "./api-client";
 import { defaultOutputDir } from "./config";
 import { installHint, toolVersion, ytDlpVersion, type Tools } from "./tools";
+import { hasLibass, LIBASS_HINT, NO_LIBASS } from "../shorts/libass";
 import { ytDlpAgeWarning } from "../source/ytdlp";
 
 export interface Check {
@@ -128,16 +129,25 @@ export async function doctor(
   const outputDir =
     options.outputDir ?? settings?.outputDir ?? (settings ? defaultOutputDir() : options.serveOutputDir);
 
-  const [ffmpeg, ffprobe, ytDlp] = await Promise.all([
+  const [ffmpeg, ffprobe, ytDlp, libass] = await Promise.all([
     toolVersion(tools.ffmpeg),
     toolVersion(tools.ffprobe),
     ytDlpVersion(tools.ytDlp),
+    hasLibass(tools.ffmpeg),
   ]);
   for (const [label, version] of [
     ["ffmpeg", ffmpeg],
     ["ffprobe", ffprobe],
   ] as const)
     checks.push({ ok: version !== null, label, detail: version ?? `not found.\n${installHint("ffmpeg")}` });
+  // Burned-in captions need libass; without it captions can still be a subtitle track: a warning, not a failure.
+  if (ffmpeg !== null)
+    checks.push({
+      ok: libass,
+      warning: !libass,
+      label: "libass (burned-in captions)",
+      detail: libass ? "yes: captions can be burned in" : `no. ${NO_LIBASS}\n${LIBASS_HINT}`,
+    });
   const age = ytDlpAgeWarning(ytDlp);
   checks.push({
     ok: ytDlp !== null && !age,

@@ -9,6 +9,7 @@ import { cutClip, validateCut } from "../paths/cut";
 import { startEarlyPlan, type EarlyPlan } from "../paths/early-plan";
 import { CancelledError, ClipError, isAbortError } from "../errors";
 import { clipBaseName, sanitizeName } from "./output";
+import { captionsForCut, cropForSource } from "../shorts/options";
 import { SourceCache, type SourceAsk } from "../source/source-cache";
 import type { Tools } from "./tools";
 import { startTrace, type Trace } from "../trace";
@@ -229,6 +230,10 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         ),
       );
       const end = Math.min(r.endSeconds, info.durationSeconds);
+      // A crop and captions: the box on this file's frame, and the track's cues, fetched before anything is
+      // reserved (a track the video does not have is a 400; a burn-in without libass says what to install).
+      const crop = cropForSource(r, info);
+      const captions = await trace.span("captions", () => captionsForCut(r, input, tools.ffmpeg, signal));
       const base = {
         input,
         info,
@@ -239,6 +244,8 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         allowSnap: r.allowSnap ?? false,
         outputDir: this.options.outputDir,
         baseName: r.fileName ? sanitizeName(r.fileName) : clipBaseName(r.name ?? input.title, r.startSeconds, end),
+        crop,
+        captions,
       } as const;
       // What does not depend on the account (range, streams) is refused before anything is reserved.
       validateCut({ ...base, quality: null, watermark: false });
@@ -254,6 +261,12 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         format,
         quality: r.quality,
         sourceHeight: info.video?.height ?? null,
+        // A crop is priced by the box's short side on this frame.
+        sourceWidth: info.video?.width ?? null,
+        aspect: r.aspect,
+        crop: r.crop,
+        cropPosition: r.cropPosition,
+        captions: r.captions,
       };
       // The copy's index read runs during the hold's round trip, on the likeliest terms; adopted only when the
       // terms are exactly those (early-plan.ts).

@@ -34,3 +34,13 @@ export function hasLibass(ffmpeg: string): Promise<boolean> {
 /** What doctor and the panel say when it is missing. */
 export const NO_LIBASS =
   "This FFmpeg was built without libass: captions can be added as a track of their own, not burned into the picture.";
+
+/** What to install for burned-in captions (doctor's line, and the refusal of a burn-in without libass). */
+export const LIBASS_HINT = [
+  "Install an FFmpeg built with libass:",
+  "  Debian/Ubuntu: sudo apt install ffmpeg",
+  "  Fedora:        sudo dnf install ffmpeg (RPM Fusion's build)",
+  "  macOS:         brew install ffmpeg",
+  "  Windows:       winget install Gyan.FFmpeg",
+  "or point CLIPCUT_FFMPEG at one; or choose captions as a subtitle track.",
+].join("\n");

@@ -12,6 +12,11 @@ import { inputArgs, type InputSpec } from "./source";
 import { SourceCache } from "./source-cache";
 import { chooseStrategy } from "../paths/strategy";
 import { frameThumbnails } from "./thumbnails";
+import { estimateEncodeSeconds, hasLibass, measureEncodeSpeed } from "../shorts";
+import { cropForSource, type ShortsAsk } from "../shorts/options";
+import type { SpeedProbe } from "../shorts/speed";
+import { shortsReason } from "../paths/staged/shorts";
+import { captionTracks, chooseCaptionFile } from "./captions";
 import type { Tools } from "../host/tools";
 
 /**
@@ -55,6 +60,11 @@ export interface DryRunInput {
   quality: NonNullable<CutRequest["quality"]>;
   watermark: boolean;
   thumbnails: boolean;
+  /** A crop or captions: the Shorts path re-encodes the picture. */
+  aspect?: ShortsAsk["aspect"];
+  crop?: ShortsAsk["crop"];
+  cropPosition?: ShortsAsk["cropPosition"];
+  captions?: ShortsAsk["captions"];
 }
 
 export interface DryRunOptions {
@@ -146,6 +156,9 @@ export function reportFromPackets(
     planMax: req.quality,
     sourceHeight: video.height,
   });
+  const crop = cropForSource(req, info);
+  // The report's rule is the cut's: a crop or captions send the clip to the Shorts path (its cues do not matter here).
+  const captions = req.captions ? { cues: [], mode: req.captions.mode } : null;
   const cut = {
     info,
     format: req.format,
@@ -153,8 +166,12 @@ export function reportFromPackets(
     strategy: "auto",
     allowSnap: false,
     watermark: req.watermark,
+    crop,
+    captions,
   } as CutRequest;
-  const choice = chooseStrategy(cut, plan, packets);
+  const shorts = crop !== null || captions !== null;
+  const chosen = chooseStrategy(cut, plan, packets);
+  const choice = shorts ? { ...chosen, reason: shortsReason(cut) } : chosen;
   const fps = video.frameRate;
   const frameOf = (ticks: number) => Math.round(toSeconds(ticks) * fps);
   const lastPts = plan.endPts - plan.frameTicks;
@@ -190,6 +207,8 @@ export function reportFromPackets(
     // A new size or a watermark: the encoder's own rate, scaled by the picture area.
     const height = decided.scaleTo ? Math.min(qualityHeight(decided.scaleTo), video.height) : video.height;
     videoBytes *= (height / video.height) ** 2;
+    // A crop keeps the box's share of the picture.
+    if (crop) videoBytes *= (crop.width * crop.height) / (video.width * video.height);
   }
   const audioBytes = info.audio ? ((info.audio.bitRate ?? 128_000) / 8) * seconds : 0;
   const bytes = videoBytes + audioBytes;
@@ -260,10 +279,11 @@ export async function dryRun(req: DryRunInput, options: DryRunOptions): Promise<
   const videoOnly: InputSpec = { ...input, audio: undefined };
   const packets = await readPacketWindows(options.tools.ffprobe, videoOnly, windows, options.signal);
   if (packets.length === 0) throw new ClipError("unreadable_source", "No video frames were found in that range.", 422);
-  const { plan, ...report } = reportFromPackets(req, info, packets, {
+  const { plan, ...found } = reportFromPackets(req, info, packets, {
     remote: input.kind === "http",
     complete: windows.length === 1,
   });
+  const report = { ...found, ...(await shortsFacts(req, input, info, found.frameCount, options)) };
   const thumbnails = req.thumbnails
     ? await frameThumbnails(
         options.tools.ffmpeg,
@@ -274,4 +294,57 @@ export async function dryRun(req: DryRunInput, options: DryRunOptions): Promise<
       )
     : null;
   return { ...report, thumbnails: thumbnails ? { first: thumbnails[0]!, last: thumbnails[1]! } : null };
+}
+
+/**
+ * This process's encode speed for a Shorts clip's settings (frames per second), measured once per picture size,
+ * box, format, burn-in and watermark (shorts/speed.ts), and kept: later reports reuse it.
+ */
+const speeds = new Map<string, Promise<number | null>>();
+
+function encodeSpeed(ffmpeg: string, o: Omit<SpeedProbe, "ffmpeg" | "signal">): Promise<number | null> {
+  const key = JSON.stringify([
+    ffmpeg,
+    o.source,
+    o.crop && [o.crop.width, o.crop.height],
+    o.format,
+    o.burn,
+    o.watermark,
+  ]);
+  let speed = speeds.get(key);
+  if (!speed) {
+    speed = measureEncodeSpeed({ ffmpeg, ...o }).catch(() => null);
+    speeds.set(key, speed);
+    // A failed measure is tried again by the next report.
+    void speed.then((fps) => fps === null && speeds.delete(key));
+  }
+  return speed;
+}
+
+/**
+ * What the panel needs for short videos: the caption tracks to list, whether captions can be burned in, and for a
+ * crop or captions how long the re-encode takes here. A track the video does not have is a 400, as for the clip.
+ */
+async function shortsFacts(
+  req: DryRunInput,
+  input: InputSpec,
+  info: MediaInfo,
+  frameCount: number,
+  options: DryRunOptions,
+): Promise<Pick<DryRunReport, "captionTracks" | "libass" | "encodeSeconds">> {
+  const libass = await hasLibass(options.tools.ffmpeg);
+  const facts = { captionTracks: captionTracks(input.captions), libass };
+  const crop = cropForSource(req, info);
+  if (!info.video || (!crop && !req.captions)) return facts;
+  if (req.captions) chooseCaptionFile(input.captions, req.captions.track);
+  const burn = req.captions?.mode === "burn" && libass;
+  const source = { width: info.video.width, height: info.video.height };
+  const speed = await encodeSpeed(options.tools.ffmpeg, {
+    source,
+    crop,
+    format: req.format,
+    burn,
+    watermark: req.watermark,
+  });
+  return { ...facts, encodeSeconds: estimateEncodeSeconds(frameCount, speed) };
 }

@@ -3,6 +3,7 @@ import { basename, extname, isAbsolute } from "node:path";
 import { CancelledError, ClipError } from "../errors";
 import { assertPublicUrl, pinnedGet, type Guard } from "./net-guard";
 import { installHint, ytDlpVersion, type Tools } from "../host/tools";
+import type { CaptionFile } from "./captions";
 import { resolveWithYtDlp } from "./ytdlp";
 
 /** Where ffmpeg reads the media from, with the options that make that safe. */
@@ -24,6 +25,8 @@ export interface InputSpec {
   guard?: Guard;
   /** Height of the format yt-dlp picked, when the source is a page. */
   resolvedHeight?: number | null;
+  /** The page's caption tracks (yt-dlp's); none for a media URL or a file. */
+  captions?: CaptionFile[];
 }
 
 const MEDIA_EXTENSIONS = new Set([
@@ -156,6 +159,7 @@ async function pageSource(tools: Tools, pageUrl: string, options: ResolveOptions
     headers: resolved.main.headers,
     audio: resolved.audio ? { ...common, url: resolved.audio.url, headers: resolved.audio.headers } : undefined,
     resolvedHeight: resolved.main.height,
+    captions: resolved.captions,
   };
 }
 

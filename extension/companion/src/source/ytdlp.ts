@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CancelledError, ClipError } from "../errors";
+import { captionFilesFromYtDlp, type CaptionFile } from "./captions";
 import { withEgressProxy } from "./egress-proxy";
 import { ProcessFailed, runProcess } from "../ffmpeg";
 import type { Guard } from "./net-guard";
@@ -79,6 +80,8 @@ export interface Resolved {
   main: ResolvedStream;
   /** A separate audio-only stream (YouTube DASH), or null for a progressive format. */
   audio: ResolvedStream | null;
+  /** The video's caption tracks and their files (subtitles, then automatic captions). */
+  captions: CaptionFile[];
 }
 
 export const LIVE_MESSAGE = "Live streams can be clipped after they end.";
@@ -216,8 +219,10 @@ export async function resolveWithYtDlp(
     throw error;
   });
   let parsed: z.infer<typeof infoSchema>;
+  let json: unknown;
   try {
-    parsed = infoSchema.parse(JSON.parse(stdout));
+    json = JSON.parse(stdout);
+    parsed = infoSchema.parse(json);
   } catch {
     throw new ClipError("source_unavailable", "yt-dlp answered with something that is not a video description.", 422);
   }
@@ -230,20 +235,18 @@ export async function resolveWithYtDlp(
   if (requested && requested.length > 0) {
     const video = requested.find((f) => f.vcodec && f.vcodec !== "none") ?? requested[0]!;
     const audio = requested.find((f) => f !== video && f.acodec && f.acodec !== "none") ?? null;
-    return { title, durationSeconds, main: stream(video), audio: audio ? stream(audio) : null };
+    const main = stream(video);
+    const captions = captionFilesFromYtDlp(json, main.headers);
+    return { title, durationSeconds, main, audio: audio ? stream(audio) : null, captions };
   }
   if (!parsed.url) throw new ClipError("source_unavailable", "yt-dlp found no downloadable format.", 422);
-  return {
-    title,
-    durationSeconds,
-    main: stream({
-      url: parsed.url,
-      format_id: parsed.format_id,
-      vcodec: parsed.vcodec,
-      acodec: parsed.acodec,
-      height: parsed.height,
-      http_headers: parsed.http_headers,
-    }),
-    audio: null,
-  };
+  const main = stream({
+    url: parsed.url,
+    format_id: parsed.format_id,
+    vcodec: parsed.vcodec,
+    acodec: parsed.acodec,
+    height: parsed.height,
+    http_headers: parsed.http_headers,
+  });
+  return { title, durationSeconds, main, audio: null, captions: captionFilesFromYtDlp(json, main.headers) };
 }

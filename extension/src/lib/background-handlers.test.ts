@@ -30,6 +30,8 @@ let refusingUrl = "";
 let siteApi: Server;
 let siteApiUrl = "";
 const saved: { id: string; name: string; format: string; quality: string; clipSeconds: number | null }[] = [];
+/** What the site's preset record holds when a request leaves the short-video options out: Original, no captions. */
+const PRESET_DEFAULTS = { clipSeconds: null, aspect: "original", cropPosition: null, captions: null };
 const seen: string[] = [];
 beforeAll(async () => {
   siteApi = createServer((req, res) => {
@@ -49,7 +51,7 @@ beforeAll(async () => {
       let body = "";
       req.on("data", (chunk) => (body += chunk));
       req.on("end", () => {
-        const preset = { id: crypto.randomUUID(), clipSeconds: null, ...JSON.parse(body) };
+        const preset = { id: crypto.randomUUID(), ...PRESET_DEFAULTS, ...JSON.parse(body) };
         saved.push(preset);
         send(201, { preset: { ...preset, createdAt: "2026-11-24T00:00:00.000Z" } });
       });
@@ -286,6 +288,17 @@ describe("internal messages", () => {
     expect(await h.onInternalMessage({ type: "presets" }, panel)).toMatchObject({ ok: true, value: [preset] });
     expect(await h.onInternalMessage({ type: "deletePreset", id }, panel)).toEqual({ ok: true, value: null });
     expect(await h.onInternalMessage({ type: "presets" }, panel)).toEqual({ ok: true, value: [] });
+    // A preset for short videos keeps its aspect, crop position and captions on the way there and back.
+    const shorts = {
+      ...preset,
+      aspect: "9:16",
+      cropPosition: 0.25,
+      captions: { track: "en", mode: "burn", srt: true },
+    };
+    const kept = await h.onInternalMessage({ type: "savePreset", preset: shorts }, panel);
+    expect(kept).toMatchObject({ ok: true, value: shorts });
+    expect(await h.onInternalMessage({ type: "presets" }, panel)).toMatchObject({ ok: true, value: [shorts] });
+    await h.onInternalMessage({ type: "deletePreset", id: (kept as { value: { id: string } }).value.id }, panel);
     expect(seen.every((line) => line.endsWith("Bearer cc_advanced"))).toBe(true);
     // A bad preset never leaves the extension; a deleted one is gone.
     const before = seen.length;

@@ -1,23 +1,40 @@
 import { useEffect, useState } from "react";
 import type { Preset } from "../../../../app/domain/api";
 import { BATCH_COPY } from "../../../../app/domain/batch-copy";
-import { FORMAT_LABELS, type Format, type Quality } from "../../../../app/domain/media";
+import { describeCaptions } from "../../../../app/domain/clip-request";
+import { describeCrop, isCropAspect } from "../../../../app/domain/crop";
+import { FORMAT_LABELS, isAudioFormat } from "../../../../app/domain/media";
 import { formatTimecode } from "../../../../app/domain/time";
 import type { Account, ClipJob } from "../../lib/messages";
 import { ask } from "../../lib/send";
+import type { ClipOptions } from "./use-clip-options";
 
-/** How a preset reads in the list: "Shorts (MP4 1080p, 00:15)". */
+/** How a preset reads in the list: "Shorts (MP4 1080p, 00:15, 9:16, centre, captions en, burned in)". */
 const describePreset = (p: Preset) =>
-  `${p.name} (${FORMAT_LABELS[p.format]} ${p.quality}${p.clipSeconds ? `, ${formatTimecode(p.clipSeconds)}` : ""})`;
+  `${p.name} (${[
+    `${FORMAT_LABELS[p.format]} ${p.quality}`,
+    ...(p.clipSeconds ? [formatTimecode(p.clipSeconds)] : []),
+    ...(isCropAspect(p.aspect) ? [describeCrop(p.aspect, p.cropPosition)] : []),
+    ...(p.captions ? [`captions ${describeCaptions(p.captions)}`] : []),
+  ].join(", ")})`;
+
+/** What a preset keeps of the short-video options: none for audio, no position without a crop. */
+function presetShorts(o: Pick<ClipOptions, "format" | "aspect" | "cropPosition" | "captions">) {
+  if (isAudioFormat(o.format)) return { aspect: "original" as const, cropPosition: null, captions: null };
+  return {
+    aspect: o.aspect,
+    cropPosition: isCropAspect(o.aspect) ? o.cropPosition : null,
+    captions: o.captions,
+  };
+}
 
 /**
- * Advanced and Pro: several ranges of this video as one batch, and the account's presets (format, quality and an
- * optional clip length), kept on the site and shared with /account.
+ * Advanced and Pro: several ranges of this video as one batch, and the account's presets (format, quality, an
+ * optional clip length, the aspect with its crop position and the captions), kept on the site and shared with /account.
  */
 export function BatchAndPresets({
   limits,
-  format,
-  quality,
+  options,
   length,
   current,
   disabled,
@@ -25,8 +42,8 @@ export function BatchAndPresets({
   onSubmit,
 }: {
   limits: Account["limits"];
-  format: Format;
-  quality: Quality;
+  /** The options a new preset keeps: format, quality, aspect, crop position and captions. */
+  options: Pick<ClipOptions, "format" | "quality" | "aspect" | "cropPosition" | "captions">;
   /** The current range's length in seconds, offered as the preset's clip length. */
   length: number;
   current: () => ClipJob;
@@ -54,7 +71,9 @@ export function BatchAndPresets({
     setSaving(true);
     const name = presetName.trim();
     const clipSeconds = keepLength && length > 0 ? Math.round(length * 1000) / 1000 : null;
-    const saved = await ask({ type: "savePreset", preset: { name, format, quality, clipSeconds } });
+    const { format, quality } = options;
+    const preset = { name, format, quality, clipSeconds, ...presetShorts(options) };
+    const saved = await ask({ type: "savePreset", preset });
     setSaving(false);
     if (!saved.ok) return setNote(saved.failure.message);
     setPresets((list) => [...list, saved.value]);

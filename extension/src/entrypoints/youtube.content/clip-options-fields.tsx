@@ -1,4 +1,13 @@
+import {
+  NO_CAPTIONS,
+  orderTracks,
+  trackLabel,
+  type CaptionMode,
+  type CaptionTrack,
+} from "../../../../app/domain/captions";
+import { SOFT_CAPTION_FORMATS } from "../../../../app/domain/clip-request";
 import { clipCost } from "../../../../app/domain/credits";
+import { ASPECTS, ASPECT_LABELS, type Aspect } from "../../../../app/domain/crop";
 import {
   FORMATS,
   FORMAT_LABELS,
@@ -27,11 +36,17 @@ export function ClipOptionsFields({
   onChange,
   account,
   length,
+  captionTracks,
+  libass,
 }: {
   options: ClipOptions;
   onChange: (patch: Partial<ClipOptions>) => void;
   account: Account | null;
   length: number;
+  /** The video's caption tracks as the companion's dry run lists them; none known yet (or no companion): undefined. */
+  captionTracks?: readonly CaptionTrack[];
+  /** Whether the companion's ffmpeg can burn captions in; unknown: undefined. */
+  libass?: boolean;
 }) {
   const limits = account?.limits;
   const audio = isAudioFormat(options.format);
@@ -93,6 +108,7 @@ export function ClipOptionsFields({
           })}
         </select>
       </div>
+      {!audio && <ShortsFields options={options} onChange={onChange} captionTracks={captionTracks} libass={libass} />}
       <dl className="grid grid-cols-2 gap-2 rounded-xl bg-slate-50 p-3 text-sm">
         <div>
           <dt className="text-slate-600">Length</dt>
@@ -114,5 +130,126 @@ export function ClipOptionsFields({
         )}
       </dl>
     </div>
+  );
+}
+
+const MODE_LABELS: Record<CaptionMode, string> = { burn: "Burned in", soft: "Subtitle track" };
+
+/**
+ * Aspect and captions, for short videos. The crop box itself is drawn over the page's video (crop-box.tsx). The
+ * tracks are the video's own, in the page's language first; burned-in captions need libass in the companion's
+ * ffmpeg, and a subtitle track a format that carries one.
+ */
+function ShortsFields({
+  options,
+  onChange,
+  captionTracks,
+  libass,
+}: {
+  options: ClipOptions;
+  onChange: (patch: Partial<ClipOptions>) => void;
+  captionTracks?: readonly CaptionTrack[];
+  libass?: boolean;
+}) {
+  // One entry per language key: the companion takes the track written by people before the automatic one.
+  const seen = new Set<string>();
+  const tracks = orderTracks(captionTracks ?? [], document.documentElement.lang).filter((t) => {
+    if (seen.has(t.lang)) return false;
+    seen.add(t.lang);
+    return true;
+  });
+  const chosen = options.captions;
+  // A preset's track this video does not have stays visible (the companion refuses it by name).
+  const missing = chosen && captionTracks && !tracks.some((t) => t.lang === chosen.track) ? chosen.track : null;
+  const soft = (SOFT_CAPTION_FORMATS as readonly string[]).includes(options.format);
+  const canMode = (mode: CaptionMode) => (mode === "burn" ? libass !== false : soft);
+  const mode: CaptionMode = chosen?.mode ?? (libass === false ? "soft" : "burn");
+  return (
+    <>
+      <div>
+        <label htmlFor="clipcut-aspect" className="label">
+          Aspect
+        </label>
+        <select
+          id="clipcut-aspect"
+          className="input"
+          value={options.aspect}
+          onChange={(e) => onChange({ aspect: e.target.value as Aspect })}
+        >
+          {ASPECTS.map((a) => (
+            <option key={a} value={a}>
+              {ASPECT_LABELS[a]}
+            </option>
+          ))}
+        </select>
+        {options.aspect !== "original" && (
+          <p className="mt-1 text-xs text-slate-600" id="clipcut-aspect-hint">
+            Drag the box on the video, or focus it and use the arrow keys (Home and End for the edges).
+          </p>
+        )}
+      </div>
+      <fieldset className="space-y-2 sm:col-span-2">
+        <legend className="label">Captions</legend>
+        <label htmlFor="clipcut-captions" className="sr-only">
+          Caption track
+        </label>
+        <select
+          id="clipcut-captions"
+          className="input"
+          value={chosen?.track ?? NO_CAPTIONS}
+          onChange={(e) => {
+            const track = e.target.value;
+            if (track === NO_CAPTIONS) return onChange({ captions: null });
+            const usable: CaptionMode = canMode(mode) ? mode : mode === "burn" ? "soft" : "burn";
+            onChange({ captions: { track, mode: usable, srt: chosen?.srt ?? false } });
+          }}
+        >
+          {tracks.map((t) => (
+            <option key={t.lang} value={t.lang}>
+              {trackLabel(t)}
+            </option>
+          ))}
+          {missing && <option value={missing}>{missing} (not on this video)</option>}
+          <option value={NO_CAPTIONS}>None</option>
+        </select>
+        {captionTracks === undefined && (
+          <p className="text-xs text-slate-600">The video&apos;s caption tracks appear once the companion answers.</p>
+        )}
+        {chosen && (
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+            {(["burn", "soft"] as const).map((m) => (
+              <label key={m} className="flex items-center gap-2">
+                <input
+                  type="radio"
+                  name="clipcut-caption-mode"
+                  value={m}
+                  checked={chosen.mode === m}
+                  disabled={!canMode(m)}
+                  onChange={() => onChange({ captions: { ...chosen, mode: m } })}
+                />
+                {MODE_LABELS[m]}
+              </label>
+            ))}
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={chosen.srt ?? false}
+                onChange={(e) => onChange({ captions: { ...chosen, srt: e.target.checked } })}
+              />
+              Also save an .srt
+            </label>
+          </div>
+        )}
+        {chosen && libass === false && (
+          <p className="text-xs text-amber-900" data-testid="clipcut-no-libass">
+            Burning captions in needs libass, which this computer&apos;s ffmpeg lacks (the companion&apos;s doctor says
+            how to get it): a subtitle track works without it.
+          </p>
+        )}
+        {chosen && !soft && (
+          <p className="text-xs text-slate-600">A subtitle track needs MP4, MOV, MKV or WebM: GIF and AVI burn in.</p>
+        )}
+      </fieldset>
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { CaptionTrack } from "../../../../app/domain/captions";
 import { ClipRangeEditor } from "../../../../app/components/clip-range/clip-range-editor";
 import { frameRangeSeconds } from "../../../../app/domain/frames";
 import { isAudioFormat } from "../../../../app/domain/media";
@@ -7,9 +8,11 @@ import type { AccountStatus } from "../../lib/messages";
 import { ask } from "../../lib/send";
 import { BatchAndPresets } from "./batch-presets";
 import { ClipOptionsFields } from "./clip-options-fields";
+import { CropBox } from "./crop-box";
 import { FrameControls } from "./frame-controls";
 import { JobList } from "./job-list";
 import { RangeNotice, SignedOutNotice, WatermarkNotice } from "./panel-notices";
+import { isCropAspect } from "../../../../app/domain/crop";
 import { TrueCutReport } from "./true-cut-report";
 import { useAccount } from "./use-account";
 import { useClipOptions } from "./use-clip-options";
@@ -53,7 +56,7 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
   const clip = useClipRange(signal);
   const { range, setRange, fps, length, tooShort, page } = clip;
   const { state, actions } = page;
-  const clipOptions = useClipOptions(pageUrl);
+  const clipOptions = useClipOptions(pageUrl, page.video);
   const { options } = clipOptions;
   const status = useAccount(signal, known);
   const companion = useCompanion(signal);
@@ -79,8 +82,15 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
     enabled: state.ready && paired && !audio && !tooShort && range.end > range.start,
     clip,
     options,
+    shorts: clipOptions.shorts(),
     watermark: limits?.watermark ?? false,
   });
+  // What the companion said of this video's captions, kept while a new report is asked for.
+  const [captionFacts, setCaptionFacts] = useState<{ tracks?: CaptionTrack[]; libass?: boolean }>({});
+  useEffect(() => {
+    const r = dryRun.report;
+    if (r) setCaptionFacts({ tracks: r.captionTracks ?? [], libass: r.libass });
+  }, [dryRun.report]);
 
   return (
     // The panel takes focus when clicked anywhere (tabIndex −1) so that its frame keys work; it is a region, not a control.
@@ -137,7 +147,22 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
         />
       )}
 
-      <ClipOptionsFields options={options} onChange={clipOptions.set} account={account} length={length} />
+      <ClipOptionsFields
+        options={options}
+        onChange={clipOptions.set}
+        account={account}
+        length={length}
+        captionTracks={captionFacts.tracks}
+        libass={captionFacts.libass}
+      />
+      {page.video && !audio && isCropAspect(options.aspect) && (
+        <CropBox
+          video={page.video}
+          aspect={options.aspect}
+          position={options.cropPosition}
+          onChange={(cropPosition) => clipOptions.set({ cropPosition })}
+        />
+      )}
 
       {limits?.watermark && <WatermarkNotice />}
       {tooShort && <RangeNotice>{tooShort}</RangeNotice>}
@@ -146,8 +171,7 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
       {limits && (limits.batch || limits.presets) && (
         <BatchAndPresets
           limits={limits}
-          format={options.format}
-          quality={options.quality}
+          options={options}
           length={length}
           onApplyPreset={(preset) => {
             clipOptions.applyPreset(preset);

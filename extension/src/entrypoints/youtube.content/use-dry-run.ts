@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { isUsableFps } from "../../../../app/domain/frames";
 import type { DryRunReport } from "../../../../app/domain/true-cut";
 import { ask } from "../../lib/send";
-import type { ClipOptions } from "./use-clip-options";
+import type { ClipOptions, ShortsFields } from "./use-clip-options";
 import type { ClipRangeState } from "./use-clip-range";
 
 /** A report is asked for once the handles rest this long. */
@@ -19,6 +19,8 @@ export function useDryRun(o: {
   enabled: boolean;
   clip: Pick<ClipRangeState, "sent" | "fps" | "setFps">;
   options: ClipOptions;
+  /** The aspect, crop and captions the clip would be sent with: a crop or captions re-encode (the report says so). */
+  shorts: ShortsFields;
   watermark: boolean;
 }) {
   const [report, setReport] = useState<DryRunReport | null>(null);
@@ -27,6 +29,7 @@ export function useDryRun(o: {
   const { sent, fps, setFps } = o.clip;
   const { format, quality } = o.options;
   const asked = useRef(0);
+  const shortsKey = JSON.stringify(o.shorts);
   useEffect(() => {
     if (!o.enabled) return;
     const id = ++asked.current;
@@ -34,7 +37,7 @@ export function useDryRun(o: {
     const timer = setTimeout(() => {
       void ask({
         type: "dryRun",
-        ask: { videoUrl: o.pageUrl, ...sent, format, quality, watermark: o.watermark, thumbnails: true },
+        ask: { videoUrl: o.pageUrl, ...sent, format, quality, watermark: o.watermark, thumbnails: true, ...o.shorts },
       }).then((result) => {
         if (id !== asked.current || o.signal.aborted) return;
         setPending(false);
@@ -49,6 +52,6 @@ export function useDryRun(o: {
     }, REPORT_DELAY_MS);
     return () => clearTimeout(timer);
     // `sent` is compared by its times; the rest is read when the answer comes.
-  }, [o.enabled, sent.startSeconds, sent.endSeconds, format, quality, o.watermark, o.pageUrl]);
+  }, [o.enabled, sent.startSeconds, sent.endSeconds, format, quality, shortsKey, o.watermark, o.pageUrl]);
   return { report, pending, problem };
 }

@@ -7,7 +7,7 @@ import { noticeTeamStatus } from "../app/services/teams.server";
 import { billingConfigProblem } from "../app/services/stripe.server";
 import { productionThirdParties, type ThirdParties } from "../app/services/third-parties.server";
 import { redactUrl } from "../app/utils/redact";
-import { compileApiRoutes, routeApi } from "./api-routes";
+import { inApiShape } from "./api-errors";
 import { isCacheablePage, servePublicPage } from "./edge-cache";
 import { stripInternalHeaders } from "./internal-headers";
 import { isForeignOriginWrite } from "./origin-check";
@@ -20,7 +20,6 @@ export { AdminFeed } from "./admin-feed";
 
 // Always production: errors reach clients sanitized, also when vitest compiles the app from source.
 const handleRemixRequest = createRequestHandler(build, "production");
-const apiRoutes = compileApiRoutes(build);
 
 function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -69,10 +68,7 @@ const handler = {
         return withSecurityHeaders(page, nonce);
       }
       const context = { cloudflare: { env, ctx }, nonce };
-      const response = withSecurityHeaders(
-        (await routeApi(apiRoutes, request, context)) ?? (await handleRemixRequest(request, context)),
-        nonce,
-      );
+      const response = withSecurityHeaders(inApiShape(request, await handleRemixRequest(request, context)), nonce);
       // Answers to writes and anything rendered for a session are never stored by a shared cache.
       applyPrivateCachePolicy(request, response);
       return response;

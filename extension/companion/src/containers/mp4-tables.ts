@@ -1,3 +1,5 @@
+// Long because: one reading of MP4 sample tables, progressive (moov) and fragmented (moof), sharing the typed-array
+// layout and the box walkers; split, each half would import the other's private helpers.
 /**
  * Our own reading of a progressive MP4/MOV's sample tables (ISO/IEC 14496-12: moov > trak > mdia > minf > stbl), for
  * the byte-level copy (mp4-copy.ts; path 1 of docs/decisions/002-cut-strategy.md): per track, typed arrays of each

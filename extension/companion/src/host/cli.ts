@@ -1,3 +1,5 @@
+// Long because: it is the command table (help text, flags and output of every command) that a user reads as one list;
+// each command's work lives in its own module.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename, dirname, extname, resolve } from "node:path";

@@ -1,3 +1,5 @@
+// Long because: one class, the job queue: admission, the hold's session, progress events, cancel and pruning act on
+// the same private state.
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { HoldRequest, MeResponse } from "../../../../app/domain/api";

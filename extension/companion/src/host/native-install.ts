@@ -1,3 +1,6 @@
+// Long because: the per-browser, per-platform table of where native-messaging manifests go (6 browsers × 3 platforms)
+// is data read with the launcher it installs; the plan is computed before anything is written, so `install --dry-run`
+// shows it whole.
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";

@@ -1,3 +1,5 @@
+// Long because: the mediabunny copy path (reading, refusals, packet choice and the sound's list) is one path's rule;
+// the shared reading also feeds the smart cut (direct-smart.ts).
 import {
   CustomSource,
   EncodedPacketSink,

@@ -1,3 +1,5 @@
+// Long because: the in-process H.264 smart cut re-encodes the head GOP and copies the rest: its encoder setup, the
+// splice and the sound are one path's rule.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

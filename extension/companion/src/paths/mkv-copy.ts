@@ -1,3 +1,5 @@
+// Long because: the Matroska byte copy path: the cue-guided read, packet choice and the writer's plan are one path's
+// rule.
 import { concat } from "../bytes";
 import { checkWrittenClip } from "../check/written-clip";
 import { choseOther, NotTaken, withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";

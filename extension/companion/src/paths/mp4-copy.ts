@@ -1,3 +1,5 @@
+// Long because: the MP4 byte copy path: seven named steps (open, fragments, packets, sound, tracks, fragmented and
+// progressive plans) over one Walk state, which a split would have to pass around whole.
 import { open } from "node:fs/promises";
 import { checkWrittenClip } from "../check/written-clip";
 import { choseOther, MARGIN_SECONDS, NotTaken, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";

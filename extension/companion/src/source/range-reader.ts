@@ -1,3 +1,5 @@
+// Long because: the reader's chunk growth, the guarded client's pinning and its statistics share one connection
+// state.
 import { open } from "node:fs/promises";
 import { concat } from "../bytes";
 import { ClipError } from "../errors";

@@ -29,6 +29,11 @@
  *   BENCH_REPEAT=3 …                           (runs of each short row; the row reports the median run)
  *   BENCH_ONLY=progressive,dashsidx BENCH_SLOW_MS=0 …   (no slow-link rows)
  * One cut at a time, without serve, its own CPU and the functions it spends it in: bench/companion/profile-copy.ts.
+ * Shorts (BENCH_ONLY=shorts): a BENCH_SHORTS_SECONDS (30) s clip of the DASH 1080p page cropped to 9:16 (centre)
+ * with its English captions burned in (the stand-in yt-dlp lists a WebVTT track on the range server), through serve
+ * (staged shorts path), beside plain ffmpeg running the very filter graph the companion builds (shorts/command.ts:
+ * trim, crop, ass, libx264, the sound copied) straight on the two media URLs. Goal: ClipCut ÷ plain ≤ 1.1.
+ *   BENCH_ONLY=shorts BENCH_SHORTS_SECONDS=5 BENCH_INSTALLED=0 BENCH_REPEAT=1 npx tsx bench/companion-cut.ts  (smoke)
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
  * The figures measured so far, by question and date, with their commands and load: bench/results/companion-cut.md.
@@ -38,7 +43,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { parseCaptions } from "../app/domain/captions";
+import { cropFor } from "../app/domain/crop";
+import { companionRange } from "../app/domain/frames";
 import { toolPaths } from "../extension/companion/src/host/tools";
+import { shortsCommand } from "../extension/companion/src/shorts";
 import { makeDashPair, makeOpusSource, makeVideoSource, run } from "../extension/companion/test/media";
 import { measureAccuracy, timeCommand, type Accuracy } from "./companion/measure";
 import { startRangeServerProcess } from "./companion/range-server-process";
@@ -46,7 +55,10 @@ import { FAKE_YTDLP, startServeHarness } from "./companion/serve-harness";
 
 const SOURCE_SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 240);
 const VP9_SECONDS = Number(process.env.BENCH_VP9_SECONDS ?? 60);
-const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,dashsidx,vp9").split(","));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,dashsidx,vp9,shorts").split(","));
+/** The Shorts clip's length (the goal is stated for 30 s; a shorter one for a smoke run). */
+const SHORTS_SECONDS = Number(process.env.BENCH_SHORTS_SECONDS ?? 30);
+const SHORTS_AT = 10.4;
 /** The simulated slow link: a fixed delay per request at a second range server (0: no slow-link rows). */
 const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 30);
 const CLIP = 20;
@@ -187,6 +199,22 @@ function ratioRows(): string[] {
   return out;
 }
 
+/** The Shorts goal: the companion's clip (stage + one encode) ÷ plain ffmpeg running the same graph, ≤ 1.1. */
+function shortsRatio(): string[] {
+  const plain = rows.find((r) => r.tool === "ffmpeg, the same filter graph");
+  const clip = rows.find((r) => r.tool === "ClipCut shorts (serve)");
+  if (!plain || !clip) return [];
+  const ratio = (a: number | null, b: number | null) => (a && b ? (a / b).toFixed(3) : "–");
+  return [
+    "",
+    "Shorts (9:16 crop + burned-in captions): ClipCut through serve ÷ plain ffmpeg with the same filter graph (goal ≤ 1.1).",
+    "",
+    "| Source | Wall ÷ plain | Child CPU ÷ plain | Bytes read ÷ plain | Load 1/5/15 min |",
+    "|---|---|---|---|---|",
+    `| ${clip.source} | ${ratio(clip.seconds, plain.seconds)} | ${ratio(clip.cpu, plain.cpu)} | ${ratio(clip.bytes, plain.bytes)} | ${clip.load} |`,
+  ];
+}
+
 async function makeVp9Bench(path: string, seconds: number) {
   const { existsSync } = await import("node:fs");
   if (existsSync(path)) return;
@@ -241,6 +269,13 @@ async function main() {
     await makeVp9Bench(join(mediaDir, vp9), VP9_SECONDS);
     await makeOpusSource(join(mediaDir, opus), VP9_SECONDS);
   }
+  // The Shorts page's English captions: a two-line cue every 2 s over the whole source.
+  const captionsFile = `captions-${SOURCE_SECONDS}s.vtt`;
+  const vtt = ["WEBVTT", ""];
+  const clock = (t: number) => new Date(t * 1000).toISOString().slice(11, 23);
+  for (let t = 0; t < SOURCE_SECONDS; t += 2)
+    vtt.push(`${clock(t)} --> ${clock(t + 1.9)}`, `Caption ${t / 2}: a line long enough to wrap on a phone`, "");
+  writeFileSync(join(mediaDir, captionsFile), vtt.join("\n"));
   // The origin runs in a process of its own, as it does for real (range-server-process.ts).
   const server = await startRangeServerProcess(mediaDir);
   const slowServer = SLOW_MS > 0 ? await startRangeServerProcess(mediaDir, { delayMs: SLOW_MS }) : null;
@@ -253,6 +288,7 @@ async function main() {
   const vp9Page = "https://www.youtube.com/watch?v=benchvp9_01";
   const sidxPage = "https://www.youtube.com/watch?v=benchsidx01";
   const slowSidxPage = "https://www.youtube.com/watch?v=benchslow01";
+  const shortsPage = "https://www.youtube.com/watch?v=benchshort1";
   /** yt-dlp's answer for a bench page of run r: a video-only and an audio-only stream on the range server. */
   const page = (
     id: string,
@@ -296,6 +332,16 @@ async function main() {
       { name: sidxVideo, id: "137", ext: "mp4", codec: "avc1.640028", height: 1080 },
       { name: sidxAudio, id: "140", ext: "m4a", codec: "mp4a.40.2" },
     ),
+    [variant(shortsPage, r)]: {
+      ...page(
+        "benchshort1",
+        SOURCE_SECONDS,
+        r,
+        { name: dashVideo, id: "137", ext: "mp4", codec: "avc1.640028", height: 1080 },
+        { name: dashAudio, id: "140", ext: "m4a", codec: "mp4a.40.2" },
+      ),
+      subtitles: { en: [{ ext: "vtt", url: server.url(captionsFile), name: "English" }] },
+    },
     ...(slowServer
       ? {
           [variant(slowSidxPage, r)]: page(
@@ -591,6 +637,52 @@ async function main() {
           );
     }
   }
+  if (ONLY.has("shorts")) {
+    // 9:16 at the centre of the 1080p frame, the English track burned in; the clip on the frame grid, as the panel
+    // sends it (the middles of its first and last frames).
+    const name = `Shorts: DASH 1080p → 9:16 + burned-in captions, ${SHORTS_SECONDS} s`;
+    const frames = { first: Math.round(SHORTS_AT * FPS), last: Math.round((SHORTS_AT + SHORTS_SECONDS) * FPS) - 1 };
+    const range = companionRange(frames, FPS);
+    const crop = cropFor({ width: 1920, height: 1080 }, "9:16", 0.5)!;
+    const sameGraph = join(work, "shorts-plain");
+    mkdirSync(sameGraph, { recursive: true });
+    await measure(name, "ffmpeg, the same filter graph", SHORTS_AT, "", async () => {
+      const out = join(sameGraph, "plain.mp4");
+      const command = shortsCommand({
+        videoInput: ["-i", server.url(dashVideo)],
+        audioInput: ["-i", server.url(dashAudio)],
+        audioCodec: "aac",
+        ...range,
+        fps: FPS,
+        source: { width: 1920, height: 1080 },
+        crop,
+        scaleTo: null,
+        captions: {
+          cues: parseCaptions(readFileSync(join(mediaDir, captionsFile), "utf8")),
+          mode: "burn",
+        },
+        watermark: false,
+        format: "mp4",
+        output: out,
+        workDir: sameGraph,
+      });
+      // The captions file is written before the clock starts in the companion too (its cues are fetched first).
+      for (const f of command.files) writeFileSync(f.path, f.text);
+      const r = await timeCommand("ffmpeg", ["-hide_banner", "-v", "error", "-y", ...command.args]);
+      return { ok: r.ok, output: out, note: r.ok ? `${command.frameCount} frames` : r.stderr.slice(-200) };
+    });
+    await measure(name, "ClipCut shorts (serve)", SHORTS_AT, "", (r) =>
+      viaServe({
+        source: variant(shortsPage, r),
+        ...range,
+        format: "mp4",
+        quality: "1080p",
+        aspect: "9:16",
+        crop,
+        captions: { track: "en", mode: "burn" },
+      }),
+    );
+  }
   await serve.close();
   await server.close();
   await slowServer?.close();
@@ -614,7 +706,8 @@ async function main() {
     "",
     "| Source | Clip start | Path | smart ÷ full | first copy ÷ floor | smart bytes ÷ floor bytes | bytes read ÷ floor | requests |",
     "|---|---|---|---|---|---|---|---|",
-    ...ratioRows(),
+    ...ratioRows().filter((l) => !l.startsWith("| Shorts")),
+    ...shortsRatio(),
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -3,7 +3,7 @@ import { CUT_STRATEGIES } from "../../../../app/domain/companion";
 import { planFrames } from "./keyframes";
 import type { Packet } from "../source/probe";
 import type { CutRequest } from "./request";
-import { chooseStrategy, copyRuledOut, expectsFullEncode, expectsSmartCut } from "./strategy";
+import { chooseStrategy, copyRuledOut, expectsFullEncode, expectsSmartCut, validateCut } from "./strategy";
 
 const F = 3000; // one frame at 30 fps in 90 kHz ticks
 
@@ -82,5 +82,32 @@ describe("copyRuledOut: what auto chooses instead of a copy, once the start's fr
     expect(copyRuledOut(request({ codec: "vp9", allowSnap: true }), false)).toBeNull();
     expect(copyRuledOut(request({ codec: "h264", strategy: "copy" }), false)).toBeNull();
     expect(copyRuledOut(request({ codec: "h264", watermark: true }), true)).toMatchObject({ kind: "reencode" });
+  });
+});
+
+describe("validateCut: a crop or captions", () => {
+  const shorts = (o: Partial<CutRequest>) =>
+    ({
+      info: { video: { codec: "h264", height: 360, width: 640 }, audio: null, durationSeconds: 10 },
+      startSeconds: 1,
+      format: "mp4",
+      quality: null,
+      watermark: false,
+      strategy: "auto",
+      allowSnap: false,
+      crop: { x: 0, y: 0, width: 202, height: 360 },
+      ...o,
+    }) as unknown as CutRequest;
+
+  it("is refused in a GIF, and for a copy or a smart cut, before anything is reserved", () => {
+    expect(() => validateCut(shorts({}))).not.toThrow();
+    expect(() => validateCut(shorts({ format: "gif" }))).toThrow(/cropped or captioned clip is a video/);
+    expect(() => validateCut(shorts({ crop: null, captions: { cues: [], mode: "burn" }, format: "gif" }))).toThrow(
+      /cropped or captioned clip is a video/,
+    );
+    expect(() => validateCut(shorts({ strategy: "copy" }))).toThrow(/copy strategy cannot be used here \(crop\)/);
+    expect(() => validateCut(shorts({ strategy: "smart", captions: { cues: [], mode: "soft" } }))).toThrow(
+      /smart strategy cannot be used here \(crop, captions track\)/,
+    );
   });
 });

@@ -41,6 +41,14 @@ export function validateCut(req: CutRequest): void {
   if (isAudioFormat(req.format) && !info.audio) {
     throw new ClipError("invalid_format", "The source has no audio track.", 422);
   }
+  // Known before the hold: the Shorts path writes video containers only (shorts/command.ts).
+  if ((req.crop || req.captions) && req.format === "gif") {
+    throw new ClipError(
+      "invalid_format",
+      "A cropped or captioned clip is a video: choose MP4, WebM, MKV, MOV or AVI.",
+      422,
+    );
+  }
   const reasons = reencodeReasons(req);
   if ((req.strategy === "copy" || req.strategy === "smart") && reasons.length > 0) {
     throw new ClipError(

@@ -1,7 +1,6 @@
 import {
   BUSY_MESSAGE,
   fail,
-  LEDGER_OPS,
   type LedgerFailure,
   type LedgerInput,
   type LedgerOpName,
@@ -33,25 +32,11 @@ async function guarded<T>(call: () => Promise<T>): Promise<T | LedgerFailure> {
   }
 }
 
-interface LedgerStub {
-  apply(userId: string, name: string, input: unknown, forwardedBy?: string): Promise<LedgerResult<unknown>>;
-  applyWithToken(
-    userId: string,
-    tokenHash: string,
-    name: string,
-    input: unknown,
-  ): Promise<LedgerResult<unknown> | null>;
-  authenticate(input: { userId: string; tokenHash?: string }): Promise<Standing | null>;
-  payerView(input: { userId: string }): Promise<PayerView | null>;
-  forgetTokens(): Promise<void>;
-  disconnect(reason: string): Promise<number>;
-  closeRevoked(input: { sessionIds: string[]; tokenHashes: string[]; reason: string }): Promise<number>;
-  pushSettings(data: SettingsData): Promise<number>;
-  sweep(input: { userId: string }): Promise<void>;
-  fetch(request: Request): Promise<Response>;
-}
+/** The user's object, as the binding declares it (workers/app.ts's class, which wrangler's generated `Env` names). */
+type LedgerObject = AppEnv["USER_LEDGER"] extends DurableObjectNamespace<infer T> ? T : never;
 
-type Operations = { [K in LedgerOpName]: (input: LedgerInput<K>) => Promise<LedgerResult<LedgerOutcome<K>>> };
+type Operation<K extends LedgerOpName> = (input: LedgerInput<K>) => Promise<LedgerResult<LedgerOutcome<K>>>;
+type Operations = { [K in LedgerOpName]: Operation<K> };
 
 export type LedgerClient = Operations & {
   /** An API request's token check and operation in one call; null when the token is not accepted. */
@@ -89,15 +74,18 @@ export type LedgerClient = Operations & {
  * overloaded object to `503 busy` (send `busyHeaders(result)` with it).
  */
 export function ledger(env: AppEnv, userId: string): LedgerClient {
-  // The RPC stub's inferred types are too deep to check per operation; `Operations` types each call instead.
-  const stub = env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId)) as unknown as LedgerStub;
-  const operations = Object.fromEntries(
-    Object.keys(LEDGER_OPS).map((name) => [name, (input: unknown) => guarded(() => stub.apply(userId, name, input))]),
-  ) as unknown as Operations;
+  const stub = env.USER_LEDGER.get(env.USER_LEDGER.idFromName(userId));
+  // Workers' RPC types instantiate a generic method at its bound, so on the stub `apply` answers any operation's
+  // outcome; the class's own signatures tie the answer to the operation named. The one cast restores them.
+  const generic = stub as Pick<LedgerObject, "apply" | "applyWithToken">;
+  const call =
+    <K extends LedgerOpName>(name: K): Operation<K> =>
+    (input) =>
+      guarded(() => generic.apply(userId, name, input));
   return {
-    ...operations,
-    withToken: (tokenHash, name, input) => guarded(() => stub.applyWithToken(userId, tokenHash, name, input)) as never,
-    forwarded: (memberId, name, input) => guarded(() => stub.apply(userId, name, input, memberId)) as never,
+    ...operations(call),
+    withToken: (tokenHash, name, input) => guarded(() => generic.applyWithToken(userId, tokenHash, name, input)),
+    forwarded: (memberId, name, input) => guarded(() => generic.apply(userId, name, input, memberId)),
     authenticate: (tokenHash) => guarded(() => stub.authenticate({ userId, tokenHash })),
     payerView: () => guarded(() => stub.payerView({ userId })),
     forgetTokens: () => guarded(() => stub.forgetTokens()),
@@ -108,3 +96,30 @@ export function ledger(env: AppEnv, userId: string): LedgerClient {
     fetch: (request) => stub.fetch(request),
   };
 }
+
+/** Every operation by name; the compiler holds this list to `LEDGER_OPS` (a missing or extra name does not build). */
+const operations = (call: <K extends LedgerOpName>(name: K) => Operation<K>): Operations => ({
+  charge: call("charge"),
+  reserve: call("reserve"),
+  capture: call("capture"),
+  release: call("release"),
+  expire: call("expire"),
+  refund: call("refund"),
+  deleteClip: call("deleteClip"),
+  welcome: call("welcome"),
+  pluginConnect: call("pluginConnect"),
+  starterReset: call("starterReset"),
+  adjust: call("adjust"),
+  adminEdit: call("adminEdit"),
+  changePlan: call("changePlan"),
+  renew: call("renew"),
+  applySubscription: call("applySubscription"),
+  followMoney: call("followMoney"),
+  setBanned: call("setBanned"),
+  closeAccount: call("closeAccount"),
+  teamJoin: call("teamJoin"),
+  teamRemove: call("teamRemove"),
+  teamClose: call("teamClose"),
+  payerChanged: call("payerChanged"),
+  relay: call("relay"),
+});

@@ -1,3 +1,5 @@
+// Long because: it runs both halves of CUT_PATHS (the in-process writes, and the staged run: stage once, steps,
+// check) on one run state (progress, trace, cancel, the output slot) that a split would pass around whole.
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, extname, join } from "node:path";

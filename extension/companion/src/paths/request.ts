@@ -1,7 +1,7 @@
 import type { CutStrategy, Progress } from "../../../../app/domain/companion";
 import type { CropBox } from "../../../../app/domain/crop";
 import type { Format, Quality } from "../../../../app/domain/media";
-import type { ShortsCaptions } from "../shorts";
+import type { AssStyle, CaptionMode, Cue } from "../../../../app/domain/captions";
 import type { CopiedPackets, Verified } from "../check/verify";
 import type { MediaInfo } from "../source/probe";
 import type { ReadStats } from "../source/range-reader";
@@ -88,3 +88,13 @@ export type DirectOutcome = ({ plan: DirectPlan; path: string } | { refused: str
 
 /** A single in-process path's answer; `chose`: the strategy rule, not the container, ruled a copy out. */
 export type PathOutcome = { plan: DirectPlan } | { refused: string; chose?: "smart" | "reencode" };
+
+export interface ShortsCaptions {
+  /** The whole track, on the source's clock (parseCaptions); the command keeps what overlaps the clip. */
+  cues: readonly Cue[];
+  mode: CaptionMode;
+  /** Also write an .srt beside the clip. */
+  srt?: boolean;
+  /** Changes to the phone style (tests draw a solid box to find the text in pixels). */
+  style?: Partial<AssStyle>;
+}

@@ -6,14 +6,13 @@ import {
   toAss,
   toSrt,
   toVtt,
-  type AssStyle,
-  type CaptionMode,
   type Cue,
 } from "../../../../app/domain/captions";
 import { outputSize, type CropBox, type FrameSize } from "../../../../app/domain/crop";
 import { toFrames, type FrameRange } from "../../../../app/domain/frames";
 import { isAudioFormat, type Format, type Quality } from "../../../../app/domain/media";
 import { ClipError } from "../errors";
+import type { ShortsCaptions } from "../paths/request";
 import { audioCodecArgs, canCopyAudio, containerArgs, videoCodecArgs, watermarkFilter } from "../paths/encode";
 import { keepPackets } from "../paths/staged/copy";
 
@@ -35,15 +34,9 @@ const SOFT_CODEC: Partial<Record<Format, string>> = {
 
 export const canCarrySoftCaptions = (format: Format) => SOFT_CODEC[format] !== undefined;
 
-export interface ShortsCaptions {
-  /** The whole track, on the source's clock (parseCaptions); the command keeps what overlaps the clip. */
-  cues: readonly Cue[];
-  mode: CaptionMode;
-  /** Also write an .srt beside the clip. */
-  srt?: boolean;
-  /** Changes to the phone style (tests draw a solid box to find the text in pixels). */
-  style?: Partial<AssStyle>;
-}
+// The captions a cut request carries live with the request (paths/request.ts): the paths share its types, and a
+// request that imported the command would tie the paths to it in a cycle.
+export type { ShortsCaptions } from "../paths/request";
 
 export interface ShortsJob {
   /** ffmpeg's options for the picture's source, ending with `-i <url>` (source.ts's inputArgs). */

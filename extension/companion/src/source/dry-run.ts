@@ -1,3 +1,5 @@
+// Long because: the true-cut report reads packet windows, decides the first frame with the cut's own rule and adds
+// the Shorts facts (caption tracks, libass, encode time) from one probe of the source.
 import { z } from "zod";
 import { decideQuality } from "../../../../app/domain/clip-quality";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";

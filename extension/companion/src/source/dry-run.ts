@@ -1,5 +1,5 @@
-// Long because: the true-cut report reads packet windows, decides the first frame with the cut's own rule and adds
-// the Shorts facts (caption tracks, libass, encode time) from one probe of the source.
+// Long because: the true-cut report reads packet windows, takes the first frame from the cut's own reading of the
+// index, and adds the Shorts facts (caption tracks, libass, encode time) from one probe of the source.
 import { z } from "zod";
 import { decideQuality } from "../../../../app/domain/clip-quality";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
@@ -9,6 +9,7 @@ import { runProcess } from "../ffmpeg";
 import { planFrames, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
 import type { MediaInfo, Packet } from "./probe";
 import { withRangeProxy } from "./range-proxy";
+import { planInProcess } from "../paths/index";
 import type { CutRequest } from "../paths/request";
 import { inputArgs, type InputSpec } from "./source";
 import { SourceCache } from "./source-cache";
@@ -24,8 +25,10 @@ import type { Tools } from "../host/tools";
 /**
  * The dry run behind the panel's true-cut report: resolve and probe the format the cut would download, read the
  * packet list around the range (never the whole range: the window after the start reaches the next keyframe, the
- * one before the end holds the last GOP), and run the cut's own frame plan and strategy choice on it. Nothing is
- * reserved, staged or written.
+ * one before the end holds the last GOP), and run the cut's own frame plan and strategy choice on it. Where an
+ * in-process path would cut the source, the first frame, the keyframe before it and the frame grid are that path's
+ * reading of the container's index (the cut's own), not ffprobe's: the two can differ (a fragmented MP4 without an
+ * edit list, whose fragments ffprobe seeks by decode time). Nothing is reserved, staged or kept.
  */
 
 /** Packets read after the start: enough to find the next keyframe of any usual GOP (YouTube: 2–5 s). */
@@ -146,31 +149,15 @@ export function reportFromPackets(
   info: MediaInfo,
   packets: readonly SizedPacket[],
   read: { remote: boolean; complete: boolean },
+  start: CutFrames | null = null,
 ): Omit<DryRunReport, "thumbnails"> & { plan: CutFrames } {
   const video = info.video;
   if (!video) throw new ClipError("invalid_format", "The source has no video.", 422);
   const end = Math.min(req.endSeconds, info.durationSeconds);
-  const plan = planFrames(packets, toTicks(req.startSeconds), toTicks(end));
-  // The panel offers only qualities the plan allows: the asked one is the cap.
-  const decided = decideQuality({
-    format: req.format,
-    asked: req.quality,
-    planMax: req.quality,
-    sourceHeight: video.height,
-  });
-  const crop = cropForSource(req, info);
-  // The report's rule is the cut's: a crop or captions send the clip to the Shorts path (its cues do not matter here).
-  const captions = req.captions ? { cues: [], mode: req.captions.mode } : null;
-  const cut = {
-    info,
-    format: req.format,
-    quality: decided.scaleTo,
-    strategy: "auto",
-    allowSnap: false,
-    watermark: req.watermark,
-    crop,
-    captions,
-  } as CutRequest;
+  const probed = planFrames(packets, toTicks(req.startSeconds), toTicks(end));
+  const plan = start ? fromStart(probed, start) : probed;
+  const cut = { info, ...cutTerms(req, info) } as CutRequest;
+  const { crop, captions } = cut;
   const shorts = crop !== null || captions !== null;
   const chosen = chooseStrategy(cut, plan, packets);
   const choice = shorts ? { ...chosen, reason: shortsReason(cut) } : chosen;
@@ -207,7 +194,7 @@ export function reportFromPackets(
   if (choice.kind === "smart") videoBytes += (headFrames + tailFrames) * perFrame * ENCODED_FRAME_EXTRA;
   if (choice.kind === "reencode") {
     // A new size or a watermark: the encoder's own rate, scaled by the picture area.
-    const height = decided.scaleTo ? Math.min(qualityHeight(decided.scaleTo), video.height) : video.height;
+    const height = cut.quality ? Math.min(qualityHeight(cut.quality), video.height) : video.height;
     videoBytes *= (height / video.height) ** 2;
     // A crop keeps the box's share of the picture.
     if (crop) videoBytes *= (crop.width * crop.height) / (video.width * video.height);
@@ -244,6 +231,74 @@ export function reportFromPackets(
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** The terms the cut gets for this report's request (the panel offers only qualities the plan allows). */
+function cutTerms(req: DryRunInput, info: MediaInfo) {
+  const decided = decideQuality({
+    format: req.format,
+    asked: req.quality,
+    planMax: req.quality,
+    sourceHeight: info.video?.height ?? 0,
+  });
+  // A crop or captions send the clip to the Shorts path (its cues do not matter here).
+  const captions = req.captions ? { cues: [], mode: req.captions.mode } : null;
+  return {
+    format: req.format,
+    quality: decided.scaleTo,
+    strategy: "auto" as const,
+    allowSnap: false,
+    watermark: req.watermark,
+    crop: cropForSource(req, info),
+    captions,
+  };
+}
+
+/**
+ * The plan from ffprobe's windows, with its start taken from the in-process path's reading: the first frame, the
+ * keyframe before it and the frame grid; its frames counted from that first frame.
+ */
+function fromStart(probed: CutFrames, start: CutFrames): CutFrames {
+  // A keyframe past the head window is ffprobe's.
+  const later = probed.keyAfterStart !== null && probed.keyAfterStart > start.startPts ? probed.keyAfterStart : null;
+  return {
+    ...probed,
+    frameTicks: start.frameTicks,
+    startPts: start.startPts,
+    keyBefore: start.keyBefore,
+    startOnKey: start.startOnKey,
+    keyAfterStart: start.keyAfterStart ?? later,
+    frameCount: probed.frameCount + Math.round((probed.startPts - start.startPts) / start.frameTicks),
+  };
+}
+
+/**
+ * The clip's start as the cut reads it: the plan of the in-process path that takes the source (paths/index.ts, the
+ * cut's own planning), over the head window only (a byte copy's walk reads what it plans); null when the cut is
+ * staged, where ffprobe's packets are what the stage is cut from. The plan is closed at once: nothing is kept.
+ */
+async function inProcessStart(
+  req: DryRunInput,
+  input: InputSpec,
+  info: MediaInfo,
+  end: number,
+  signal?: AbortSignal,
+): Promise<CutFrames | null> {
+  const outcome = await planInProcess(
+    {
+      ...cutTerms(req, info),
+      input,
+      info,
+      startSeconds: req.startSeconds,
+      endSeconds: Math.min(end, req.startSeconds + HEAD_WINDOW_SECONDS),
+      outputDir: "",
+      baseName: "",
+    },
+    { signal },
+  );
+  if (!("plan" in outcome)) return null;
+  await outcome.plan.close();
+  return outcome.plan.frames;
+}
+
 /** Each tools set's own cache, for callers that do not share theirs with a job queue (tests, the CLI). */
 const ownCaches = new WeakMap<Tools, SourceCache>();
 
@@ -279,24 +334,34 @@ export async function dryRun(req: DryRunInput, options: DryRunOptions): Promise<
   const windows: [number, number][] = [[req.startSeconds, headTo]];
   if (end + TAIL_MARGIN_SECONDS > headTo) windows.push([end, end + TAIL_MARGIN_SECONDS]);
   const videoOnly: InputSpec = { ...input, audio: undefined };
-  const packets = await readPacketWindows(options.tools.ffprobe, videoOnly, windows, options.signal);
+  const [packets, start] = await Promise.all([
+    readPacketWindows(options.tools.ffprobe, videoOnly, windows, options.signal),
+    inProcessStart(req, input, info, end, options.signal),
+  ]);
   if (packets.length === 0) throw new ClipError("unreadable_source", "No video frames were found in that range.", 422);
-  const { plan, ...found } = reportFromPackets(req, info, packets, {
-    remote: input.kind === "http",
-    complete: windows.length === 1,
-  });
+  const read = { remote: input.kind === "http", complete: windows.length === 1 };
+  const { plan, ...found } = reportFromPackets(req, info, packets, read, start);
   const report = { ...found, ...(await shortsFacts(req, input, info, found.frameCount, options)) };
   const thumbnails = req.thumbnails
     ? await frameThumbnails(
         options.tools.ffmpeg,
         videoOnly,
-        [toSeconds(plan.startPts), toSeconds(plan.endPts - plan.frameTicks)],
+        [
+          { pts: toSeconds(plan.startPts), seekFrom: decodedFrom(plan, plan.keyBefore) },
+          {
+            pts: toSeconds(plan.endPts - plan.frameTicks),
+            seekFrom: decodedFrom(plan, plan.lastKey ?? plan.keyBefore),
+          },
+        ],
         toSeconds(plan.frameTicks),
         options.signal,
       )
     : null;
   return { ...report, thumbnails: thumbnails ? { first: thumbnails[0]!, last: thumbnails[1]! } : null };
 }
+
+/** A frame before the decode time of the keyframe at `key`: where a thumbnail's seek starts. */
+const decodedFrom = (plan: CutFrames, key: number) => toSeconds(key - plan.reorderDelayTicks - plan.frameTicks);
 
 /**
  * This process's encode speed for a Shorts clip's settings (frames per second), measured once per picture size,

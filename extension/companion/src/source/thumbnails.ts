@@ -12,12 +12,20 @@ const THUMBNAIL_TIMEOUT_MS = 60_000;
 /**
  * One frame of the source, decoded by ffmpeg (the cut's decoder) as a JPEG: the frame whose presentation time is
  * `ptsSeconds`, a time the plan took from the packet list. Never a typed time: `-ss t` gives the first frame at or
- * after t, a third rule that disagrees with the plan (the frame shown at t) for about a third of times. Asking
- * for half a frame before the plan's own timestamp makes that rule land on exactly the plan's frame, whatever the
- * rounding of the timestamp. `-seek_timestamp 1` keeps -ss on the packets' clock (not offset by the start time).
+ * after t, a third rule that disagrees with the plan (the frame shown at t) for about a third of times. The input
+ * seek goes to `seekSeconds` (before the decode time of the keyframe the plan decodes from: a fragmented MP4 is
+ * sought by its fragments' decode times, so a seek to the frame itself can land on the next fragment), and the
+ * frame is picked by its own timestamp, half a frame before the plan's, whatever the rounding. `-seek_timestamp 1`
+ * and `-copyts` keep both on the packets' clock (not offset by the start time).
  */
-export function thumbnailArgs(input: InputSpec, ptsSeconds: number, frameSeconds: number, output: string): string[] {
-  const at = Math.max(0, ptsSeconds - frameSeconds / 2);
+export function thumbnailArgs(
+  input: InputSpec,
+  ptsSeconds: number,
+  frameSeconds: number,
+  output: string,
+  seekSeconds = ptsSeconds - frameSeconds / 2,
+): string[] {
+  const at = ptsSeconds - frameSeconds / 2;
   return [
     "-v",
     "error",
@@ -25,14 +33,17 @@ export function thumbnailArgs(input: InputSpec, ptsSeconds: number, frameSeconds
     "-seek_timestamp",
     "1",
     "-ss",
-    at.toFixed(6),
+    Math.max(0, Math.min(seekSeconds, at)).toFixed(6),
     ...inputArgs(input),
+    "-copyts",
     "-map",
     "0:v:0",
     "-frames:v",
     "1",
     "-vf",
-    `scale=-2:${THUMBNAIL_HEIGHT}:flags=bicubic`,
+    `select='gte(t,${at.toFixed(6)})',scale=-2:${THUMBNAIL_HEIGHT}:flags=bicubic`,
+    "-fps_mode",
+    "passthrough",
     "-q:v",
     "3",
     "-f",
@@ -42,11 +53,11 @@ export function thumbnailArgs(input: InputSpec, ptsSeconds: number, frameSeconds
   ];
 }
 
-/** The frames at the given presentation times, as data:image/jpeg URLs (decoded one after the other). */
+/** The frames at the given presentation times (each sought from its `seekFrom`), as data:image/jpeg URLs (decoded one after the other). */
 export async function frameThumbnails(
   ffmpeg: string,
   input: InputSpec,
-  ptsSeconds: number[],
+  frames: { pts: number; seekFrom: number }[],
   frameSeconds: number,
   signal?: AbortSignal,
 ): Promise<string[]> {
@@ -54,9 +65,9 @@ export async function frameThumbnails(
   try {
     return await withRangeProxy(input, async (proxied) => {
       const urls: string[] = [];
-      for (const [i, pts] of ptsSeconds.entries()) {
+      for (const [i, frame] of frames.entries()) {
         const file = join(work, `${i}.jpg`);
-        await runProcess(ffmpeg, thumbnailArgs(proxied, pts, frameSeconds, file), {
+        await runProcess(ffmpeg, thumbnailArgs(proxied, frame.pts, frameSeconds, file, frame.seekFrom), {
           signal,
           timeoutMs: THUMBNAIL_TIMEOUT_MS,
         });

@@ -78,6 +78,11 @@ export function createHandlers({ store, companion, account, site, version, now }
       endSeconds: job.endSeconds,
       format: job.format,
       quality: job.quality,
+      // The options for short videos, only when asked for: an Original clip's request stays as older companions know it.
+      ...(job.aspect !== undefined ? { aspect: job.aspect } : {}),
+      ...(job.crop ? { crop: job.crop } : {}),
+      ...(job.cropPosition != null ? { cropPosition: job.cropPosition } : {}),
+      ...(job.captions ? { captions: job.captions } : {}),
     }));
     const session = { apiToken: apiKey, apiBaseUrl: SITE_ORIGIN };
     const submitted = await companion.call({ type: "submit", session, jobs: requests });

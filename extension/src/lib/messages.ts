@@ -9,7 +9,10 @@ import type { DryRunReport } from "../../../app/domain/true-cut";
 export const clipJobSchema = withClipRange(z.object(clipFields).strict());
 export type ClipJob = z.infer<typeof clipJobSchema>;
 
-/** The panel's true-cut question: this range of this page, in the format and quality it would be cut. */
+/**
+ * The panel's true-cut question: this range of this page, in the format and quality it would be cut, with the aspect,
+ * crop and captions it would be sent with (a crop or captions re-encode the picture).
+ */
 export const dryRunMessageSchema = withClipRange(
   z
     .object({
@@ -20,6 +23,10 @@ export const dryRunMessageSchema = withClipRange(
       quality: clipFields.quality,
       watermark: z.boolean(),
       thumbnails: z.boolean(),
+      aspect: clipFields.aspect,
+      crop: clipFields.crop,
+      cropPosition: clipFields.cropPosition,
+      captions: clipFields.captions,
     })
     .strict(),
 );

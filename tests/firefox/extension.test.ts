@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cropFor } from "../../app/domain/crop";
 import { run } from "../../extension/companion/test/media";
 import type { RangeServer } from "../../extension/companion/test/range-server";
 import {
@@ -13,6 +14,7 @@ import {
   VIDEO_ID,
   buildExtension,
   installNativeCompanion,
+  SOURCE_FILE,
   makeMedia,
   standInWatchPage,
   type NativeCompanion,
@@ -352,6 +354,87 @@ describe("the Firefox build in Firefox", () => {
     expect(log.match(/submitted /g)).toHaveLength(1);
     expect(log).toMatch(/job \w+ done \(credits captured\)/);
     expect(errors).toEqual([]);
+    await watch.close();
+  });
+
+  // One crop position in Firefox (Chromium checks every column at three positions: tests/e2e/extension-shorts.spec.ts).
+  it("9:16 at the left edge: the clip holds the left box of the picture, not the right", async () => {
+    const watch = await browser.newPage();
+    await watch.setRequestInterception(true);
+    watch.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.hostname !== "www.youtube.com") return void request.continue();
+      if (url.pathname !== "/watch") return void request.respond({ status: 204, body: "" });
+      void request.respond({
+        status: 200,
+        contentType: "text/html; charset=utf-8",
+        body: standInWatchPage(VIDEO_ID, media.url("source-720p.mp4")),
+      });
+    });
+    await watch.goto(`https://www.youtube.com/watch?v=${VIDEO_ID}`, { waitUntil: "domcontentloaded" });
+    await (await find(watch, "button", "Clip")).click();
+    const create = await find(watch, "button:not([disabled])", "Create clip", 30_000);
+    await typeTime(watch, "clipcut-end", "00:12");
+    await typeTime(watch, "clipcut-start", "00:10");
+    await (await find(watch, "#clipcut-aspect")).select("9:16");
+    const box = await find(watch, "[role=slider][aria-label='Crop box (9:16)']");
+    await box.focus();
+    await watch.keyboard.press("Home");
+    const valueText = () => box.evaluate((el) => el.getAttribute("aria-valuetext"));
+    await poll(valueText, (t) => t === "left edge", "the box at the left edge");
+    // The box the page draws is the rule's left box on the source's frame.
+    const left = cropFor({ width: 1280, height: 720 }, "9:16", 0)!;
+    const right = cropFor({ width: 1280, height: 720 }, "9:16", 1)!;
+    expect(await box.evaluate((el) => [el.getAttribute("data-crop-x"), el.getAttribute("data-crop-width")])).toEqual([
+      String(left.x),
+      String(left.width),
+    ]);
+
+    const before = new Set(readdirSync(companion.outputDir));
+    await create.click();
+    await poll(
+      async () => readdirSync(companion.outputDir).filter((f) => !before.has(f) && f.endsWith(".mp4")),
+      (files) => files.length === 1,
+      "the cropped clip",
+      90_000,
+    );
+    await find(watch, "[role=progressbar][aria-valuenow='100']", undefined, 90_000);
+    const file = join(
+      companion.outputDir,
+      readdirSync(companion.outputDir).find((f) => !before.has(f) && f.endsWith(".mp4"))!,
+    );
+    // A portrait picture of the box's shape (scaled to the quality charged for its short side).
+    const size = (
+      await run("ffprobe", [
+        "-v",
+        "error",
+        "-select_streams",
+        "v:0",
+        "-show_entries",
+        "stream=width,height",
+        "-of",
+        "csv=p=0",
+        file,
+      ])
+    ).stdout
+      .toString()
+      .trim()
+      .split(",")
+      .map(Number);
+    expect(size[1]! / size[0]!).toBeCloseTo(left.height / left.width, 1);
+    // Its first frame against the source's frame at the start, cropped to the left box and to the right one, both at
+    // a small size (the top half only: the Free plan's mark sits bottom right).
+    const gray = async (input: string[], filter: string) =>
+      (await run("ffmpeg", ["-v", "error", ...input, "-frames:v", "1", "-vf", filter, "-f", "rawvideo", "pipe:1"]))
+        .stdout;
+    const small = "scale=36:64,format=gray,crop=36:32:0:0";
+    const clip = await gray(["-i", file], small);
+    const source = (c: typeof left) =>
+      gray(["-ss", "10", "-i", SOURCE_FILE], `crop=${c.width}:${c.height}:${c.x}:${c.y},${small}`);
+    const diff = (a: Buffer, b: Buffer) => a.reduce((sum, v, i) => sum + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
+    const [toLeft, toRight] = [diff(clip, await source(left)), diff(clip, await source(right))];
+    expect(toLeft).toBeLessThan(12);
+    expect(toRight).toBeGreaterThan(toLeft * 2);
     await watch.close();
   });
 

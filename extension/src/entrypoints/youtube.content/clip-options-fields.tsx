@@ -1,10 +1,4 @@
-import {
-  NO_CAPTIONS,
-  orderTracks,
-  trackLabel,
-  type CaptionMode,
-  type CaptionTrack,
-} from "../../../../app/domain/captions";
+import { NO_CAPTIONS, type CaptionMode, type CaptionTrack } from "../../../../app/domain/captions";
 import { SOFT_CAPTION_FORMATS } from "../../../../app/domain/clip-request";
 import { clipCost } from "../../../../app/domain/credits";
 import { ASPECTS, ASPECT_LABELS, type Aspect } from "../../../../app/domain/crop";
@@ -21,6 +15,7 @@ import {
 import { PLAN_LIST } from "../../../../app/domain/plans";
 import { formatTimecode } from "../../../../app/domain/time";
 import type { Account } from "../../lib/messages";
+import { captionChoices } from "./caption-choices";
 import type { ClipOptions } from "./use-clip-options";
 
 /** The plan that first unlocks a format or quality, named on locked options. */
@@ -151,16 +146,10 @@ function ShortsFields({
   captionTracks?: readonly CaptionTrack[];
   libass?: boolean;
 }) {
-  // One entry per language key: the companion takes the track written by people before the automatic one.
-  const seen = new Set<string>();
-  const tracks = orderTracks(captionTracks ?? [], document.documentElement.lang).filter((t) => {
-    if (seen.has(t.lang)) return false;
-    seen.add(t.lang);
-    return true;
-  });
+  const tracks = captionChoices(captionTracks ?? [], document.documentElement.lang);
   const chosen = options.captions;
   // A preset's track this video does not have stays visible (the companion refuses it by name).
-  const missing = chosen && captionTracks && !tracks.some((t) => t.lang === chosen.track) ? chosen.track : null;
+  const missing = chosen && captionTracks && !tracks.some((t) => t.value === chosen.track) ? chosen.track : null;
   const soft = (SOFT_CAPTION_FORMATS as readonly string[]).includes(options.format);
   const canMode = (mode: CaptionMode) => (mode === "burn" ? libass !== false : soft);
   const mode: CaptionMode = chosen?.mode ?? (libass === false ? "soft" : "burn");
@@ -205,8 +194,8 @@ function ShortsFields({
           }}
         >
           {tracks.map((t) => (
-            <option key={t.lang} value={t.lang}>
-              {trackLabel(t)}
+            <option key={t.value} value={t.value}>
+              {t.label}
             </option>
           ))}
           {missing && <option value={missing}>{missing} (not on this video)</option>}

@@ -1,13 +1,5 @@
 import { basename, dirname, extname, join } from "node:path";
-import {
-  captionLayout,
-  clipCues,
-  phoneCues,
-  toAss,
-  toSrt,
-  toVtt,
-  type Cue,
-} from "../../../../app/domain/captions";
+import { captionLayout, clipCues, phoneCues, toAss, toSrt, toVtt, type Cue } from "../../../../app/domain/captions";
 import { outputSize, type CropBox, type FrameSize } from "../../../../app/domain/crop";
 import { toFrames, type FrameRange } from "../../../../app/domain/frames";
 import { isAudioFormat, type Format, type Quality } from "../../../../app/domain/media";

@@ -126,7 +126,15 @@ const socketCloses: number[] = [];
 const closedByUs = new WeakSet<WebSocket>();
 async function charge(user: BenchUser, name: string, base = BASE): Promise<{ status: number; balance: number }> {
   for (let attempt = 0; ; attempt++) {
-    const answer = await chargeOnce(user, name, base);
+    const answer = await chargeOnce(user, name, base).catch((error: unknown) => {
+      // wrangler dev's proxy may reset a kept-alive socket that sat idle (workers-sdk#14641): the charge is sent
+      // again with the same Idempotency-Key, as a client would, and counted; anything else still ends the run.
+      const code = (error as { code?: string }).code;
+      if (code !== "ECONNRESET" || attempt >= 5) throw error;
+      resets++;
+      return null;
+    });
+    if (answer === null) continue;
     // "busy" is an answer: retry with the same Idempotency-Key after Retry-After, as the companion does.
     if (answer.status !== 503 || attempt >= 5) return answer;
     busyAnswers++;
@@ -135,6 +143,7 @@ async function charge(user: BenchUser, name: string, base = BASE): Promise<{ sta
 }
 
 let busyAnswers = 0;
+let resets = 0;
 /**
  * A light client, like the floor's autocannon: node:http over kept-alive sockets. (Node's fetch costs the shared
  * cores several times more per request, which showed as a lower charge rate that was the client's, not ours.)
@@ -420,7 +429,9 @@ async function main() {
         "share of owner's rate": share(Number(row.chargesPerSecond), ownerRate),
       })),
     );
-    console.log(`busy (503) answers retried: ${busyAnswers}`);
+    console.log(
+      `busy (503) answers retried: ${busyAnswers}; connections reset by wrangler dev and sent again: ${resets}`,
+    );
     console.log(
       `load average (1, 5, 15 min): ${loadAtStart} at start, ${loadAfterRounds} after the rounds, ${loadAverage()} at end`,
     );

@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { reconcile } from "~/db/ledger.server";
@@ -6,7 +6,7 @@ import { createPresetResponseSchema, presetsResponseSchema } from "~/domain/api"
 import { cropFor } from "~/domain/crop";
 import { clipCost } from "~/domain/credits";
 import { issueApiToken } from "~/services/api-tokens.server";
-import { countRows, get, insertUser, sessionFor } from "./helpers";
+import { apiAs, countRows, get, insertUser, sessionFor } from "./helpers";
 
 /**
  * Clips for short videos: the aspect, the crop and the captions cross API v1 (clips, holds, presets), are checked
@@ -19,19 +19,8 @@ async function apiUser(plan: string, credits = 100) {
   return { userId, token: await issueApiToken(db, userId, "test-session") };
 }
 
-function api(path: string, token: string, body?: unknown) {
-  return exports.default.fetch(
-    new Request(`http://localhost${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: {
-        Authorization: `Bearer ${token}`,
-        "Content-Type": "application/json",
-        "Idempotency-Key": crypto.randomUUID(),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
+/** The API as the extension calls it (helpers.apiAs, path first). */
+const api = (path: string, token: string, body?: unknown) => apiAs(token, path, body);
 
 const clip = (over: Record<string, unknown> = {}) => ({
   name: "Short",

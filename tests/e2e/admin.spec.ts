@@ -1,7 +1,7 @@
 import { ADMIN_MESSAGES } from "../../app/domain/admin";
 import { parseCsv } from "../../app/domain/csv";
 import { expect, test } from "./fixtures";
-import { newUser } from "./helpers";
+import { hydrated, newUser } from "./helpers";
 
 test.describe("admin back-office", () => {
   // Each test starts signed in as the demo admin (one sign-in per worker).
@@ -63,6 +63,7 @@ test.describe("admin back-office", () => {
       await route.continue();
     });
     await page.goto("/admin/calendars");
+    await hydrated(page);
     await page.locator('[role="gridcell"][aria-selected="false"] a[data-day]').first().click();
     // The navigation splash ("Loading…", also a status) may show beside it on a slow machine: name the page's own.
     await expect(page.getByRole("status").filter({ hasText: "Loading clips" })).toHaveText("Loading clips...");
@@ -72,6 +73,7 @@ test.describe("admin back-office", () => {
     // Usage Reports shows its own text when it reloads itself (another page shows the app's splash instead).
     await page.unroute(/\/admin\/calendars\.data/);
     await page.goto("/admin/reports");
+    await hydrated(page);
     let releaseReports = () => {};
     const heldReports = new Promise<void>((resolve) => (releaseReports = resolve));
     await page.route(/\/admin\/reports\.data/, async (route) => {

@@ -35,6 +35,12 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
+/** Waits until Remix has taken the page over: a link clicked before that is a full page load, with none of the
+ *  client's in-between states (a busy machine can take seconds to run the page's scripts). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => (window as unknown as { __remixRouter?: RemixRouter }).__remixRouter !== undefined);
+}
+
 /** Waits for the signed-in layout and reads, from the router's own state, whether this session's maintenance notice
  *  is due: no fixed wait when it is not. */
 export async function noticeDue(page: Page): Promise<boolean> {

@@ -4,8 +4,8 @@
  *
  * Why the middle of a frame: browsers show the last frame whose time is ≤ currentTime, Chromium stores currentTime
  * truncated to the microsecond (an exact N / fps target shows frame N − 1 for about a third of frames), and the
- * companion takes the last frame at or before its time + 1 ms. Half a frame away from both edges, every one of these
- * rules picks frame N, up to about 240 fps even after rounding to the millisecond.
+ * companion takes the last frame at or before its time + 1 ms (takesAsFirst). Half a frame away from both edges, every
+ * one of these rules picks frame N, up to about 240 fps even after rounding to the millisecond.
  */
 
 /** Without a known frame rate the panel steps by this much and shows no frame numbers. */
@@ -23,6 +23,26 @@ export const isUsableFps = (fps: number | null | undefined): fps is number =>
 export function frameAt(seconds: number, fps: number): number {
   return Math.max(0, Math.floor(seconds * fps + 1e-3));
 }
+
+/**
+ * The companion's rule, on the source's own presentation times (a video may start off the grid from 0: a WebM whose
+ * Opus priming puts its picture 7 ms late): the clip's first frame is the last one that starts at or before the start
+ * + 1 ms, and it holds every frame that starts before the end less half a millisecond.
+ *
+ * Why these margins: both absorb a time rounded to the millisecond (Matroska's clock, the panel's times). At the end
+ * half a millisecond, not more: the panel sends the middle of the last frame, which on a millisecond clock is at least
+ * 1 ms after that frame's start whenever the frame starts before it (59.94 fps, 7 ms late: 8.3 − 7 = 1.3 ms, rounded
+ * to 1 or 2), so a margin of 1 ms dropped the end handle's frame; and an exclusive end on a frame boundary is at most
+ * half a millisecond past that frame's rounded start, which "before" still leaves out.
+ */
+export const START_TOLERANCE_SECONDS = 0.001;
+export const END_TOLERANCE_SECONDS = 0.0005;
+
+/** The companion may take a frame starting at `pts` as the first one for a start at `start` (seconds). */
+export const takesAsFirst = (pts: number, start: number) => pts <= start + START_TOLERANCE_SECONDS;
+
+/** A frame starting at `pts` is in a clip that ends at `end` (exclusive, seconds). */
+export const startsBeforeEnd = (pts: number, end: number) => pts < end - END_TOLERANCE_SECONDS;
 
 /** The last frame that starts before an exclusive end time `seconds`. */
 export function lastFrameBefore(seconds: number, fps: number): number {

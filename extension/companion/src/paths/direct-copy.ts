@@ -15,6 +15,7 @@ import {
   type VideoCodec,
 } from "mediabunny";
 import type { Format } from "../../../../app/domain/media";
+import { START_TOLERANCE_SECONDS } from "../../../../app/domain/frames";
 import { checkWrittenClip } from "../check/written-clip";
 import { FORMATS, muxClip, readPackets, shifted } from "../containers/clip-mux";
 import { canCopyAudio } from "./encode";
@@ -175,7 +176,7 @@ export async function readWithMediabunny(
       opened.push(source);
       const track = await source.input.getPrimaryVideoTrack();
       const sink = track && new EncodedPacketSink(track);
-      const key = sink && (await sink.getKeyPacket(start + 0.001, { verifyKeyPackets: true }));
+      const key = sink && (await sink.getKeyPacket(start + START_TOLERANCE_SECONDS, { verifyKeyPackets: true }));
       return { source, track, sink, key };
     };
     let opening = await openVideo(0);

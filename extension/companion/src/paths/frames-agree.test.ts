@@ -18,10 +18,13 @@ const RATES: [string, number, number][] = [
 ];
 const FRAMES = 620;
 
-/** A 2 s GOP with 2 B-frames (decode order I P B B …), frame n presented at n × tick (+ the stage offset). */
-function stream(tick: number, gop: number, msClock: boolean): Packet[] {
+/**
+ * A 2 s GOP with 2 B-frames (decode order I P B B …), frame n presented at n × tick (+ the stage offset, + `late`
+ * ticks: a picture that starts off the grid).
+ */
+function stream(tick: number, gop: number, msClock: boolean, late = 0): Packet[] {
   const at = (n: number) => {
-    const pts = n * tick + STAGE_OFFSET;
+    const pts = n * tick + STAGE_OFFSET + late;
     // Matroska keeps milliseconds (VP9 stages, YouTube's WebM): frame times rounded to 90 ticks.
     return msClock ? Math.round(pts / 90) * 90 : pts;
   };
@@ -52,6 +55,23 @@ describe("the panel's frames and the companion's plan", () => {
           expect(frameAt(seekTarget(first, fps), fps)).toBe(first);
         }
       });
+
+  it("agree on every first and last frame at 59.94 fps on a millisecond clock, the picture 7 ms late (a WebM with Opus)", () => {
+    // The middle of a frame is then 1.3 ms after its start, 1 or 2 ms once both are rounded to the millisecond.
+    const [fps, tick, late] = [60000 / 1001, 1501.5, 630];
+    const packets = stream(tick, 120, true, late);
+    const frameOf = (pts: number) => Math.round((pts - STAGE_OFFSET - late) / tick);
+    for (let first = 0; first < FRAMES - 40; first++) {
+      const last = first + (first % 37) + 1;
+      const { startSeconds, endSeconds } = companionRange({ first, last }, fps);
+      const plan = planFrames(packets, toTicks(startSeconds) + STAGE_OFFSET, toTicks(endSeconds) + STAGE_OFFSET);
+      expect([frameOf(plan.startPts), frameOf(plan.endPts - plan.frameTicks), plan.frameCount]).toEqual([
+        first,
+        last,
+        last - first + 1,
+      ]);
+    }
+  });
 
   it("fails with milliseconds of the frame's start, as the panel sent them before (the browser shows N − 1 there)", () => {
     // Frame 1 at 30 fps starts at 0.0333…: rounded to 0.033 the browser shows frame 0, the companion starts on 1.

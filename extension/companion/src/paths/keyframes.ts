@@ -1,14 +1,20 @@
+import { END_TOLERANCE_SECONDS, START_TOLERANCE_SECONDS } from "../../../../app/domain/frames";
 import type { Packet } from "../source/probe";
 
 /** The staging file's clock: MPEG-TS 90 kHz ticks, exact for 24/25/30/60 and the 1001 rates. */
 export const TICKS_PER_SECOND = 90000;
-/** Tolerance for "the frame at time t": 1 ms absorbs float noise in requested times. */
-const EPSILON = 90;
-
-/** A frame at `pts` is on screen at or before the start (the snap rule's tolerance: 1 ms). */
-export const showsByStart = (pts: number, startTick: number) => pts <= startTick + EPSILON;
-
 export const toTicks = (seconds: number) => Math.round(seconds * TICKS_PER_SECOND);
+
+/** The frame rule's margins (app/domain/frames.ts: takesAsFirst, startsBeforeEnd) in ticks. */
+const START_TOLERANCE = toTicks(START_TOLERANCE_SECONDS);
+const END_TOLERANCE = toTicks(END_TOLERANCE_SECONDS);
+
+/** A frame at `pts` is on screen at or before the start: it may be the clip's first (takesAsFirst, in ticks). */
+export const showsByStart = (pts: number, startTick: number) => pts <= startTick + START_TOLERANCE;
+
+/** A frame at `pts` starts before the clip's exclusive end (startsBeforeEnd, in ticks). */
+export const beforeEnd = (pts: number, endTick: number) => pts < endTick - END_TOLERANCE;
+
 export const toSeconds = (ticks: number) => ticks / TICKS_PER_SECOND;
 
 /**
@@ -87,7 +93,7 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
   const first = sorted[0] ?? 0;
   let startPts = first;
   for (const pts of sorted) if (showsByStart(pts, startTick)) startPts = pts;
-  const frames = sorted.filter((pts) => pts >= startPts && pts < endTick - EPSILON);
+  const frames = sorted.filter((pts) => pts >= startPts && beforeEnd(pts, endTick));
   if (frames.length === 0) frames.push(startPts);
   const lastPts = frames[frames.length - 1] ?? startPts;
   const endPts = lastPts + frameTicks;

@@ -1,6 +1,7 @@
 // Long because: the Matroska byte copy path: the cue-guided read, packet choice and the writer's plan are one path's
 // rule.
 import { concat } from "../bytes";
+import { takesAsFirst } from "../../../../app/domain/frames";
 import { checkWrittenClip } from "../check/written-clip";
 import { choseOther, NotTaken, withCopyReaders, type ByteCopyOutcome, type CopyReaders } from "./copy-readers";
 import { el, elHeader, floatEl, idEl, MKV, textEl, uintEl } from "../containers/ebml";
@@ -86,7 +87,7 @@ function cueSpan(
 ): { from: CuePoint; to: number; likelyEnd: number } {
   const at = (c: CuePoint) => (c.time * file.timecodeScale) / 1e9;
   let from = cues[0]!;
-  for (const c of cues) if (at(c) <= seconds + 0.001) from = c;
+  for (const c of cues) if (takesAsFirst(at(c), seconds)) from = c;
   const next = cues.findIndex((c) => at(c) > until && c.cluster > from.cluster);
   const to = next >= 0 ? cues[next]!.cluster : file.segmentEnd;
   // The cluster holding `until` runs from its cue to the next cue (or, the last one, to the end at `duration`).

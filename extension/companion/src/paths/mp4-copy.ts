@@ -1,6 +1,7 @@
 // Long because: the MP4 byte copy path: seven named steps (open, fragments, packets, sound, tracks, fragmented and
 // progressive plans) over one Walk state, which a split would have to pass around whole.
 import { open } from "node:fs/promises";
+import { START_TOLERANCE_SECONDS, takesAsFirst } from "../../../../app/domain/frames";
 import { checkWrittenClip } from "../check/written-clip";
 import { choseOther, MARGIN_SECONDS, NotTaken, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
 import { copiedAudioRun, planFrames, showsByStart, toSeconds, toTicks } from "./keyframes";
@@ -364,7 +365,7 @@ async function openVideo(
     return missing ? `audio: ${missing}` : { opened, track };
   };
   // The sidx counts on the media clock: the edit's offset from the presentation one (and the keyframe rule's 1 ms).
-  const toMedia = vt.mediaTime / video.timescale - vt.shift + 0.001;
+  const toMedia = vt.mediaTime / video.timescale - vt.shift + START_TOLERANCE_SECONDS;
   const firstFragment = main.index && clipFrom(main.index, start + toMedia);
   const early = separate && firstFragment !== null ? loadAudio(firstFragment - toMedia - 0.5) : null;
   early?.catch(() => undefined);
@@ -403,7 +404,7 @@ async function walkFragments(
       if (k < 0) throw new NotTaken("no keyframe in the clip's first fragment");
       // The sidx's times can be decode times: a start just before a fragment's first picture is shown by the
       // fragment before it (its last frames), which is then read from.
-      if (vPts(v, k) > start + 0.001 && back === 0) throw new StartEarlier();
+      if (!takesAsFirst(vPts(v, k), start) && back === 0) throw new StartEarlier();
       // The start's frame is in this fragment too: a clip auto will not copy is not read on.
       const keyTicks = toTicks(vPts(v, k));
       let onKey = true;
@@ -681,7 +682,7 @@ function keyframeBefore(
 ): number {
   let k = -1;
   for (let i = 0; i < count; i++) {
-    if (isKey(i) && pts(i) <= start + 0.001 && (k < 0 || pts(i) >= pts(k))) k = i;
+    if (isKey(i) && takesAsFirst(pts(i), start) && (k < 0 || pts(i) >= pts(k))) k = i;
   }
   if (k < 0) for (let i = 0; i < count && k < 0; i++) if (isKey(i)) k = i;
   return k;

@@ -1,0 +1,60 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { companionRange } from "../../../app/domain/frames";
+import { dryRun } from "../src/source/dry-run";
+import { makeBandVideo } from "./edge-media";
+import { decodeBands } from "./frame-band";
+import { cut, tools } from "./helpers";
+import { run } from "./media";
+
+/**
+ * The handles' frames are the clip's first and last frames, and the true-cut report says so, on the edges of the frame
+ * rule: media whose frame index is in their pixels (edge-media.ts), cut with the times the panel sends
+ * (companionRange: the middle of each frame, to the millisecond).
+ */
+const DIR = join(tmpdir(), "clipcut-edge-media-v1");
+const options = { tools, allowPrivateSources: true };
+
+/** The first video packet's presentation time, in seconds. */
+async function firstVideoPts(file: string): Promise<number> {
+  const { stdout } = await run("ffprobe", [
+    ...["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1"],
+    ...["-show_entries", "packet=pts_time", "-of", "csv=p=0", file],
+  ]);
+  return Number(stdout.toString().trim().split("\n")[0]);
+}
+
+describe("a 59.94 fps VP9 WebM whose video starts 7 ms late (Matroska's millisecond clock)", () => {
+  const FPS = 60000 / 1001;
+  const file = join(DIR, "vp9-5994-late.webm");
+  beforeAll(() => makeBandVideo(file, { codec: "vp9", fps: "60000/1001", seconds: 3, gop: 60 }));
+
+  it("starts its picture off the frame grid, by less than half a frame", async () => {
+    const late = await firstVideoPts(file);
+    expect(late).toBeGreaterThan(0.005);
+    expect(late).toBeLessThan(0.5 / FPS);
+  });
+
+  // The ends whose frame starts 1 ms before the end sent (the middle of the frame, rounded), where the old rule
+  // ("before the end less 1 ms") left it out; copies from a keyframe (60, 120) and smart cuts; 81 was always kept.
+  for (const [first, last] of [
+    [60, 90],
+    [120, 150],
+    [61, 83],
+    [33, 44],
+    [60, 81],
+  ] as const) {
+    it(`keeps the end handle's frame: frames ${first}–${last}, in the clip and in the report`, async () => {
+      const range = companionRange({ first, last }, FPS);
+      const clip = await cut({ source: file, start: range.startSeconds, end: range.endSeconds, format: "webm" });
+      const shown = await decodeBands(clip.output);
+      const report = await dryRun(
+        { source: file, ...range, format: "webm", quality: "360p", watermark: false, thumbnails: false },
+        options,
+      );
+      expect([shown[0], shown[shown.length - 1], shown.length]).toEqual([first, last, last - first + 1]);
+      expect([report.firstFrame, report.lastFrame, report.frameCount]).toEqual([first, last, last - first + 1]);
+    });
+  }
+});

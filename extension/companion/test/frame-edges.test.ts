@@ -58,3 +58,24 @@ describe("a 59.94 fps VP9 WebM whose video starts 7 ms late (Matroska's millisec
     });
   }
 });
+
+describe("a VP9 WebM cut into WebM from the frame before a keyframe (a one-frame head)", () => {
+  const FPS = 60000 / 1001;
+  const file = join(DIR, "vp9-5994-late.webm");
+  beforeAll(() => makeBandVideo(file, { codec: "vp9", fps: "60000/1001", seconds: 3, gop: 60 }));
+
+  // The head's cluster holds one picture and one Opus packet, which the demuxer reads with no duration: the start
+  // check then allowed the picture no lead over the sound (ffmpeg's muxer starts it at the priming, 7 ms).
+  for (const [first, last] of [
+    [59, 80],
+    [119, 130],
+  ] as const) {
+    it(`writes frames ${first}–${last}: the re-encoded frame, then the copied GOP`, async () => {
+      const range = companionRange({ first, last }, FPS);
+      const clip = await cut({ source: file, start: range.startSeconds, end: range.endSeconds, format: "webm" });
+      expect(clip.strategy).toBe("smart");
+      const shown = await decodeBands(clip.output);
+      expect(shown).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+    });
+  }
+});

@@ -49,7 +49,7 @@ export async function checkClipStarts(
     // 1024 samples, Opus's pre-skip), so that the primed sound starts at 0; there the first picture is that much
     // later, less than one audio frame.
     const aTrack = await input.getPrimaryAudioTrack();
-    const a = aTrack && (await new EncodedPacketSink(aTrack).getFirstPacket({ metadataOnly: true }));
+    const a = aTrack && (await firstPacket(new EncodedPacketSink(aTrack)));
     const matroska = (await input.getFormat()) instanceof MatroskaInputFormat;
     const lead = expected.ffmpegMuxed && matroska && a ? a.duration : 0;
     const t = first?.timestamp ?? NaN;
@@ -72,4 +72,16 @@ export async function checkClipStarts(
   } finally {
     input.dispose();
   }
+}
+
+/**
+ * A track's first packet's time and length. A Matroska block carries no duration: the demuxer takes it from the next
+ * block of its cluster, and gives 0 to a cluster's last one (a one-frame smart cut head's cluster holds one sound
+ * packet), whose length is then the gap to the packet that follows.
+ */
+async function firstPacket(sink: EncodedPacketSink): Promise<{ timestamp: number; duration: number } | null> {
+  const first = await sink.getFirstPacket({ metadataOnly: true });
+  if (!first || first.duration > 0) return first;
+  const next = await sink.getNextPacket(first, { metadataOnly: true });
+  return { timestamp: first.timestamp, duration: next ? Math.max(0, next.timestamp - first.timestamp) : 0 };
 }

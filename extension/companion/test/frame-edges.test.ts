@@ -1,9 +1,10 @@
+import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { companionRange } from "../../../app/domain/frames";
 import { dryRun } from "../src/source/dry-run";
-import { makeBandVideo } from "./edge-media";
+import { makeBandVideo, makeFragmentedNoEditList } from "./edge-media";
 import { decodeBands } from "./frame-band";
 import { cut, tools } from "./helpers";
 import { run } from "./media";
@@ -23,6 +24,13 @@ async function firstVideoPts(file: string): Promise<number> {
     ...["-show_entries", "packet=pts_time", "-of", "csv=p=0", file],
   ]);
   return Number(stdout.toString().trim().split("\n")[0]);
+}
+
+/** The frame number a report's thumbnail (a JPEG data: URL) shows. */
+async function jpegFrame(dataUrl: string): Promise<number | undefined> {
+  const file = join(DIR, `thumb-${process.pid}-${Math.random().toString(36).slice(2)}.jpg`);
+  await writeFile(file, Buffer.from(dataUrl.replace(/^data:image\/jpeg;base64,/, ""), "base64"));
+  return (await decodeBands(file))[0];
 }
 
 describe("a 59.94 fps VP9 WebM whose video starts 7 ms late (Matroska's millisecond clock)", () => {
@@ -76,6 +84,48 @@ describe("a VP9 WebM cut into WebM from the frame before a keyframe (a one-frame
       expect(clip.strategy).toBe("smart");
       const shown = await decodeBands(clip.output);
       expect(shown).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+    });
+  }
+});
+
+describe("the Free plan's watermark on a fragmented MP4 without an edit list (a DASH video stream)", () => {
+  const FPS = 30;
+  const GOP = 30;
+  const file = join(DIR, "frag-no-elst-144.mp4");
+  beforeAll(async () => {
+    const progressive = join(DIR, "h264-144-g30.mp4");
+    await makeBandVideo(progressive, { codec: "h264", fps: "30", seconds: 3, gop: GOP, width: 256, height: 144 });
+    await makeFragmentedNoEditList(progressive, file, true);
+  });
+
+  it("presents its pictures two frames late (B-frames, no edit list): frame n is shown at (n + 2) / fps", async () => {
+    expect(await firstVideoPts(file)).toBeCloseTo(2 / FPS, 4);
+  });
+
+  // Handles on the two frames before the keyframe shown at frame 32 (picture 30), and on it: the frames ffmpeg's
+  // seek in the stage (and ffprobe's read in the report) skipped, landing on the fragment that begins at that
+  // keyframe's decode time.
+  for (const first of [GOP, GOP + 1, GOP + 2]) {
+    it(`re-encodes from the start handle's frame (frame ${first}): the clip, the report and its thumbnails`, async () => {
+      const last = 50;
+      const range = companionRange({ first, last }, FPS);
+      const clip = await cut({ source: file, start: range.startSeconds, end: range.endSeconds, watermark: true });
+      expect(clip.strategy).toBe("reencode");
+      const shown = await decodeBands(clip.output);
+      // The pictures' own numbers: two behind the frames the browser shows them at.
+      expect(shown).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first - 2 + i));
+      const report = await dryRun(
+        { source: file, ...range, format: "mp4", quality: "144p", watermark: true, thumbnails: true },
+        options,
+      );
+      expect([report.strategy, report.firstFrame, report.lastFrame, report.frameCount]).toEqual([
+        "reencode",
+        first,
+        last,
+        last - first + 1,
+      ]);
+      expect(await jpegFrame(report.thumbnails!.first)).toBe(first - 2);
+      expect(await jpegFrame(report.thumbnails!.last)).toBe(last - 2);
     });
   }
 });

@@ -14,7 +14,7 @@ import { probeMedia } from "../source/probe";
 import { startTrace, type Trace } from "../trace";
 import { EXTENSIONS } from "./encode";
 import { planInProcess, STAGED_PATHS, stagedHead, type StagedSource } from "./index";
-import { planFrames, toSeconds, toTicks } from "./keyframes";
+import { planFrames, readFromSeconds, toSeconds, toTicks } from "./keyframes";
 import { ProgressTracker } from "./progress";
 import { readProgress } from "./read-progress";
 import type { CutHooks, CutRequest, DirectOutcome, DirectPlan } from "./request";
@@ -195,9 +195,10 @@ function stageOnce(
   // MPEG-TS carries H.264/HEVC with in-band parameter sets (the smart cut joins TS parts byte by byte), but
   // FFmpeg 5.1's TS muxer turns VP9 and AV1 into data streams, so those are staged in Matroska.
   const format = stagingFormat(req);
+  const from = readFromSeconds(req.startSeconds, req.info.video);
   const spec: StageSpec = {
-    startSeconds: req.startSeconds,
-    readSeconds: end - req.startSeconds + STAGE_MARGIN_SECONDS,
+    startSeconds: from,
+    readSeconds: end - from + STAGE_MARGIN_SECONDS,
     format,
     video: !isAudioFormat(req.format) && req.info.video !== null,
     audio: req.info.audio !== null,

@@ -18,6 +18,15 @@ export const beforeEnd = (pts: number, endTick: number) => pts < endTick - END_T
 export const toSeconds = (ticks: number) => ticks / TICKS_PER_SECOND;
 
 /**
+ * Where a read of the source (the stage, the report's packet window) begins so that it holds the frame shown at
+ * `start`: earlier by the B-frame reorder delay. ffmpeg seeks a fragmented MP4 by its fragments' decode times, which
+ * run that far behind the presentation times when no edit list hides the delay: the frames just before a keyframe
+ * are in the fragment before the one a seek to their own time finds.
+ */
+export const readFromSeconds = (start: number, video: { reorderFrames: number; frameRate: number } | null) =>
+  Math.max(0, start - (video && video.frameRate > 0 ? video.reorderFrames / video.frameRate : 0));
+
+/**
  * The audio a copy keeps (every copy path: staged, mediabunny, byte copy): each packet that starts at or after the
  * first frame and whose middle is before the picture's end. Times in ticks.
  */

@@ -6,7 +6,7 @@ import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
 import type { DryRunReport } from "../../../../app/domain/true-cut";
 import { ClipError } from "../errors";
 import { runProcess } from "../ffmpeg";
-import { planFrames, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
+import { planFrames, readFromSeconds, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
 import type { MediaInfo, Packet } from "./probe";
 import { withRangeProxy } from "./range-proxy";
 import { planInProcess } from "../paths/index";
@@ -331,7 +331,7 @@ export async function dryRun(req: DryRunInput, options: DryRunOptions): Promise<
     throw new ClipError("invalid_range", "The start is past the end of the video.", 422);
   const end = Math.min(req.endSeconds, info.durationSeconds);
   const headTo = Math.min(end, req.startSeconds + HEAD_WINDOW_SECONDS) + TAIL_MARGIN_SECONDS;
-  const windows: [number, number][] = [[req.startSeconds, headTo]];
+  const windows: [number, number][] = [[readFromSeconds(req.startSeconds, info.video), headTo]];
   if (end + TAIL_MARGIN_SECONDS > headTo) windows.push([end, end + TAIL_MARGIN_SECONDS]);
   const videoOnly: InputSpec = { ...input, audio: undefined };
   const [packets, start] = await Promise.all([

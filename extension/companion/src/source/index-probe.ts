@@ -65,7 +65,7 @@ async function probeStream(spec: InputSpec, signal?: AbortSignal): Promise<Media
               width: await v.getCodedWidth(),
               height: await v.getCodedHeight(),
               frameRate: (await frameRate(v, matroska)) || 30,
-              hasBFrames: false,
+              reorderFrames: 0,
               colorRange: null,
               colorSpace: null,
               colorTransfer: null,

@@ -14,7 +14,8 @@ export interface VideoInfo {
   width: number;
   height: number;
   frameRate: number;
-  hasBFrames: boolean;
+  /** Frames a decoder holds back to reorder B-frames (ffprobe's has_b_frames; 0 without B-frames or unknown). */
+  reorderFrames: number;
   colorRange: string | null;
   colorSpace: string | null;
   colorTransfer: string | null;
@@ -141,7 +142,7 @@ async function probeOnce(ffprobe: string, input: InputSpec, deep: boolean, optio
             width: v.width,
             height: v.height,
             frameRate: frameRate || 30,
-            hasBFrames: (v.has_b_frames ?? 0) > 0,
+            reorderFrames: Math.max(0, v.has_b_frames ?? 0),
             colorRange: known(v.color_range),
             colorSpace: known(v.color_space),
             colorTransfer: known(v.color_transfer),

@@ -11,6 +11,7 @@ import { inputArgs, type InputSpec } from "../../source/source";
  * the codec only chooses the container (MPEG-TS for H.264/HEVC, Matroska otherwise).
  */
 export interface StageSpec {
+  /** Where the read begins, on the source's own clock (readFromSeconds: before the start by the reorder delay). */
   startSeconds: number;
   /** Seconds read from the start: the clip plus the margin (more is harmless, ffmpeg stops at the file's end). */
   readSeconds: number;
@@ -31,7 +32,11 @@ export function runStage(
   paths: { stage: string; listing: string },
   options: RunOptions,
 ): Promise<void> {
+  // -seek_timestamp: the time is the source's own (the plan's clock, -copyts), not an offset from its start time,
+  // which ffmpeg otherwise adds (a video whose first picture is presented after 0 was read from that much later).
   const seek = (input: InputSpec) => [
+    "-seek_timestamp",
+    "1",
     "-ss",
     spec.startSeconds.toFixed(6),
     "-t",

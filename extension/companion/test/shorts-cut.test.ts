@@ -7,6 +7,7 @@ import { parseCaptions, parseSrt } from "../../../app/domain/captions";
 import { cropFor, type CropAspect } from "../../../app/domain/crop";
 import { companionRange } from "../../../app/domain/frames";
 import { hasLibass } from "../src/shorts";
+import type { Trace } from "../src/trace";
 import { cut, tempDir } from "./helpers";
 import { startRangeServer, type RangeServer } from "./range-server";
 import {
@@ -23,8 +24,9 @@ import {
 } from "./shorts-media";
 
 /**
- * The Shorts path through the whole cut (cutClip): the pixel-indexed source served over http, read through the
- * guarded range proxy, staged as MPEG-TS, then cropped (and captioned) from the stage in one ffmpeg run.
+ * The Shorts paths through the whole cut (cutClip): the pixel-indexed source served over http and read through the
+ * guarded range proxy; a crop or burned-in captions encoded straight from it in one ffmpeg run (streamed shorts), a
+ * captions track alone on a clip a copy cannot start staged first and encoded from the stage (staged shorts).
  */
 const dir = inject("mediaDir");
 const NAME = "shorts-index-v1.mp4";
@@ -35,6 +37,15 @@ beforeAll(async () => {
   await makeIndexSource(join(dir, NAME));
   server = await startRangeServer(dir);
 }, 180_000);
+
+/** A trace that keeps the names of the cut's phases (which path took it, whether a stage was read). */
+function phases(): { names: string[]; trace: Trace } {
+  const names: string[] = [];
+  return {
+    names,
+    trace: { span: (name, fn) => (names.push(name), fn()), end: () => undefined },
+  };
+}
 afterAll(() => server?.close());
 
 /** The panel's handles: frames 37..66 (the stage starts at the keyframe on frame 30, B-frames before it). */
@@ -47,7 +58,7 @@ const boxOf = (aspect: CropAspect, position: number) => {
   return { x: crop.x, y: crop.y, width: crop.width, height: crop.height };
 };
 
-describe("staged shorts: a cropped clip holds exactly the box's columns from the start handle's frame", () => {
+describe("streamed shorts: a cropped clip holds exactly the box's columns from the start handle's frame", () => {
   for (const [aspect, position] of [
     ["9:16", 0],
     ["9:16", 1],
@@ -56,10 +67,14 @@ describe("staged shorts: a cropped clip holds exactly the box's columns from the
     it(`${aspect} at ${position}: first and last frames, every column, the sound copied`, async () => {
       const crop = boxOf(aspect, position);
       const progress: Progress[] = [];
+      const { names, trace } = phases();
       const result = await cut(
         { source: server.url(NAME), ...toRange(FIRST, LAST), crop },
-        { onProgress: (p) => progress.push(p) },
+        { onProgress: (p) => progress.push(p), trace },
       );
+      // Encoded straight from the source: no stage, no second probe.
+      expect(names).toContain("plan (streamed shorts)");
+      expect(names.filter((n) => n === "stage" || n.startsWith("probe"))).toEqual([]);
       expect(result.strategy).toBe("reencode");
       expect(result.reason).toBe("re-encoded for the crop");
       expect([result.width, result.height]).toEqual([crop.width, crop.height]);
@@ -76,7 +91,7 @@ describe("staged shorts: a cropped clip holds exactly the box's columns from the
         expect(frameIndex(frame, crop.width)).toBe(index);
         expect(columnIndices(frame, crop.width)).toEqual(columns);
       }
-      // The AAC of the MPEG-TS stage is copied into the MP4 (not encoded again), from the first frame on.
+      // The AAC is copied into the MP4 (not encoded again), from the first frame on.
       const streams = await probeStreams(result.output);
       expect(streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(["video:h264", "audio:aac"]);
       const audio = await probePackets(result.output, "a");
@@ -110,7 +125,7 @@ function toRange(first: number, last: number) {
   return { start: startSeconds, end: endSeconds };
 }
 
-describe.skipIf(!libass)("staged shorts: burned-in captions start on their cue's frame on the clip's clock", () => {
+describe.skipIf(!libass)("streamed shorts: burned-in captions start on their cue's frame on the clip's clock", () => {
   it("a start inside cue A (frame 40): A from the first frame to frame 49, B from 70 to 89", async () => {
     const crop = boxOf("9:16", 0.5);
     const result = await cut({
@@ -152,4 +167,37 @@ describe("staged shorts: captions as a track of their own, and the .srt beside t
     // Nothing else: no part file, no work files.
     expect(readdirSync(outputDir).sort()).toEqual(["talk.mp4", "talk.srt"]);
   });
+});
+
+describe("shorts: the first frame is the start handle's around a keyframe, streamed or staged", () => {
+  // Frame 30 is a keyframe; 28 and 29 are shown before it and decoded after it (B-frames); 0 is the file's first.
+  // A crop goes straight from the source; a captions track alone on a start inside a GOP is staged and re-encoded.
+  for (const [how, first] of [
+    ["crop", 28],
+    ["crop", 29],
+    ["crop", 30],
+    ["crop", 31],
+    ["crop", 0],
+    ["track", 29],
+    ["track", 31],
+  ] as const)
+    it(`${how === "crop" ? "9:16, streamed" : "a captions track, staged"}: frames ${first}–${first + 5}`, async () => {
+      const crop = how === "crop" ? boxOf("9:16", 0.5) : null;
+      const size = crop ?? { width: SRC_W, height: SRC_H };
+      const { names, trace } = phases();
+      const result = await cut(
+        {
+          source: server.url(NAME),
+          ...toRange(first, first + 5),
+          ...(crop ? { crop } : { captions: { cues, mode: "soft" as const } }),
+        },
+        { trace },
+      );
+      expect(names).toContain(crop ? "plan (streamed shorts)" : "stage");
+      expect(result.strategy).toBe("reencode");
+      const { frames } = await decodeGrayFrames(result.output, size.width, size.height);
+      expect(frames.map((f) => frameIndex(f, size.width))).toEqual([0, 1, 2, 3, 4, 5].map((i) => first + i));
+      expect(result.startSeconds).toBeCloseTo(first / SRC_FPS, 6);
+      expect(result.frames).toBe(6);
+    });
 });

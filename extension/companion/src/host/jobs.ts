@@ -9,6 +9,7 @@ import { isAudioFormat, qualityHeight, type Format } from "../../../../app/domai
 import { ApiClient, withRetry } from "./api-client";
 import { cutClip, validateCut } from "../paths/cut";
 import { startEarlyPlan, type EarlyPlan } from "../paths/early-plan";
+import { listAhead } from "../paths/streamed-shorts";
 import { CancelledError, ClipError, isAbortError } from "../errors";
 import { clipBaseName, sanitizeName } from "./output";
 import { captionsForCut, cropForSource } from "../shorts/options";
@@ -92,6 +93,20 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
     aborted.catch(() => undefined);
     value.catch(() => undefined);
     return Promise.race([value, aborted]);
+  }
+
+  /** The job's captions and (a crop or burned-in captions) its packet windows, started once the source resolves. */
+  private readAhead(r: ClipJobRequest, ask: SourceAsk, signal: AbortSignal, trace: Trace) {
+    const resolved = this.sources.resolve(ask);
+    const { tools } = this.options;
+    const captions = resolved.then((input) =>
+      trace.span("captions", () => captionsForCut(r, input, tools.ffmpeg, signal)),
+    );
+    captions.catch(() => undefined);
+    const aspect = r.crop?.aspect ?? r.aspect ?? "original";
+    const encodes = aspect !== "original" || r.captions?.mode === "burn";
+    const packets = encodes ? listAhead(tools.ffprobe, resolved, r, signal) : null;
+    return { captions, packets };
   }
 
   constructor(private readonly options: JobQueueOptions) {
@@ -223,6 +238,9 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       // included); otherwise the best the source has, and the terms below cap it at the plan's maximum.
       const fetchAt = fetchQualityBeforeAccount(format, r.quality);
       const ask = this.ask(r.source, fetchAt && qualityHeight(fetchAt));
+      // What needs only the resolved source runs while it is probed: the captions' fetch, and for a picture that
+      // is re-encoded anyway (a crop, burned-in captions) the packets the streamed cut plans from.
+      const ahead = this.readAhead(r, ask, signal, trace);
       const { input, info } = await trace.span("source", () =>
         this.source(
           ask,
@@ -235,7 +253,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       // A crop and captions: the box on this file's frame, and the track's cues, fetched before anything is
       // reserved (a track the video does not have is a 400; a burn-in without libass says what to install).
       const crop = cropForSource(r, info);
-      const captions = await trace.span("captions", () => captionsForCut(r, input, tools.ffmpeg, signal));
+      const captions = await ahead.captions;
       const base = {
         input,
         info,
@@ -290,6 +308,7 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
         fullProbe: () => this.sources.fullProbe(ask),
         directPlan,
         directReads,
+        packetsAhead: ahead.packets ?? undefined,
         tools,
         signal,
         trace,

@@ -11,9 +11,10 @@ import { CancelledError } from "../errors";
 import { runFfmpeg } from "../ffmpeg";
 import { reserveOutput, type OutputSlot } from "../host/output";
 import { probeMedia } from "../source/probe";
+import { withRangeProxy } from "../source/range-proxy";
 import { startTrace, type Trace } from "../trace";
 import { EXTENSIONS } from "./encode";
-import { planInProcess, STAGED_PATHS, stagedHead, type StagedSource } from "./index";
+import { planInProcess, STAGED_PATHS, STREAMED_PATHS, stagedHead, type StagedSource, type StreamedPath } from "./index";
 import { planFrames, readFromSeconds, toSeconds, toTicks } from "./keyframes";
 import { ProgressTracker } from "./progress";
 import { readProgress } from "./read-progress";
@@ -78,10 +79,60 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
     req = direct.req;
     run.progress.plan(stageShare);
   }
+  // A path that encodes straight from the source needs no more than the index's description of it.
+  const streamed = firstStreamed(req, trace);
+  if (streamed) return cutStreamed(req, run, streamed);
   // The ffmpeg plans need ffprobe's full description of the streams.
   if (req.info.fromIndex) req = await trace.span("probe (ffmpeg path)", () => fullInfo ?? withFfprobe(req, hooks));
   hooks.signal?.throwIfAborted();
   return cutStaged(req, run, stageShare);
+}
+
+/** The first path that cuts straight from the source and takes the request (each refusal traced), if any. */
+function firstStreamed(req: CutRequest, trace: Trace): StreamedPath | null {
+  if (isAudioFormat(req.format)) return null;
+  for (const path of STREAMED_PATHS) {
+    const why = path.refuse(req);
+    if (why === null) return path;
+    note(trace, `refused by ${path.name}: ${why}`);
+  }
+  return null;
+}
+
+/** Path 5: the packets around the range listed, then one ffmpeg run from the source (through its range proxy). */
+async function cutStreamed(req: CutRequest, run: Run, path: StreamedPath): Promise<CutResult> {
+  const { hooks, trace } = run;
+  const work = await mkdtemp(join(tmpdir(), "clipcut-"));
+  let slot: OutputSlot | null = null;
+  try {
+    slot = await reserveOutput(req.outputDir, req.baseName, EXTENSIONS[req.format]);
+    const out = slot.partPath;
+    const o = { ffprobe: hooks.tools.ffprobe, work, out, signal: hooks.signal, ahead: hooks.packetsAhead };
+    const streamed = await trace.span(`plan (${path.name})`, () => path.plan(req, o));
+    const plan = await withRangeProxy(req.input, async (proxied) => {
+      const planned = streamed.onInput(proxied);
+      await runSteps(planned, null, run, 0);
+      return planned;
+    });
+    const verified = await trace.span("verify", () => checkStaged(req, plan, out, hooks));
+    return await finish(req, run, plan, verified, slot);
+  } catch (error) {
+    await slot?.discard();
+    throw error;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** A checked clip moved into place, its .srt beside it, and the result. */
+async function finish(req: CutRequest, run: Run, plan: Plan, verified: Verified, slot: OutputSlot): Promise<CutResult> {
+  await slot.commit();
+  if (plan.sidecar !== undefined) await writeSidecar(slot.path, plan.sidecar);
+  const size = (await stat(slot.path)).size;
+  run.hooks.onProgress?.({ percent: 100, speed: run.progress.lastSpeed, etaSeconds: 0 });
+  run.ownTrace?.end(plan.strategy);
+  const watermark = req.watermark && !isAudioFormat(req.format);
+  return clipResult(req, plan, verified, { output: slot.path, size, began: run.began, watermark });
 }
 
 /**
@@ -122,7 +173,7 @@ async function planDirect(
   return { ...direct, req };
 }
 
-/** Paths 5–10: one ffmpeg read of the clip's span into a stage, then the first staged path that takes it. */
+/** Paths 6–11: one ffmpeg read of the clip's span into a stage, then the first staged path that takes it. */
 async function cutStaged(req: CutRequest, run: Run, stageShare: number): Promise<CutResult> {
   const { hooks, trace, progress } = run;
   const work = await mkdtemp(join(tmpdir(), "clipcut-"));
@@ -149,13 +200,7 @@ async function cutStaged(req: CutRequest, run: Run, stageShare: number): Promise
     if (!plan) throw new Error("No staged path takes this clip.");
     await runSteps(plan, await adoptIfSame(await heading, plan.steps), run, stageShare);
     const verified = await trace.span("verify", () => checkStaged(req, plan, slot!.partPath, hooks));
-    await slot.commit();
-    if (plan.sidecar !== undefined) await writeSidecar(slot.path, plan.sidecar);
-    const size = (await stat(slot.path)).size;
-    hooks.onProgress?.({ percent: 100, speed: progress.lastSpeed, etaSeconds: 0 });
-    run.ownTrace?.end(plan.strategy);
-    const watermark = req.watermark && !isAudioFormat(req.format);
-    return clipResult(req, plan, verified, { output: slot.path, size, began: run.began, watermark });
+    return await finish(req, run, plan, verified, slot);
   } catch (error) {
     await slot?.discard();
     throw error;

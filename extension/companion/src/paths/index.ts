@@ -6,7 +6,8 @@ import { mkvCopyRefusal, planMkvCopy } from "./mkv-copy";
 import { mp4CopyRefusal, planMp4Copy } from "./mp4-copy";
 import { planMediabunnyCopy, readWithMediabunny, writableRefusal, type MediabunnyReading } from "./direct-copy";
 import { planMediabunnySmart, smartRefusal } from "./direct-smart";
-import type { CutRequest, DirectOutcome, PathOutcome, Refusal } from "./request";
+import { planStreamedShorts, streamedShortsRefusal, type StreamedPlan } from "./streamed-shorts";
+import type { CutRequest, DirectOutcome, PacketsAhead, PathOutcome, Refusal } from "./request";
 import { audioPlan } from "./staged/audio";
 import { copyPlan } from "./staged/copy";
 import type { Plan, Step } from "./staged/plan";
@@ -18,9 +19,9 @@ import { reencodeReasons, type Choice } from "./strategy";
 
 /**
  * The ways to cut a clip, in the order they are tried: the first that does not refuse a request plans, writes and
- * checks it (paths/cut.ts). Paths 1–4 write the clip in this process from the container's own index; what none of
- * them takes is read once into a stage by ffmpeg, and paths 5–10 cut it from there. Every refusal is traced by the
- * path's name (`refused by <name>: <why>`).
+ * checks it (paths/cut.ts). Paths 1–4 write the clip in this process from the container's own index; path 5 encodes
+ * a crop or burned-in captions straight from the source; what none of them takes is read once into a stage by
+ * ffmpeg, and paths 6–11 cut it from there. Every refusal is traced by the path's name (`refused by <name>: <why>`).
  */
 
 /** What the paths tried so far learned about the source, for the next one's `refuse`. */
@@ -80,7 +81,18 @@ export interface StagedPath {
   stages?: StagedSource["format"];
 }
 
-export type CutPath = InProcessPath | StagedPath;
+/** A path that cuts straight from the source in one ffmpeg run, without a stage: what it needs is listed first. */
+export interface StreamedPath {
+  name: string;
+  where: "streamed";
+  refuse(req: CutRequest): string | null;
+  plan(
+    req: CutRequest,
+    o: { ffprobe: string; work: string; out: string; signal?: AbortSignal; ahead?: PacketsAhead },
+  ): Promise<StreamedPlan>;
+}
+
+export type CutPath = InProcessPath | StreamedPath | StagedPath;
 
 /** What every in-process path refuses: what must be re-encoded, and what mediabunny's muxer would not write. */
 function inProcessRefusal(req: CutRequest): string | null {
@@ -161,6 +173,13 @@ export const CUT_PATHS: readonly CutPath[] = [
     },
   },
   {
+    // A crop or burned-in captions re-encode every picture: encoded straight from the source, no stage.
+    name: "streamed shorts",
+    where: "streamed",
+    refuse: streamedShortsRefusal,
+    plan: planStreamedShorts,
+  },
+  {
     name: "staged audio",
     where: "staged",
     refuse: (_req, s) => (s.choice ? "the clip has a picture" : null),
@@ -214,6 +233,7 @@ export const STAGED_PATHS = CUT_PATHS.filter((p): p is StagedPath => p.where ===
  * Paths 1–4 in order: the first plan, or the last refusal (the staged path is told it). Run by the cut, or earlier
  * by the job queue during the ledger's hold (early-plan.ts). Audio output never gets here.
  */
+export const STREAMED_PATHS = CUT_PATHS.filter((p): p is StreamedPath => p.where === "streamed");
 export async function planInProcess(
   req: CutRequest,
   o: { signal?: AbortSignal; probed?: Promise<MediaInfo>; onRead?: (fraction: number) => void } = {},

@@ -3,6 +3,7 @@ import type { CropBox } from "../../../../app/domain/crop";
 import type { Format, Quality } from "../../../../app/domain/media";
 import type { AssStyle, CaptionMode, Cue } from "../../../../app/domain/captions";
 import type { CopiedPackets, Verified } from "../check/verify";
+import type { SizedPacket } from "../source/packet-windows";
 import type { MediaInfo } from "../source/probe";
 import type { ReadStats } from "../source/range-reader";
 import type { CutFrames } from "./keyframes";
@@ -46,6 +47,17 @@ export interface CutHooks {
   directPlan?: Promise<DirectOutcome>;
   /** That plan's read progress (read-progress.ts). */
   directReads?: ReadProgress;
+  /**
+   * The packets around the range, listed while the job was probed and held (a crop or burned-in captions: the
+   * streamed path plans from them, streamed-shorts.ts); listed again when these windows are not the plan's.
+   */
+  packetsAhead?: PacketsAhead;
+}
+
+/** Packet windows of the source, listed ahead of the cut. */
+export interface PacketsAhead {
+  windows: [number, number][];
+  packets: Promise<SizedPacket[]>;
 }
 
 /**

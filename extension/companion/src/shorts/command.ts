@@ -48,6 +48,11 @@ export interface ShortsJob {
   fps: number;
   /** The source's time of frame 0: 0 for a file as it comes, the offset of a staging copy's clock. */
   originSeconds?: number;
+  /**
+   * Where the picture's input is sought: a time at which the demuxer lands on a keyframe at or before the first
+   * frame (the plan's keyframe); without it, a second before the first frame.
+   */
+  seekSeconds?: number;
   /** The source's frame, in pixels. */
   source: FrameSize;
   /** The box in source pixels (crop.ts's rule); null keeps the whole frame. */
@@ -106,6 +111,14 @@ function withInputOptions(input: readonly string[], options: string[]): string[]
 
 /** How much before the first frame the demuxer is asked to seek: it lands on a keyframe at or before that. */
 const SEEK_MARGIN_SECONDS = 1;
+
+/**
+ * The copy paths' rule for the sound (keyframes.ts: from the first packet at or after the first frame, while a
+ * packet's middle is before the end) without a listing of its packets: the bitstream filter sees each packet on the
+ * clip's clock (0: the first frame) and drops the others. A tenth of a millisecond of slack absorbs the rounding of
+ * the shift into the sound's time base.
+ */
+const soundWithin = (seconds: number) => `noise=drop=lt(pts*tb\\,-0.0001)+gte(pts*tb+duration*tb/2\\,${t(seconds)})`;
 
 export function shortsCommand(job: ShortsJob): ShortsCommand {
   const { format, fps } = job;
@@ -172,7 +185,11 @@ export function shortsCommand(job: ShortsJob): ShortsCommand {
 
   const args: string[] = [
     "-copyts",
-    ...withInputOptions(job.videoInput, ["-noaccurate_seek", "-ss", t(Math.max(0, firstTime - SEEK_MARGIN_SECONDS))]),
+    ...withInputOptions(job.videoInput, [
+      "-noaccurate_seek",
+      "-ss",
+      t(Math.max(0, job.seekSeconds ?? firstTime - SEEK_MARGIN_SECONDS)),
+    ]),
   ];
   let audio: ShortsCommand["audio"] = "none";
   const maps = ["-map", "[v]"];
@@ -180,8 +197,8 @@ export function shortsCommand(job: ShortsJob): ShortsCommand {
   let input = 1;
   if (job.audioInput) {
     // The sound on the clip's clock: shifted so the first frame's time is 0, read from there. A copy keeps the
-    // packets from the first at or after the first frame (ffmpeg drops those before the input's start) up to the
-    // clip's length (-t); an encode is trimmed to the sample.
+    // packets from the first at or after the first frame (ffmpeg drops those before the input's start) while their
+    // middle is before the clip's end (the copy paths' rule: keyframes.ts); an encode is trimmed to the sample.
     const copy = job.audioCodec !== null && canCopyAudio(format, job.audioCodec);
     const picked = copy ? (job.audioPackets ?? null) : null;
     const seek = picked ? [] : ["-ss", t(firstTime)];
@@ -190,7 +207,7 @@ export function shortsCommand(job: ShortsJob): ShortsCommand {
     maps.push("-map", `${a}:a:0`);
     if (copy) {
       audio = "copy";
-      codecs.push("-c:a", "copy", ...(picked ? ["-bsf:a", keepPackets(picked.from, picked.to)] : []));
+      codecs.push("-c:a", "copy", "-bsf:a", picked ? keepPackets(picked.from, picked.to) : soundWithin(mediaSeconds));
     } else {
       audio = "encode";
       codecs.push("-af", `atrim=start=0:end=${t(mediaSeconds)},asetpts=PTS-STARTPTS`, ...audioCodecArgs(format));

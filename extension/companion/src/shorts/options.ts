@@ -37,7 +37,10 @@ export async function captionsForCut(
   const c = ask.captions;
   if (!c) return null;
   const file = chooseCaptionFile(input.captions, c.track);
+  // The track is fetched while ffmpeg is asked about libass (a process start, the first time); a burn-in without
+  // it is refused before the cues are used.
+  const fetching = fetchCaptionCues(file, input.guard ?? { allowPrivate: false }, signal);
+  fetching.catch(() => undefined);
   if (c.mode === "burn" && !(await hasLibass(ffmpeg))) throw new ClipError("missing_libass", LIBASS_MISSING, 422);
-  const cues = await fetchCaptionCues(file, input.guard ?? { allowPrivate: false }, signal);
-  return { cues, mode: c.mode, srt: c.srt ?? false };
+  return { cues: await fetching, mode: c.mode, srt: c.srt ?? false };
 }

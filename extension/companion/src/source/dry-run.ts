@@ -1,17 +1,15 @@
 // Long because: the true-cut report reads packet windows, takes the first frame from the cut's own reading of the
 // index, and adds the Shorts facts (caption tracks, libass, encode time) from one probe of the source.
-import { z } from "zod";
 import { decideQuality } from "../../../../app/domain/clip-quality";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
 import type { DryRunReport } from "../../../../app/domain/true-cut";
 import { ClipError } from "../errors";
-import { runProcess } from "../ffmpeg";
 import { planFrames, readFromSeconds, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
-import type { MediaInfo, Packet } from "./probe";
-import { withRangeProxy } from "./range-proxy";
+import type { MediaInfo } from "./probe";
+import { readPacketWindows, type SizedPacket } from "./packet-windows";
 import { planInProcess } from "../paths/index";
 import type { CutRequest } from "../paths/request";
-import { inputArgs, type InputSpec } from "./source";
+import type { InputSpec } from "./source";
 import { SourceCache } from "./source-cache";
 import { chooseStrategy } from "../paths/strategy";
 import { frameThumbnails } from "./thumbnails";
@@ -35,7 +33,6 @@ import type { Tools } from "../host/tools";
 export const HEAD_WINDOW_SECONDS = 10;
 /** Read past the end: B-frame reordering and the closed prefix of the last GOP. */
 const TAIL_MARGIN_SECONDS = 1;
-const DRY_RUN_TIMEOUT_MS = 60_000;
 
 /**
  * Estimates are ranges: the read speed and the encoder's speed are this machine's and this network's.
@@ -52,10 +49,6 @@ const SIZE_SPREAD = { low: 0.9, high: 1.15 };
  * keyframe and has no references from before the cut); measured on the x264 fixtures of the companion's tests.
  */
 const ENCODED_FRAME_EXTRA = 1.2;
-
-export interface SizedPacket extends Packet {
-  size: number;
-}
 
 export interface DryRunInput {
   source: string;
@@ -79,68 +72,6 @@ export interface DryRunOptions {
   signal?: AbortSignal;
   /** The companion's resolved sources, shared with its job queue (source-cache.ts). */
   sources?: SourceCache;
-}
-
-const packetList = z.object({
-  packets: z
-    .array(
-      z.object({
-        pts_time: z.string().optional(),
-        dts_time: z.string().optional(),
-        flags: z.string().optional(),
-        size: z.string().optional(),
-      }),
-    )
-    .default([]),
-});
-
-/**
- * The video packets of windows of the source (each from the keyframe at or before its start), in decode order,
- * on the source's clock in 90 kHz ticks, with their sizes. A packet read by two windows is kept once.
- */
-export async function readPacketWindows(
-  ffprobe: string,
-  input: InputSpec,
-  windows: [number, number][],
-  signal?: AbortSignal,
-): Promise<SizedPacket[]> {
-  const intervals = windows.map(([from, to]) => `${from.toFixed(3)}%${to.toFixed(3)}`).join(",");
-  const { stdout } = await withRangeProxy(input, (proxied) =>
-    runProcess(
-      ffprobe,
-      [
-        "-v",
-        "error",
-        "-select_streams",
-        "v:0",
-        "-read_intervals",
-        intervals,
-        "-show_entries",
-        "packet=pts_time,dts_time,flags,size",
-        "-print_format",
-        "json",
-        ...inputArgs(proxied),
-      ],
-      { signal, timeoutMs: DRY_RUN_TIMEOUT_MS },
-    ),
-  );
-  const seen = new Set<number>();
-  const packets: SizedPacket[] = [];
-  for (const p of packetList.parse(JSON.parse(stdout)).packets) {
-    const pts = Number(p.pts_time);
-    if (p.pts_time === undefined || !Number.isFinite(pts)) continue;
-    const tick = toTicks(pts);
-    if (seen.has(tick)) continue;
-    seen.add(tick);
-    const dts = Number(p.dts_time);
-    packets.push({
-      pts: tick,
-      dts: p.dts_time !== undefined && Number.isFinite(dts) ? toTicks(dts) : tick,
-      key: (p.flags ?? "").includes("K"),
-      size: Number(p.size ?? 0) || 0,
-    });
-  }
-  return packets;
 }
 
 /** The report for one range of a probed source, from its packets (exported for tests: no network, no yt-dlp). */

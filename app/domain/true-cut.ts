@@ -76,13 +76,15 @@ export function describeStart(r: DryRunReport): string {
       return `${r.reason.charAt(0).toUpperCase()}${r.reason.slice(1)}: all ${r.frameCount} frames${time}.`;
     return `Re-encodes all ${r.frameCount} frames (${r.reason})${time}.`;
   }
-  if (r.startOnKey || r.headFrames === 0) return "Starts on a keyframe: copied.";
+  if (r.headFrames === 0) return "Starts on a keyframe: copied.";
+  // No keyframe after the first frame: a smart cut re-encodes the whole clip, even from a keyframe.
+  if (r.headFrames >= r.frameCount) return `Re-encodes all ${r.frameCount} frames (no keyframe after the first one).`;
   return `Re-encodes the first ${r.headFrames} ${r.headFrames === 1 ? "frame" : "frames"} (${(r.headFrames / r.fps).toFixed(2)} s), then copies.`;
 }
 
 /** The report's sentence for the end. */
 export function describeEnd(r: DryRunReport): string | null {
-  if (r.strategy === "reencode") return null;
+  if (r.strategy === "reencode" || r.headFrames >= r.frameCount) return null;
   if (r.tailFrames === 0) return "Ends cleanly: the last frames are copied.";
   return `Re-encodes the last ${r.tailFrames} ${r.tailFrames === 1 ? "frame" : "frames"} (${(r.tailFrames / r.fps).toFixed(2)} s).`;
 }

@@ -19,6 +19,7 @@ export interface BandVideoOptions {
   seconds: number;
   /** Frames per GOP: keyframes exactly every `gop` frames. */
   gop: number;
+  /** 256×144 unless given: a standard height, so that the report's 144p is no scaling. */
   width?: number;
   height?: number;
   /** Frames left out (`select`'s expression on the source's frame number n is true for those kept): variable rate. */
@@ -45,8 +46,8 @@ function bandFilter(width: number, height: number): string {
 export async function makeBandVideo(path: string, o: BandVideoOptions): Promise<void> {
   if (existsSync(path)) return;
   mkdirSync(dirname(path), { recursive: true });
-  const width = o.width ?? 320;
-  const height = o.height ?? 180;
+  const width = o.width ?? 256;
+  const height = o.height ?? 144;
   const keep = o.keep ? `,select='${o.keep}'` : "";
   const video =
     o.codec === "vp9"

@@ -14,7 +14,7 @@ import { run } from "./media";
  * rule: media whose frame index is in their pixels (edge-media.ts), cut with the times the panel sends
  * (companionRange: the middle of each frame, to the millisecond).
  */
-const DIR = join(tmpdir(), "clipcut-edge-media-v1");
+const DIR = join(tmpdir(), "clipcut-edge-media-v2");
 const options = { tools, allowPrivateSources: true };
 
 /** The first video packet's presentation time, in seconds. */
@@ -94,7 +94,7 @@ describe("the Free plan's watermark on a fragmented MP4 without an edit list (a 
   const file = join(DIR, "frag-no-elst-144.mp4");
   beforeAll(async () => {
     const progressive = join(DIR, "h264-144-g30.mp4");
-    await makeBandVideo(progressive, { codec: "h264", fps: "30", seconds: 3, gop: GOP, width: 256, height: 144 });
+    await makeBandVideo(progressive, { codec: "h264", fps: "30", seconds: 3, gop: GOP });
     await makeFragmentedNoEditList(progressive, file, true);
   });
 
@@ -126,6 +126,61 @@ describe("the Free plan's watermark on a fragmented MP4 without an edit list (a 
       ]);
       expect(await jpegFrame(report.thumbnails!.first)).toBe(first - 2);
       expect(await jpegFrame(report.thumbnails!.last)).toBe(last - 2);
+    });
+  }
+});
+
+/** Each decoded picture's checksum, in presentation order. */
+async function pictureSums(file: string): Promise<string[]> {
+  const { stdout } = await run("ffmpeg", [
+    ...["-v", "error", "-i", file, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "framemd5", "-"],
+  ]);
+  return stdout
+    .toString()
+    .split("\n")
+    .filter((l) => /^\d/.test(l))
+    .map((l) => l.split(",").pop()!.trim());
+}
+
+/** The clip's pictures that are not the source's own, decoded: those a cut re-encoded (a copied GOP decodes exactly). */
+async function reencodedPictures(source: string, clip: string): Promise<number> {
+  const own = new Set(await pictureSums(source));
+  return (await pictureSums(clip)).filter((sum) => !own.has(sum)).length;
+}
+
+describe("the report's re-encoded frames are the frames the cut re-encodes", () => {
+  const h264 = join(DIR, "h264-144-g30.mp4");
+  const vp9 = join(DIR, "vp9-5994-late.webm");
+  const vfr = join(DIR, "vfr-144-g30.mp4");
+  beforeAll(async () => {
+    await makeBandVideo(h264, { codec: "h264", fps: "30", seconds: 3, gop: 30 });
+    await makeBandVideo(vp9, { codec: "vp9", fps: "60000/1001", seconds: 3, gop: 60 });
+    // Variable rate: one frame in seven left out, so the gaps between pictures are one or two frames long.
+    await makeBandVideo(vfr, { codec: "h264", fps: "30", seconds: 3, gop: 30, keep: "not(eq(mod(n,7),3))" });
+  });
+
+  for (const [name, fps, first, last, format] of [
+    // A start on a keyframe, the end inside the same GOP: the whole clip is encoded.
+    ["h264-144-g30.mp4", 30, 30, 50, "mp4"],
+    ["h264-144-g30.mp4", 30, 10, 50, "mp4"],
+    // A millisecond clock at 59.94 fps: frames 16 or 17 ms apart.
+    ["vp9-5994-late.webm", 60000 / 1001, 5, 70, "webm"],
+    ["vfr-144-g30.mp4", 30, 5, 40, "mp4"],
+    ["vfr-144-g30.mp4", 30, 12, 70, "mp4"],
+  ] as const) {
+    it(`${name}, frames ${first}–${last}`, async () => {
+      const source = join(DIR, name);
+      const range = companionRange({ first, last }, fps);
+      const report = await dryRun(
+        { source, ...range, format, quality: "144p", watermark: false, thumbnails: false },
+        options,
+      );
+      const clip = await cut({ source, start: range.startSeconds, end: range.endSeconds, format });
+      expect(clip.strategy).toBe("smart");
+      expect(report.strategy).toBe("smart");
+      const reencoded = await reencodedPictures(source, clip.output);
+      expect(reencoded).toBeGreaterThan(0);
+      expect(report.headFrames + report.tailFrames).toBe(reencoded);
     });
   }
 });

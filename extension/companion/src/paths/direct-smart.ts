@@ -22,7 +22,7 @@ import { listAudio, notRead, type MediabunnyRead } from "./direct-copy";
 import { matchingH264Args } from "./encode";
 import { ClipError } from "../errors";
 import { runFfmpeg } from "../ffmpeg";
-import { toSeconds, toTicks, type CutFrames } from "./keyframes";
+import { smartReencoded, toSeconds, toTicks, type CutFrames } from "./keyframes";
 import type { CutRequest, DirectPlan, PathOutcome } from "./request";
 import type { MediaInfo } from "../source/probe";
 import type { CopiedPackets, Verified } from "../check/verify";
@@ -163,7 +163,7 @@ export async function planSmartDirect(o: {
   let tail: EncodedPart | null = null;
   let middle: EncodedPacket[] = [];
   const { keyAfterStart, lastKey } = frames;
-  if (keyAfterStart === null || lastKey === null) {
+  if (smartReencoded(frames).whole || keyAfterStart === null || lastKey === null) {
     // The whole clip sits inside one GOP: it is all encoded.
     const only = part("only", 0, frames.startPts, frames.endPts);
     if ("refused" in only) return only;

@@ -75,6 +75,8 @@ export interface CutFrames {
   startOnKey: boolean;
   /** First keyframe after the first frame and inside the clip, or null (the clip sits inside one GOP). */
   keyAfterStart: number | null;
+  /** Frames from the first frame up to keyAfterStart, counted (a variable rate has no grid); all of them without it. */
+  framesBeforeKey: number;
   /** Last keyframe inside the clip (== keyAfterStart when there is only one). */
   lastKey: number | null;
   /** Frames from lastKey to the end. */
@@ -122,6 +124,7 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
     while (tailCopyFrames > 0 && !isClosedPrefix(packets, lastKey, tailCopyFrames)) tailCopyFrames--;
   }
   const firstKey = packets.find((p) => p.key);
+  const framesBeforeKey = keyAfterStart === null ? frames.length : frames.filter((pts) => pts < keyAfterStart).length;
   return {
     frameTicks,
     reorderDelayTicks: firstKey ? Math.max(0, firstKey.pts - firstKey.dts) : 0,
@@ -131,11 +134,24 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
     keyBefore,
     startOnKey: keyBefore === startPts,
     keyAfterStart,
+    framesBeforeKey,
     lastKey,
     tailFrames,
     tailCopyable: tailFrames > 0 && tailCopyFrames === tailFrames,
     tailCopyFrames,
   };
+}
+
+/**
+ * The frames a smart cut re-encodes (the rule of every smart path and of the true-cut report): a clip with no keyframe
+ * after its first frame is re-encoded whole, whether or not it starts on one; otherwise the head, from the first frame
+ * up to the next keyframe (none when it starts on a keyframe), and the tail, the last GOP's frames after its longest
+ * closed prefix.
+ */
+export function smartReencoded(frames: CutFrames): { whole: boolean; head: number; tail: number } {
+  if (frames.keyAfterStart === null) return { whole: true, head: frames.frameCount, tail: 0 };
+  const head = frames.startOnKey ? 0 : frames.framesBeforeKey;
+  return { whole: false, head, tail: frames.tailFrames - frames.tailCopyFrames };
 }
 
 function decodeOrderFrom(packets: readonly Packet[], keyPts: number): Packet[] {

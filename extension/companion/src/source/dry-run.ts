@@ -4,7 +4,7 @@ import { decideQuality } from "../../../../app/domain/clip-quality";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
 import type { DryRunReport } from "../../../../app/domain/true-cut";
 import { ClipError } from "../errors";
-import { planFrames, readFromSeconds, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
+import { planFrames, readFromSeconds, smartReencoded, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
 import type { MediaInfo } from "./probe";
 import { readPacketWindows, type SizedPacket } from "./packet-windows";
 import { planInProcess } from "../paths/index";
@@ -108,12 +108,11 @@ export function reportFromPackets(
   let tailFrames = 0;
   if (choice.kind === "reencode") headFrames = frameCount;
   else if (choice.kind === "smart") {
-    headFrames = plan.startOnKey
-      ? 0
-      : plan.keyAfterStart === null
-        ? frameCount
-        : Math.round((plan.keyAfterStart - plan.startPts) / plan.frameTicks);
-    tailFrames = plan.lastKey === null ? 0 : plan.tailFrames - plan.tailCopyFrames;
+    // The smart paths' own rule, on frames counted (a gap over the frame length is off on a variable rate or a
+    // millisecond clock).
+    const reencoded = smartReencoded(plan);
+    headFrames = reencoded.whole ? frameCount : reencoded.head;
+    tailFrames = reencoded.tail;
   }
 
   // Size: the source's bytes for the clip's frames (a gap at the source's measured rate), plus the sound.
@@ -197,6 +196,10 @@ function fromStart(probed: CutFrames, start: CutFrames): CutFrames {
     keyBefore: start.keyBefore,
     startOnKey: start.startOnKey,
     keyAfterStart: start.keyAfterStart ?? later,
+    framesBeforeKey:
+      start.keyAfterStart !== null
+        ? start.framesBeforeKey
+        : probed.framesBeforeKey + Math.round((probed.startPts - start.startPts) / start.frameTicks),
     frameCount: probed.frameCount + Math.round((probed.startPts - start.startPts) / start.frameTicks),
   };
 }

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { containerArgs, matchingH264Args } from "../encode";
 import { ClipError } from "../../errors";
-import { toSeconds, type CutFrames } from "../keyframes";
+import { smartReencoded, toSeconds, type CutFrames } from "../keyframes";
 import type { StagedPackets } from "./listing";
 import { audioStep, reencodeStep, sec, smartResult, type Plan, type Step } from "./plan";
 import type { CutRequest } from "../request";
@@ -41,7 +41,8 @@ export function smartPlanH264(
   const steps: Step[] = [];
   const parts: string[] = [];
   let keep: string | null = null;
-  if (keyAfterStart === null || lastKey === null) {
+  const reencoded = smartReencoded(frames);
+  if (reencoded.whole || keyAfterStart === null || lastKey === null) {
     // The whole clip sits inside one GOP: re-encode it all (trim's end stops the run there), still with the
     // source's parameters.
     const only = join(work, "only.ts");
@@ -59,7 +60,7 @@ export function smartPlanH264(
     if (head) {
       steps.push(head);
       parts.push(join(work, "head.ts"));
-      headFrames = packets.filter((p) => p.pts >= startPts && p.pts < keyAfterStart).length;
+      headFrames = reencoded.head;
     }
     // Copied: whole GOPs from the first keyframe of the clip, then the last GOP's longest closed prefix (all of it
     // when it ends the clip exactly); only the frames after that prefix, fewer than one B-frame group, are
@@ -68,7 +69,7 @@ export function smartPlanH264(
     const lastIndex = indexOf(lastKey);
     const copied = frames.tailCopyFrames;
     const last = lastIndex + copied - 1;
-    const tailFrames = frames.tailFrames - copied;
+    const tailFrames = reencoded.tail;
     const ranges: [number, number][] = [[0, headFrames - 1]];
     if (last >= first) {
       parts.push(stage);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { containerArgs, matchingVp9Args } from "../encode";
 import { ClipError } from "../../errors";
-import { toSeconds, type CutFrames } from "../keyframes";
+import { smartReencoded, toSeconds, type CutFrames } from "../keyframes";
 import { audioStep, reencodeStep, sec, smartResult, type Plan, type Step } from "./plan";
 import type { StagedPackets } from "./listing";
 import type { CutRequest } from "../request";
@@ -30,7 +30,7 @@ export function smartPlanVp9(
   // Everything from the first keyframe of the clip on is copied straight out of the stage: the concat demuxer's
   // inpoint (on that keyframe) and outpoint (half a frame before the end) cut it exactly, because VP9 has no
   // reordering (decode order is display order). No segment split and no tail copy: two ffmpeg runs fewer.
-  const copyFrom = frames.startOnKey ? startPts : keyAfterStart;
+  const copyFrom = smartReencoded(frames).whole ? null : frames.startOnKey ? startPts : keyAfterStart;
   if (copyFrom === null) {
     // The whole clip sits inside one GOP after its keyframe: re-encode it all.
     const only = join(work, "only.mkv");

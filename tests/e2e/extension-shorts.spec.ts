@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { run } from "../../extension/companion/test/media";
 import { CROP_ASPECTS, cropFor } from "../../app/domain/crop";
 import { startRangeServer, type RangeServer } from "../../extension/companion/test/range-server";
 import {
@@ -15,107 +14,79 @@ import {
   storedKey,
   type NativeCompanion,
 } from "./extension/harness";
+import {
+  CAPTIONS_FILE,
+  CAPTIONS_VTT,
+  INDEX_FILE,
+  SRC_FPS,
+  SRC_H,
+  SRC_SECONDS,
+  SRC_W,
+  captionPixels,
+  cueFramesOnClip,
+  expectedReading,
+  grayFrames,
+  makeIndexSource,
+  readClip,
+  shiftedCueTimes,
+  softTrackTimes,
+} from "./extension/index-source";
 import { newUserOnDashboard } from "./helpers";
 
 /**
  * The crop you see is the crop you get, in Chromium: the real extension and companion on a source whose pixels
- * carry their own frame number and column index (extension/companion/test/shorts-media.ts). The crop box is moved
- * on the page with the keys, the clip cut, and the file's first and last frames read back column by column.
+ * carry their own frame number and column index (extension/index-source.ts, which the Firefox suite reads too). The
+ * crop box is moved on the page with the keys, the clip cut, and the file's first and last frames read back column by
+ * column; then the video's caption track (the stand-in yt-dlp lists a WebVTT file) is chosen in the panel, burned in
+ * and as a subtitle track.
  */
 const TIMEOUT_MS = 400_000;
 test.describe.configure({ mode: "serial", timeout: TIMEOUT_MS });
 
 const DIR = join(tmpdir(), "clipcut-shorts-e2e-v2");
-const FILE = "index-columns-640x128.mp4";
-/**
- * 640 × 128: every aspect's box has a short side below 144 px (9:16: 72 × 128, 1:1: 128 × 128, 4:5: 102 × 128), so no
- * clip is scaled (a box is scaled down to the quality its short side reaches, 144p at the least) and each column can
- * be read one by one. In the page's 640 × 360 <video> the picture is letterboxed: bars above and below.
- */
-const SRC_W = 640;
-const SRC_H = 128;
-const SRC_FPS = 30;
-const SRC_SECONDS = 4;
 const watchUrl = `https://www.youtube.com/watch?v=${VIDEO_ID}`;
 const FIRST = 40;
 const LAST = 70;
-/** Rows 0–79: the column's index in a 10-bit Gray code, 8 rows a bit (no stripe narrower than 2 px: even crops). */
-const COLUMN_BITS = 10;
-const COLUMN_ROWS = 8;
-/** Rows 80–127: the frame's index, 8 bits of 6 rows, read at the left edge (the Free plan's mark is bottom right). */
-const FRAME_TOP = 80;
-const FRAME_BITS = 8;
-const FRAME_ROWS = 6;
-
-/** The pixel-indexed source (the idea of extension/companion/test/shorts-media.ts, in 128 rows). */
-async function makeIndexSource(path: string) {
-  const bit = (value: string, b: string) => `mod(floor(${value}/pow(2,${b})),2)`;
-  const colBit = `floor(Y/${COLUMN_ROWS})`;
-  const lum =
-    `if(lt(Y,${FRAME_TOP}),255*mod(floor(X/pow(2,${colBit}))+floor(X/pow(2,${colBit}+1)),2),` +
-    `255*${bit("N", `floor((Y-${FRAME_TOP})/${FRAME_ROWS})`)})`;
-  await run("ffmpeg", [
-    ...["-v", "error", "-y", "-f", "lavfi", "-i"],
-    `testsrc2=size=${SRC_W}x${SRC_H}:rate=${SRC_FPS},format=gray,geq=lum='${lum}',format=yuv420p`,
-    ...["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", String(SRC_SECONDS)],
-    // B-frames and 1 s GOPs, as a download has them: the start handle's frame is not a keyframe.
-    ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-bf", "2", "-g", "30", "-keyint_min", "30"],
-    ...["-sc_threshold", "0", "-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart", path],
-  ]);
-}
-
-/** Every frame of a clip's picture as 8-bit gray. */
-async function grayFrames(file: string, width: number, height: number): Promise<Buffer[]> {
-  const { stdout } = await run("ffmpeg", [
-    ...["-v", "error", "-i", file, "-map", "0:v:0", "-vf", "format=gray", "-fps_mode", "passthrough"],
-    ...["-f", "rawvideo", "pipe:1"],
-  ]);
-  const size = width * height;
-  const frames: Buffer[] = [];
-  for (let i = 0; i + size <= stdout.length; i += size) frames.push(stdout.subarray(i, i + size));
-  return frames;
-}
-
-const isSet = (frame: Buffer, width: number, x: number, y: number) => (frame[y * width + x] ?? 0) > 128;
-
-/** The source column each column of a picture shows. */
-function columnIndices(frame: Buffer, width: number): number[] {
-  return Array.from({ length: width }, (_, x) => {
-    let gray = 0;
-    for (let b = 0; b < COLUMN_BITS; b++) if (isSet(frame, width, x, b * COLUMN_ROWS + COLUMN_ROWS / 2)) gray |= 1 << b;
-    let n = gray;
-    for (let shift = gray >> 1; shift; shift >>= 1) n ^= shift;
-    return n;
-  });
-}
-
-/** The source frame a picture shows. */
-function frameIndex(frame: Buffer, width: number): number {
-  let n = 0;
-  for (let b = 0; b < FRAME_BITS; b++)
-    if (isSet(frame, width, 2, FRAME_TOP + b * FRAME_ROWS + FRAME_ROWS / 2)) n |= 1 << b;
-  return n;
-}
 
 let media: RangeServer;
 let companion: NativeCompanion;
 let context: BrowserContext;
+/** The watch page, its panel open with the handles on FIRST and LAST, from the first test on. */
+let watch: Page;
 
 const label = (page: Page, which: "current" | "first" | "last") => page.getByTestId(`clipcut-${which}-frame`);
 const frameText = (n: number) => new RegExp(`· frame ${n}$`);
+
+/** Clicks Create clip and waits for the job to end: the clip's path. */
+async function cut(): Promise<string> {
+  const before = new Set(readdirSync(companion.outputDir));
+  await watch.getByRole("button", { name: "Create clip" }).click();
+  const fresh = () => readdirSync(companion.outputDir).filter((f) => !before.has(f) && f.endsWith(".mp4"));
+  await expect.poll(fresh, { timeout: 90_000 }).toHaveLength(1);
+  await expect(watch.getByRole("button", { name: "Create clip" })).toBeEnabled({ timeout: 90_000 });
+  return join(companion.outputDir, fresh()[0]!);
+}
 
 test.beforeAll(async () => {
   test.setTimeout(TIMEOUT_MS);
   buildExtension();
   mkdirSync(DIR, { recursive: true });
-  if (!existsSync(join(DIR, FILE))) await makeIndexSource(join(DIR, FILE));
+  await makeIndexSource(join(DIR, INDEX_FILE));
+  writeFileSync(join(DIR, CAPTIONS_FILE), CAPTIONS_VTT);
   media = await startRangeServer(DIR);
-  setMediaUrl(media.url(FILE));
+  setMediaUrl(media.url(INDEX_FILE));
   ({ context } = await launchWithExtension((profile) => {
     companion = installNativeCompanion(
       media,
       { userDataDir: profile },
-      { file: FILE, width: SRC_W, height: SRC_H, fps: SRC_FPS, seconds: SRC_SECONDS },
+      {
+        file: INDEX_FILE,
+        width: SRC_W,
+        height: SRC_H,
+        fps: SRC_FPS,
+        seconds: SRC_SECONDS,
+        captions: [{ lang: "en", name: "English", file: CAPTIONS_FILE }],
+      },
     );
   }));
 });
@@ -129,8 +100,9 @@ test("9:16, 1:1 and 4:5 at the left edge, the centre and the right edge: the cli
   const site = await context.newPage();
   await newUserOnDashboard(site, { name: "Shorts Creator" });
   await expect.poll(() => storedKey(context.serviceWorkers()[0]!), { timeout: 10_000 }).toMatch(/^cc_/);
+  await site.close();
 
-  const watch = await context.newPage();
+  watch = await context.newPage();
   await watch.goto(watchUrl);
   await openPanel(watch);
   await expect(label(watch, "first")).toHaveText(frameText(0), { timeout: 30_000 });
@@ -187,21 +159,50 @@ test("9:16, 1:1 and 4:5 at the left edge, the centre and the right edge: the cli
       // The box drawn on the page is the rule's box for that position.
       await expect(box).toHaveAttribute("data-crop-x", String(crop.x));
       await expect(box).toHaveAttribute("data-crop-width", String(crop.width));
-
-      const before = new Set(readdirSync(companion.outputDir));
-      await watch.getByRole("button", { name: "Create clip" }).click();
-      const fresh = () => readdirSync(companion.outputDir).filter((f) => !before.has(f) && f.endsWith(".mp4"));
-      await expect.poll(fresh, { timeout: 90_000 }).toHaveLength(1);
-      await expect(watch.getByRole("button", { name: "Create clip" })).toBeEnabled({ timeout: 90_000 });
-      const frames = await grayFrames(join(companion.outputDir, fresh()[0]!), crop.width, crop.height);
-      const columns = Array.from({ length: crop.width }, (_, i) => crop.x + i);
-      const where = `${aspect} at the ${words}`;
-      expect(frames, where).toHaveLength(LAST - FIRST + 1);
-      expect(frameIndex(frames[0]!, crop.width), where).toBe(FIRST);
-      expect(frameIndex(frames[frames.length - 1]!, crop.width), where).toBe(LAST);
-      expect(columnIndices(frames[0]!, crop.width), where).toEqual(columns);
-      expect(columnIndices(frames[frames.length - 1]!, crop.width), where).toEqual(columns);
+      const reading = await readClip(await cut(), crop);
+      expect(reading, `${aspect} at the ${words}`).toEqual(expectedReading(crop, FIRST, LAST));
     }
   }
-  await Promise.all([site.close(), watch.close()]);
+});
+
+/** The 1:1 box at the left edge, with the video's caption track chosen in the panel. */
+async function chooseCaptions(mode: "Burned in" | "Subtitle track") {
+  await watch.getByLabel("Aspect").selectOption("1:1");
+  const box = watch.getByRole("slider", { name: "Crop box (1:1)" });
+  await box.focus();
+  await box.press("Home");
+  await expect(box).toHaveAttribute("aria-valuetext", "left edge");
+  // The stand-in video's one track, listed by the companion's dry run.
+  const track = watch.getByLabel("Caption track");
+  await expect(track.locator("option")).toHaveText(["English", "None"], { timeout: 30_000 });
+  await track.selectOption("en");
+  await watch.getByRole("radio", { name: mode }).check();
+  return cropFor({ width: SRC_W, height: SRC_H }, "1:1", 0)!;
+}
+
+test("captions burned in: the cue's text is on exactly its frames on the clip's clock (a cue under way at the start shows from the first frame)", async () => {
+  const crop = await chooseCaptions("Burned in");
+  const file = await cut();
+  expect(await readClip(file, crop)).toEqual(expectedReading(crop, FIRST, LAST));
+  const frames = await grayFrames(file, crop.width, crop.height);
+  const bright = frames.flatMap((f, i) => (captionPixels(f, crop.width) > 20 ? [i] : []));
+  // Cue A (frames 30–49) from the clip's frame 0, cue B (frames 55–64) from its frame 15.
+  expect(bright).toEqual(cueFramesOnClip(FIRST, LAST));
+});
+
+test("captions as a subtitle track: the MP4's mov_text cues hold the cues' times shifted onto the clip's clock", async () => {
+  const crop = await chooseCaptions("Subtitle track");
+  const file = await cut();
+  expect(await readClip(file, crop)).toEqual(expectedReading(crop, FIRST, LAST));
+  // No text in the picture: the captions are a track of their own.
+  const frames = await grayFrames(file, crop.width, crop.height);
+  expect(frames.filter((f) => captionPixels(f, crop.width) > 20)).toHaveLength(0);
+  const times = await softTrackTimes(file);
+  const want = shiftedCueTimes(FIRST, LAST);
+  expect(times).toHaveLength(want.length);
+  times.forEach(([start, end], i) => {
+    expect(start).toBeCloseTo(want[i]![0], 6);
+    expect(end).toBeCloseTo(want[i]![1], 6);
+  });
+  await watch.close();
 });

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cropFor } from "../../app/domain/crop";
+import { CROP_ASPECTS, cropFor } from "../../app/domain/crop";
 import { run } from "../../extension/companion/test/media";
 import type { RangeServer } from "../../extension/companion/test/range-server";
 import {
@@ -14,11 +14,22 @@ import {
   VIDEO_ID,
   buildExtension,
   installNativeCompanion,
-  SOURCE_FILE,
+  MEDIA_DIR,
+  DEFAULT_FORMAT,
   makeMedia,
   standInWatchPage,
   type NativeCompanion,
 } from "../e2e/extension/parts";
+import {
+  INDEX_FILE,
+  SRC_FPS,
+  SRC_H,
+  SRC_SECONDS,
+  SRC_W,
+  expectedReading,
+  makeIndexSource,
+  readClip,
+} from "../e2e/extension/index-source";
 
 /**
  * The Firefox build in real Firefox (Debian's firefox-esr, driven over WebDriver BiDi by puppeteer-core): the bridge
@@ -35,6 +46,10 @@ const OTHER_PORT = Number(process.env.E2E_RESTART_PORT ?? 8793);
 const UUID = "5c1e7a2b-3d4f-4a6b-8c9d-0e1f2a3b4c5d";
 const GECKO_ID = "extension@clipcut.app";
 const DEMO = { email: "creator@clipcut.local", password: "ClipCut-demo-1" };
+/** A second stand-in video: the pixel-indexed source (its crop clips are read column by column). */
+const INDEX_VIDEO_ID = "IndexCols64";
+const FIRST = 40;
+const LAST = 70;
 
 let site: ChildProcess;
 let other: Server;
@@ -105,12 +120,18 @@ function recordBridge() {
 const bridgeLog = (page: Page) =>
   page.evaluate(() => JSON.parse(sessionStorage.getItem("bridge-log") ?? "[]") as Record<string, unknown>[]);
 
-async function poll<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 15_000): Promise<T> {
+async function poll<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  ms = 15_000,
+  every = 200,
+): Promise<T> {
   const deadline = Date.now() + ms;
   let value = await read();
   while (!ok(value)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, every));
     value = await read();
   }
   return value;
@@ -177,7 +198,17 @@ beforeAll(async () => {
   });
   buildExtension("firefox");
   media = await makeMedia();
-  companion = installNativeCompanion(media, { home: HOME, browser: "firefox" });
+  await makeIndexSource(join(MEDIA_DIR, INDEX_FILE));
+  companion = installNativeCompanion(
+    media,
+    { home: HOME, browser: "firefox" },
+    {
+      videos: {
+        [VIDEO_ID]: DEFAULT_FORMAT,
+        [INDEX_VIDEO_ID]: { file: INDEX_FILE, width: SRC_W, height: SRC_H, fps: SRC_FPS, seconds: SRC_SECONDS },
+      },
+    },
+  );
   other = createServer((_req, res) => res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><p>x"));
   await new Promise<void>((done) => other.listen(OTHER_PORT, "127.0.0.1", done));
   await waitForSite();
@@ -357,8 +388,10 @@ describe("the Firefox build in Firefox", () => {
     await watch.close();
   });
 
-  // One crop position in Firefox (Chromium checks every column at three positions: tests/e2e/extension-shorts.spec.ts).
-  it("9:16 at the left edge: the clip holds the left box of the picture, not the right", async () => {
+  // The crop you see is the crop you get, as in Chromium (tests/e2e/extension-shorts.spec.ts): every aspect at the
+  // left edge, the centre and the right edge, on the source whose pixels carry their frame and column, the handles
+  // set with the frame keys. One session, nine clips.
+  it("9:16, 1:1 and 4:5 at the left edge, the centre and the right edge: the clip holds exactly the box's columns from the start handle's frame", async () => {
     const watch = await browser.newPage();
     await watch.setRequestInterception(true);
     watch.on("request", (request) => {
@@ -368,73 +401,94 @@ describe("the Firefox build in Firefox", () => {
       void request.respond({
         status: 200,
         contentType: "text/html; charset=utf-8",
-        body: standInWatchPage(VIDEO_ID, media.url("source-720p.mp4")),
+        body: standInWatchPage(INDEX_VIDEO_ID, media.url(INDEX_FILE)),
       });
     });
-    await watch.goto(`https://www.youtube.com/watch?v=${VIDEO_ID}`, { waitUntil: "domcontentloaded" });
+    await watch.goto(`https://www.youtube.com/watch?v=${INDEX_VIDEO_ID}`, { waitUntil: "domcontentloaded" });
     await (await find(watch, "button", "Clip")).click();
-    const create = await find(watch, "button:not([disabled])", "Create clip", 30_000);
-    await typeTime(watch, "clipcut-end", "00:12");
-    await typeTime(watch, "clipcut-start", "00:10");
-    await (await find(watch, "#clipcut-aspect")).select("9:16");
-    const box = await find(watch, "[role=slider][aria-label='Crop box (9:16)']");
-    await box.focus();
-    await watch.keyboard.press("Home");
-    const valueText = () => box.evaluate((el) => el.getAttribute("aria-valuetext"));
-    await poll(valueText, (t) => t === "left edge", "the box at the left edge");
-    // The box the page draws is the rule's left box on the source's frame.
-    const left = cropFor({ width: 1280, height: 720 }, "9:16", 0)!;
-    const right = cropFor({ width: 1280, height: 720 }, "9:16", 1)!;
-    expect(await box.evaluate((el) => [el.getAttribute("data-crop-x"), el.getAttribute("data-crop-width")])).toEqual([
-      String(left.x),
-      String(left.width),
-    ]);
+    const frameLabel = (which: "current" | "first" | "last") =>
+      watch.evaluate(
+        (id) =>
+          document.querySelector("clipcut-panel")?.shadowRoot?.querySelector(`[data-testid="${id}"]`)?.textContent ??
+          "",
+        `clipcut-${which}-frame`,
+      );
+    const atFrame = (which: "current" | "first" | "last", n: number) =>
+      poll(
+        () => frameLabel(which),
+        (t) => t.endsWith(`· frame ${n}`),
+        `the ${which} frame ${n}`,
+        30_000,
+        // Forty presses each wait for their frame: a short interval keeps that quick.
+        25,
+      );
+    await atFrame("first", 0);
+    await (await find(watch, "#clipcut-quality")).select("144p");
+    // Handles on frames 40 (mid-GOP: keyframes every 30) and 70, each press waiting for its frame.
+    await (await find(watch, "h2", "Create a clip")).click();
+    const press = async (key: "Period" | "BracketLeft" | "BracketRight", shift = false) => {
+      if (shift) await watch.keyboard.down("Shift");
+      await watch.keyboard.press(key);
+      if (shift) await watch.keyboard.up("Shift");
+    };
+    await press("Period", true);
+    await atFrame("current", SRC_FPS);
+    for (let i = SRC_FPS + 1; i <= FIRST; i++) {
+      await press("Period");
+      await atFrame("current", i);
+    }
+    await press("BracketLeft");
+    await press("Period", true);
+    await atFrame("current", LAST);
+    await press("BracketRight");
+    await atFrame("first", FIRST);
+    await atFrame("last", LAST);
 
-    const before = new Set(readdirSync(companion.outputDir));
-    await create.click();
-    await poll(
-      async () => readdirSync(companion.outputDir).filter((f) => !before.has(f) && f.endsWith(".mp4")),
-      (files) => files.length === 1,
-      "the cropped clip",
-      90_000,
-    );
-    await find(watch, "[role=progressbar][aria-valuenow='100']", undefined, 90_000);
-    const file = join(
-      companion.outputDir,
-      readdirSync(companion.outputDir).find((f) => !before.has(f) && f.endsWith(".mp4"))!,
-    );
-    // A portrait picture of the box's shape (scaled to the quality charged for its short side).
-    const size = (
-      await run("ffprobe", [
-        "-v",
-        "error",
-        "-select_streams",
-        "v:0",
-        "-show_entries",
-        "stream=width,height",
-        "-of",
-        "csv=p=0",
-        file,
-      ])
-    ).stdout
-      .toString()
-      .trim()
-      .split(",")
-      .map(Number);
-    expect(size[1]! / size[0]!).toBeCloseTo(left.height / left.width, 1);
-    // Its first frame against the source's frame at the start, cropped to the left box and to the right one, both at
-    // a small size (the top half only: the Free plan's mark sits bottom right).
-    const gray = async (input: string[], filter: string) =>
-      (await run("ffmpeg", ["-v", "error", ...input, "-frames:v", "1", "-vf", filter, "-f", "rawvideo", "pipe:1"]))
-        .stdout;
-    const small = "scale=36:64,format=gray,crop=36:32:0:0";
-    const clip = await gray(["-i", file], small);
-    const source = (c: typeof left) =>
-      gray(["-ss", "10", "-i", SOURCE_FILE], `crop=${c.width}:${c.height}:${c.x}:${c.y},${small}`);
-    const diff = (a: Buffer, b: Buffer) => a.reduce((sum, v, i) => sum + Math.abs(v - (b[i] ?? 0)), 0) / a.length;
-    const [toLeft, toRight] = [diff(clip, await source(left)), diff(clip, await source(right))];
-    expect(toLeft).toBeLessThan(12);
-    expect(toRight).toBeGreaterThan(toLeft * 2);
+    for (const aspect of CROP_ASPECTS) {
+      await (await find(watch, "#clipcut-aspect")).select(aspect);
+      const box = await find(watch, `[role=slider][aria-label='Crop box (${aspect})']`);
+      const positions: [string, () => Promise<void>, number][] = [
+        ["left edge", () => watch.keyboard.press("Home"), 0],
+        [
+          "centre",
+          async () => {
+            for (let i = 0; i < 10; i++) await watch.keyboard.press("ArrowRight");
+          },
+          0.5,
+        ],
+        ["right edge", () => watch.keyboard.press("End"), 1],
+      ];
+      for (const [words, move, position] of positions) {
+        await box.focus();
+        await move();
+        const where = `${aspect} at the ${words}`;
+        const crop = cropFor({ width: SRC_W, height: SRC_H }, aspect, position)!;
+        // The box the page draws is the rule's box for that position.
+        await poll(
+          () =>
+            box.evaluate((el) => [
+              el.getAttribute("aria-valuetext"),
+              el.getAttribute("data-crop-x"),
+              el.getAttribute("data-crop-width"),
+            ]),
+          (got) => JSON.stringify(got) === JSON.stringify([words, String(crop.x), String(crop.width)]),
+          `the box at the ${words}`,
+        );
+        const before = new Set(readdirSync(companion.outputDir));
+        await (await find(watch, "button:not([disabled])", "Create clip", 30_000)).click();
+        const fresh = await poll(
+          async () => readdirSync(companion.outputDir).filter((f) => !before.has(f) && f.endsWith(".mp4")),
+          (files) => files.length === 1,
+          `the clip of ${where}`,
+          90_000,
+        );
+        // The job has ended when Create clip takes a click again.
+        await find(watch, "button:not([disabled])", "Create clip", 90_000);
+        expect(await readClip(join(companion.outputDir, fresh[0]!), crop), where).toEqual(
+          expectedReading(crop, FIRST, LAST),
+        );
+      }
+    }
     await watch.close();
   });
 

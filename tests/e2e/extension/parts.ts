@@ -19,7 +19,7 @@ export const BUILD_DIRS = {
 export const VIDEO_ID = "dQw4w9WgXcQ";
 export const VIDEO_TITLE = "Stand-in video for ClipCut";
 export const SOURCE_SECONDS = 70;
-const MEDIA_DIR = join(tmpdir(), "clipcut-extension-e2e-media");
+export const MEDIA_DIR = join(tmpdir(), "clipcut-extension-e2e-media");
 export const SOURCE_FILE = join(MEDIA_DIR, "source-720p.mp4");
 
 /**
@@ -69,8 +69,14 @@ export interface StandInFormat {
   height: number;
   fps: number;
   seconds: number;
+  /** Caption tracks written by people (yt-dlp's "subtitles"): WebVTT files on the media server. */
+  captions?: { lang: string; name: string; file: string }[];
 }
-const DEFAULT_FORMAT: StandInFormat = {
+/** Several stand-in videos, each answered for its own watch page (https://www.youtube.com/watch?v=<id>). */
+export interface StandInVideos {
+  videos: Record<string, StandInFormat>;
+}
+export const DEFAULT_FORMAT: StandInFormat = {
   file: "source-720p.mp4",
   width: 1280,
   height: 720,
@@ -78,30 +84,51 @@ const DEFAULT_FORMAT: StandInFormat = {
   seconds: SOURCE_SECONDS,
 };
 
-/** The stand-in yt-dlp's answer for the stand-in watch page: one progressive MP4 on the media server. */
-function ytDlpFixture(media: RangeServer, dir: string, format: StandInFormat = DEFAULT_FORMAT): string {
+/** yt-dlp's info for one stand-in video: one progressive MP4 on the media server, and its caption tracks. */
+function ytDlpInfo(media: RangeServer, id: string, format: StandInFormat) {
+  return {
+    id,
+    title: VIDEO_TITLE,
+    duration: format.seconds,
+    http_headers: { "User-Agent": "Mozilla/5.0" },
+    formats: [
+      {
+        format_id: "22",
+        url: media.url(format.file),
+        ext: "mp4",
+        vcodec: "avc1.64001f",
+        acodec: "mp4a.40.2",
+        width: format.width,
+        height: format.height,
+        fps: format.fps,
+        protocol: "https",
+      },
+    ],
+    ...(format.captions && {
+      subtitles: Object.fromEntries(
+        format.captions.map((t) => [t.lang, [{ ext: "vtt", url: media.url(t.file), name: t.name }]]),
+      ),
+    }),
+  };
+}
+
+/** The stand-in yt-dlp's answer for the stand-in watch page(s). */
+function ytDlpFixture(media: RangeServer, dir: string, format: StandInFormat | StandInVideos = DEFAULT_FORMAT): string {
   const fixture = join(dir, "yt-dlp.json");
   writeFileSync(
     fixture,
-    JSON.stringify({
-      id: VIDEO_ID,
-      title: VIDEO_TITLE,
-      duration: format.seconds,
-      http_headers: { "User-Agent": "Mozilla/5.0" },
-      formats: [
-        {
-          format_id: "22",
-          url: media.url(format.file),
-          ext: "mp4",
-          vcodec: "avc1.64001f",
-          acodec: "mp4a.40.2",
-          width: format.width,
-          height: format.height,
-          fps: format.fps,
-          protocol: "https",
-        },
-      ],
-    }),
+    JSON.stringify(
+      "videos" in format
+        ? {
+            byUrl: Object.fromEntries(
+              Object.entries(format.videos).map(([id, f]) => [
+                `https://www.youtube.com/watch?v=${id}`,
+                ytDlpInfo(media, id, f),
+              ]),
+            ),
+          }
+        : ytDlpInfo(media, VIDEO_ID, format),
+    ),
   );
   return fixture;
 }
@@ -124,7 +151,7 @@ export interface NativeCompanion {
 export function installNativeCompanion(
   media: RangeServer,
   target: { userDataDir: string } | { home: string; browser: "firefox" },
-  format: StandInFormat = DEFAULT_FORMAT,
+  format: StandInFormat | StandInVideos = DEFAULT_FORMAT,
 ): NativeCompanion {
   const dir = mkdtempSync(join(tmpdir(), "clipcut-native-companion-"));
   const outputDir = join(dir, "out");

@@ -9,6 +9,7 @@ import { companionRange } from "../../../app/domain/frames";
 import { hasLibass } from "../src/shorts";
 import type { Trace } from "../src/trace";
 import { cut, tempDir } from "./helpers";
+import { run } from "./media";
 import { startRangeServer, type RangeServer } from "./range-server";
 import {
   captionPixels,
@@ -154,7 +155,7 @@ describe("staged shorts: captions as a track of their own, and the .srt beside t
       outputDir,
       baseName: "talk",
     });
-    expect(result.reason).toBe("re-encoded to add the captions track");
+    expect(result.reason).toBe("re-encoded with the captions track: a copy cannot start or end on these frames");
     expect([result.width, result.height]).toEqual([SRC_W, SRC_H]);
     const track = (await probePackets(result.output, "s")).filter((p) => p.size > 2);
     // Cue B: frames 70–89 of the source are 15–34 of the clip.
@@ -200,4 +201,87 @@ describe("shorts: the first frame is the start handle's around a keyframe, strea
       expect(result.startSeconds).toBeCloseTo(first / SRC_FPS, 6);
       expect(result.frames).toBe(6);
     });
+});
+
+/** ffprobe's description of a file's picture stream and its packets (times, sizes, keyframes). */
+async function pictureOf(file: string) {
+  const { stdout } = await run("ffprobe", [
+    ...["-v", "error", "-select_streams", "v:0", "-show_entries"],
+    ...["stream=codec_name,profile,level,width,height,pix_fmt,has_b_frames:packet=pts_time,size,flags", "-of", "json"],
+    file,
+  ]);
+  const parsed = JSON.parse(stdout.toString()) as {
+    streams: Record<string, unknown>[];
+    packets: { pts_time: string; size: string; flags: string }[];
+  };
+  const packets = parsed.packets.map((p) => ({
+    pts: Number(p.pts_time),
+    size: Number(p.size),
+    key: p.flags[0] === "K",
+  }));
+  return { stream: parsed.streams[0], packets };
+}
+
+describe("staged remux: a captions track alone is muxed beside the copied picture, not re-encoded", () => {
+  /** The source's frames 30–89: two whole GOPs (keyframes on 30 and 60), so a copy starts and ends on them. */
+  const source = join(dir, NAME);
+  for (const format of ["mp4", "mkv"] as const)
+    it(`${format}: the picture stream is the source's, the cues on the copy's clock`, async () => {
+      const outputDir = tempDir("clipcut-shorts-remux-");
+      const { names, trace } = phases();
+      const result = await cut(
+        {
+          source: server.url(NAME),
+          ...toRange(30, 89),
+          format,
+          captions: { cues, mode: "soft", srt: true },
+          outputDir,
+          baseName: "talk",
+        },
+        { trace },
+      );
+      expect(result.strategy).toBe("copy");
+      expect(result.reason).toMatch(/; the captions track added$/);
+      expect(names).toContain("refused by staged copy: a captions track: staged remux");
+      expect([result.startSeconds, result.frames, result.snapped]).toEqual([1, 60, false]);
+      // Copied: the source's codec parameters, its keyframes (source frames 30 and 60), its bytes.
+      const [clip, from] = await Promise.all([pictureOf(result.output), pictureOf(source)]);
+      expect(clip.stream).toEqual(from.stream);
+      const inRange = from.packets.filter((p) => p.pts >= 1 - 1e-3 && p.pts < 3 - 1e-3);
+      expect(clip.packets.filter((p) => p.key).map((p) => Math.round(p.pts * SRC_FPS))).toEqual([0, 30]);
+      // Every frame holds the source frame's bytes, plus the few the MPEG-TS stage adds (an access unit delimiter,
+      // the parameter sets again on a keyframe): no encoder keeps a frame's size to a few bytes.
+      const bySize = (list: { pts: number; size: number }[]) =>
+        [...list].sort((x, y) => x.pts - y.pts).map((p) => p.size);
+      const added = bySize(clip.packets).map((size, i) => size - (bySize(inRange)[i] ?? 0));
+      expect(added).toHaveLength(60);
+      expect(added.filter((extra) => extra < 0 || extra > 64)).toEqual([]);
+      const { frames } = await decodeGrayFrames(result.output, SRC_W, SRC_H);
+      expect(frames.map((f) => frameIndex(f, SRC_W))).toEqual(Array.from({ length: 60 }, (_, i) => 30 + i));
+      // Cue A (frames 30–49) and B (70–89) on the clip's clock: frames 0–19 and 40–59.
+      const track = (await probePackets(result.output, "s")).filter((p) => p.size > 2);
+      expect(track.map((p) => [p.pts, p.pts + p.duration].map((t) => Math.round(t * 1000)))).toEqual([
+        [0, 666],
+        [1333, 2000],
+      ]);
+      const srt = parseSrt(await readFile(join(outputDir, "talk.srt"), "utf8"));
+      expect(srt.map((c) => [c.start, c.end, c.text])).toEqual([
+        [0, 0.666, "Cue A here"],
+        [1.333, 2, "Cue B here"],
+      ]);
+    });
+
+  it("a snap allowed: the copy starts on the keyframe before the start (frame 30 for 37), and so do the cues", async () => {
+    const result = await cut({
+      source: server.url(NAME),
+      ...toRange(37, 89),
+      allowSnap: true,
+      captions: { cues, mode: "soft" },
+    });
+    expect([result.strategy, result.snapped, result.startSeconds]).toEqual(["copy", true, 1]);
+    const { frames } = await decodeGrayFrames(result.output, SRC_W, SRC_H);
+    expect(frameIndex(frames[0]!, SRC_W)).toBe(30);
+    const track = (await probePackets(result.output, "s")).filter((p) => p.size > 2);
+    expect(track.map((p) => Math.round(p.pts * 1000))).toEqual([0, 1333]);
+  });
 });

@@ -26,14 +26,16 @@ const staged = (format: StagedSource["format"], choice: Choice | null) =>
   ({ format, choice, frames: null, stage: "", staged: { video: [], audio: [] }, work: "", end: 0 }) as StagedSource;
 
 describe("CUT_PATHS", () => {
-  it("lists the ten paths in the order they are tried: in this process first, then from the stage", () => {
+  it("lists the twelve paths in the order they are tried: in this process, straight from the source, from the stage", () => {
     expect(CUT_PATHS.map((p) => `${p.where}: ${p.name}`)).toEqual([
       "in-process: MP4 byte copy",
       "in-process: Matroska byte copy",
       "in-process: mediabunny copy",
       "in-process: in-process H.264 smart cut",
+      "streamed: streamed shorts",
       "staged: staged audio",
       "staged: staged copy",
+      "staged: staged remux",
       "staged: staged H.264 smart cut",
       "staged: staged VP9 smart cut",
       "staged: staged shorts",
@@ -61,7 +63,16 @@ describe("CUT_PATHS", () => {
     expect(takers(staged("mpegts", choice("smart")))).toEqual(["staged H.264 smart cut"]);
     expect(takers(staged("matroska", choice("smart")), "vp9")).toEqual(["staged VP9 smart cut"]);
     expect(takers(staged("matroska", choice("reencode")), "av1")).toEqual(["staged re-encode"]);
-    // A crop or captions: the Shorts path, whatever the codec.
+    // A captions track alone beside a copy: the remux, not the copy (which would leave it out).
+    const track = { captions: { cues: [], mode: "soft" as const } };
+    expect(
+      STAGED_PATHS.filter(
+        (p) =>
+          p.refuse(request({ codec: "h264", container: "mov,mp4", ...track }), staged("mpegts", choice("copy"))) ===
+          null,
+      ).map((p) => p.name),
+    ).toEqual(["staged remux"]);
+    // A crop or captions re-encoded: the Shorts path, whatever the codec.
     const crop = { x: 0, y: 0, width: 202, height: 360 };
     const captions = { cues: [], mode: "soft" as const };
     for (const o of [{ crop }, { captions }, { crop, captions }])
@@ -81,5 +92,20 @@ describe("CUT_PATHS", () => {
     expect(outcome.refusals.map((r) => r.why)).toEqual(
       CUT_PATHS.filter((p) => p.where === "in-process").map(() => "re-encode needed (crop, captions burned in)"),
     );
+  });
+
+  it("encodes a crop or burned-in captions straight from an MP4 or Matroska source; a track alone is staged", () => {
+    const streamed = CUT_PATHS.find((p) => p.where === "streamed");
+    if (streamed?.where !== "streamed") throw new Error("no streamed path");
+    const crop = { x: 0, y: 0, width: 202, height: 360 };
+    const burn = { cues: [], mode: "burn" as const };
+    const soft = { cues: [], mode: "soft" as const };
+    const why = (o: Parameters<typeof request>[0]) => streamed.refuse(request(o));
+    expect(why({ codec: "h264", container: "mov,mp4,m4a,3gp,3g2,mj2", crop })).toBeNull();
+    expect(why({ codec: "vp9", container: "matroska,webm", format: "webm", captions: burn })).toBeNull();
+    expect(why({ codec: "h264", container: "mov,mp4", crop, captions: soft })).toBeNull();
+    expect(why({ codec: "h264", container: "mov,mp4", captions: soft })).toBe("a captions track alone");
+    expect(why({ codec: "h264", container: "mpegts", crop })).toBe("mpegts is staged first");
+    expect(why({ codec: "h264", container: "mov,mp4" })).toBe("no crop and no captions");
   });
 });

@@ -1,3 +1,5 @@
+// Long because: CUT_PATHS is one table (twelve paths, each with its refusal, in the order they are tried) beside the
+// in-process walk over it; split, the order would live in two places.
 import { isAudioFormat } from "../../../../app/domain/media";
 import type { StagedPackets } from "./staged/listing";
 import type { MediaInfo } from "../source/probe";
@@ -12,6 +14,7 @@ import { audioPlan } from "./staged/audio";
 import { copyPlan } from "./staged/copy";
 import type { Plan, Step } from "./staged/plan";
 import { reencodePlan } from "./staged/reencode";
+import { remuxPlan, remuxRefusal } from "./staged/remux";
 import { shortsPlan } from "./staged/shorts";
 import { h264HeadStep, smartPlanH264 } from "./staged/smart-h264";
 import { smartPlanVp9, vp9HeadStep } from "./staged/smart-vp9";
@@ -21,7 +24,7 @@ import { reencodeReasons, type Choice } from "./strategy";
  * The ways to cut a clip, in the order they are tried: the first that does not refuse a request plans, writes and
  * checks it (paths/cut.ts). Paths 1–4 write the clip in this process from the container's own index; path 5 encodes
  * a crop or burned-in captions straight from the source; what none of them takes is read once into a stage by
- * ffmpeg, and paths 6–11 cut it from there. Every refusal is traced by the path's name (`refused by <name>: <why>`).
+ * ffmpeg, and paths 6–12 cut it from there. Every refusal is traced by the path's name (`refused by <name>: <why>`).
  */
 
 /** What the paths tried so far learned about the source, for the next one's `refuse`. */
@@ -102,6 +105,7 @@ function inProcessRefusal(req: CutRequest): string | null {
   if (req.strategy === "smart" && smartRefusal(req)) return `smart asked: ${smartRefusal(req)}`;
   const needs = reencodeReasons(req);
   if (needs.length > 0) return `re-encode needed (${needs.join(", ")})`;
+  if (req.captions) return "a captions track: muxed by a staged path";
   return writableRefusal(req);
 }
 
@@ -188,10 +192,20 @@ export const CUT_PATHS: readonly CutPath[] = [
   {
     name: "staged copy",
     where: "staged",
-    refuse: chosen("copy"),
+    refuse: (req, s) => chosen("copy")(req, s) ?? (req.captions ? "a captions track: staged remux" : null),
     plan: (req, s, out) => {
       const choice = s.choice as Extract<Choice, { kind: "copy" }>;
       return withReason(copyPlan(req, s.stage, out, s.frames!, choice.packets, choice.endPts, s.staged), s);
+    },
+  },
+  {
+    // A captions track alone: the copy with the track muxed beside it, the picture not re-encoded.
+    name: "staged remux",
+    where: "staged",
+    refuse: (req, s) => remuxRefusal(req, s.choice),
+    plan: (req, s, out) => {
+      const choice = s.choice as Extract<Choice, { kind: "copy" }>;
+      return remuxPlan(req, s.stage, s.work, out, s.frames!, choice, s.staged);
     },
   },
   {
@@ -211,10 +225,18 @@ export const CUT_PATHS: readonly CutPath[] = [
     head: vp9HeadStep,
   },
   {
-    // A crop or captions: the picture is re-encoded in one run that crops, scales and draws or muxes the captions.
+    // A crop or captions re-encoded (from a source path 5 does not seek, or a track a copy cannot start): one run
+    // that crops, scales and draws or muxes the captions.
     name: "staged shorts",
     where: "staged",
-    refuse: (req, s) => (!s.choice ? "audio output" : !req.crop && !req.captions ? "no crop and no captions" : null),
+    refuse: (req, s) =>
+      !s.choice
+        ? "audio output"
+        : !req.crop && !req.captions
+          ? "no crop and no captions"
+          : s.choice.kind === "copy"
+            ? "a copy: staged remux adds the track"
+            : null,
     plan: (req, s, out) => shortsPlan(req, s.stage, s.work, out, s.frames!, s.staged),
   },
   {

@@ -3,7 +3,14 @@ import { CUT_STRATEGIES } from "../../../../app/domain/companion";
 import { planFrames } from "./keyframes";
 import type { Packet } from "../source/probe";
 import type { CutRequest } from "./request";
-import { chooseStrategy, copyRuledOut, expectsFullEncode, expectsSmartCut, validateCut } from "./strategy";
+import {
+  chooseStrategy,
+  copyRuledOut,
+  expectsFullEncode,
+  expectsSmartCut,
+  reencodeReasons,
+  validateCut,
+} from "./strategy";
 
 const F = 3000; // one frame at 30 fps in 90 kHz ticks
 
@@ -109,5 +116,59 @@ describe("validateCut: a crop or captions", () => {
     expect(() => validateCut(shorts({ strategy: "smart", captions: { cues: [], mode: "soft" } }))).toThrow(
       /smart strategy cannot be used here \(crop, captions track\)/,
     );
+  });
+});
+
+describe("a captions track alone: copied beside the picture where a copy is exact, else re-encoded", () => {
+  const packets = stream();
+  const track = { cues: [], mode: "soft" as const };
+  const withTrack = (o: Partial<CutRequest> & { codec: string }) =>
+    ({
+      ...request(o),
+      captions: track,
+      info: { video: { codec: o.codec, height: 360 }, audio: null, durationSeconds: 10 },
+    }) as unknown as CutRequest;
+
+  it("is not a re-encode by itself", () => {
+    expect(reencodeReasons(withTrack({ codec: "h264" }))).toEqual([]);
+    expect(reencodeReasons({ ...withTrack({ codec: "h264" }), captions: { cues: [], mode: "burn" } })).toEqual([
+      "captions burned in",
+    ]);
+  });
+
+  it("a start on a keyframe and a clean end: a copy (the remux adds the track)", () => {
+    for (const codec of ["h264", "vp9", "hevc"])
+      expect(chooseStrategy(withTrack({ codec }), planFrames(packets, 6 * F, 12 * F), packets).kind).toBe("copy");
+  });
+
+  it("a start inside a GOP or an end a copy cannot make: re-encoded, never a smart cut (none adds a track)", () => {
+    for (const codec of ["h264", "vp9"])
+      for (const [start, end] of [
+        [8 * F, 12 * F],
+        [6 * F, 14 * F],
+      ]) {
+        const frames = planFrames(packets, start!, end!);
+        const choice = chooseStrategy(withTrack({ codec }), frames, packets);
+        expect(choice).toMatchObject({ kind: "reencode", reason: expect.stringMatching(/no smart cut adds/) });
+        expect(expectsSmartCut(withTrack({ codec }))).toBe(false);
+        // Without the track the same range is a smart cut.
+        expect(chooseStrategy(request({ codec }), frames, packets).kind).toBe("smart");
+      }
+  });
+
+  it("a snap allowed, or a copy asked: the copy from the keyframe before the start", () => {
+    const frames = planFrames(packets, 8 * F, 13 * F);
+    expect(chooseStrategy(withTrack({ codec: "h264", allowSnap: true }), frames, packets).kind).toBe("copy");
+    expect(chooseStrategy(withTrack({ codec: "h264", strategy: "copy" }), frames, packets).kind).toBe("copy");
+  });
+
+  it("validateCut: a smart cut cannot add it, AVI and GIF cannot hold it; a copy can", () => {
+    const req = (o: Partial<CutRequest>) => ({ ...withTrack({ codec: "h264" }), startSeconds: 1, ...o }) as CutRequest;
+    expect(() => validateCut(req({}))).not.toThrow();
+    expect(() => validateCut(req({ strategy: "copy" }))).not.toThrow();
+    expect(() => validateCut(req({ strategy: "smart" }))).toThrow(
+      /smart strategy cannot be used here \(captions track\)/,
+    );
+    expect(() => validateCut(req({ format: "avi" }))).toThrow(/subtitle track needs MP4, MOV, MKV or WebM/);
   });
 });

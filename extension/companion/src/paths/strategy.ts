@@ -1,3 +1,4 @@
+import { SOFT_CAPTION_FORMATS, SOFT_CAPTIONS_FORMAT } from "../../../../app/domain/clip-request";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
 import { canCopyVideo } from "./encode";
 import { ClipError } from "../errors";
@@ -20,8 +21,7 @@ export function reencodeReasons(
   if (req.quality && qualityHeight(req.quality) < video.height) reasons.push(`scaling to ${req.quality}`);
   if (req.crop) reasons.push("crop");
   if (req.captions?.mode === "burn") reasons.push("captions burned in");
-  // A subtitle track alone could be muxed beside copied video; the Shorts path writes it (with a re-encode) for now.
-  if (req.captions?.mode === "soft") reasons.push("captions track");
+  // A subtitle track alone is muxed beside the copied picture (staged remux); copyRuledOut says when it cannot be.
   return reasons;
 }
 
@@ -49,7 +49,12 @@ export function validateCut(req: CutRequest): void {
       422,
     );
   }
+  if (req.captions?.mode === "soft" && !(SOFT_CAPTION_FORMATS as readonly string[]).includes(req.format)) {
+    throw new ClipError("invalid_format", SOFT_CAPTIONS_FORMAT, 422);
+  }
   const reasons = reencodeReasons(req);
+  // No smart cut adds a track: captions are copied beside a copy, or re-encoded with the picture.
+  if (req.strategy === "smart" && req.captions) reasons.push("captions track");
   if ((req.strategy === "copy" || req.strategy === "smart") && reasons.length > 0) {
     throw new ClipError(
       "strategy_unavailable",
@@ -119,6 +124,12 @@ function frameExact(codec: string): Exclude<Choice, { kind: "copy" }> {
   };
 }
 
+/** A captions track on a clip a copy cannot make exactly: no smart cut adds a track, so the clip is re-encoded. */
+const WITH_TRACK = {
+  kind: "reencode",
+  reason: "a copy cannot start or end on these frames, and no smart cut adds a captions track: re-encoded",
+} as const;
+
 /**
  * What chooseStrategy chooses instead of a copy whatever the clip's end, known once the start's frame is: null
  * while a copy may still be chosen (asked for; auto with the start on its keyframe or a snap allowed). A byte copy's
@@ -131,7 +142,7 @@ export function copyRuledOut(req: CutRequest, startOnKey: boolean): Exclude<Choi
   const needs = reencodeReasons(req);
   if (needs.length > 0) return { kind: "reencode", reason: `full re-encode: ${needs.join(", ")}` };
   if (startOnKey || req.allowSnap) return null;
-  return frameExact(req.info.video?.codec ?? "unknown");
+  return req.captions ? WITH_TRACK : frameExact(req.info.video?.codec ?? "unknown");
 }
 
 /** auto: copy when it is exact, smart when the codec allows, re-encode otherwise. */
@@ -149,6 +160,7 @@ export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Para
   if (copy.endPts === frames.endPts) return copy;
   // The end is not where a copy can stop: the tail is re-encoded, or (allowed) the copy snaps there.
   const codec = req.info.video?.codec ?? "unknown";
+  if (req.captions) return req.allowSnap ? copyAt("the end snaps to where a copy can stop (allowed)") : WITH_TRACK;
   if (SMART_CODECS.has(codec) || !req.allowSnap) return frameExact(codec);
   return copyAt("snapping to the keyframe before the start was allowed");
 }

@@ -92,6 +92,29 @@ export interface ShortsCommand {
 }
 
 /**
+ * The captions a clip holds, on its clock (0: its first frame, `frames` on the source's grid): the cues that overlap
+ * the clip, a cue that starts before the first frame starting at 0, laid out for the picture (at most two lines).
+ */
+export function cuesOnClip(captions: ShortsCaptions, frames: FrameRange, fps: number, picture: FrameSize): Cue[] {
+  return phoneCues(clipCues(captions.cues, frames, fps), captionLayout(picture).maxChars, fps);
+}
+
+/** The subtitle file a container's track is made from (SRT for mov_text, WebVTT for WebVTT), in the work folder. */
+export function softTrack(cues: readonly Cue[], format: Format, workDir: string): FileToWrite {
+  const vtt = SOFT_CODEC[format] === "webvtt";
+  return { path: join(workDir, vtt ? "captions.vtt" : "captions.srt"), text: vtt ? toVtt(cues) : toSrt(cues) };
+}
+
+/** The track's codec in a container that carries one. */
+export const softCodec = (format: Format) => SOFT_CODEC[format] ?? "mov_text";
+
+/** The .srt beside the clip, under the clip's name. */
+export function sidecarOf(cues: readonly Cue[], output: string): FileToWrite {
+  const base = basename(output, extname(output));
+  return { path: join(dirname(output), `${base}.srt`), text: toSrt(cues) };
+}
+
+/**
  * A path as a filter option's value: inside single quotes, with ffmpeg's filter-graph escaping for the characters
  * that still mean something there (Windows drive colons, quotes).
  */
@@ -163,22 +186,18 @@ export function shortsCommand(job: ShortsJob): ShortsCommand {
   let soft: FileToWrite | null = null;
   let sidecar: FileToWrite | null = null;
   if (captions) {
-    const onClip = clipCues(captions.cues, frames, fps);
-    cues = phoneCues(onClip, captionLayout(picture).maxChars, fps);
+    cues = cuesOnClip(captions, frames, fps, picture);
     if (captions.mode === "burn") {
       const ass = { path: join(job.workDir, "captions.ass"), text: toAss(cues, picture, fps, captions.style) };
       files.push(ass);
       // After the crop and the scale: the text is laid out in the picture the clip holds, on the clip's clock.
       filters.push(`ass=filename=${filterPath(ass.path)}`);
     } else {
-      const vtt = SOFT_CODEC[format] === "webvtt";
-      soft = { path: join(job.workDir, vtt ? "captions.vtt" : "captions.srt"), text: vtt ? toVtt(cues) : toSrt(cues) };
-      files.push(soft);
+      const track = softTrack(cues, format, job.workDir);
+      files.push(track);
+      soft = track;
     }
-    if (captions.srt) {
-      const base = basename(job.output, extname(job.output));
-      sidecar = { path: join(dirname(job.output), `${base}.srt`), text: toSrt(cues) };
-    }
+    if (captions.srt) sidecar = sidecarOf(cues, job.output);
   }
   // Drawn last, in the picture the clip holds: the mark stays inside the crop, sized by its short side.
   if (job.watermark) filters.push(watermarkFilter(Math.min(picture.width, picture.height)));
@@ -217,7 +236,7 @@ export function shortsCommand(job: ShortsJob): ShortsCommand {
     args.push("-i", soft.path);
     const s = input++;
     maps.push("-map", `${s}:s:0`);
-    codecs.push("-c:s", SOFT_CODEC[format] ?? "mov_text");
+    codecs.push("-c:s", softCodec(format));
   }
   args.push(
     "-filter_complex",

@@ -17,6 +17,7 @@ import { estimateEncodeSeconds, hasLibass, measureEncodeSpeed } from "../shorts"
 import { cropForSource, type ShortsAsk } from "../shorts/options";
 import type { SpeedProbe } from "../shorts/speed";
 import { shortsReason } from "../paths/staged/shorts";
+import { remuxReason } from "../paths/staged/remux";
 import { captionTracks, chooseCaptionFile } from "./captions";
 import type { Tools } from "../host/tools";
 
@@ -91,7 +92,13 @@ export function reportFromPackets(
   const { crop, captions } = cut;
   const shorts = crop !== null || captions !== null;
   const chosen = chooseStrategy(cut, plan, packets);
-  const choice = shorts ? { ...chosen, reason: shortsReason(cut) } : chosen;
+  // A captions track goes beside a copy (staged remux); what is re-encoded for the Shorts says why in its words.
+  const choice =
+    chosen.kind === "copy" && captions
+      ? { ...chosen, reason: remuxReason(chosen.reason) }
+      : shorts
+        ? { ...chosen, reason: shortsReason(cut) }
+        : chosen;
   const fps = video.frameRate;
   const frameOf = (ticks: number) => Math.round(toSeconds(ticks) * fps);
   const lastPts = plan.endPts - plan.frameTicks;

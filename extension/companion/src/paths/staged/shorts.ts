@@ -18,7 +18,8 @@ export function shortsReason(req: Pick<CutRequest, "crop" | "captions">): string
   if (req.crop && burn) return "re-encoded for the crop and the burned-in captions";
   if (req.crop) return "re-encoded for the crop";
   if (burn) return "re-encoded for the burned-in captions";
-  return "re-encoded to add the captions track";
+  // A captions track alone is re-encoded only where a copy cannot start or end on the clip's frames.
+  return "re-encoded with the captions track: a copy cannot start or end on these frames";
 }
 
 /** The short side the clip is scaled to: the asked quality when it is smaller than the box, never larger. */

@@ -41,9 +41,6 @@ export const END_TOLERANCE_SECONDS = 0.0005;
 /** The companion may take a frame starting at `pts` as the first one for a start at `start` (seconds). */
 export const takesAsFirst = (pts: number, start: number) => pts <= start + START_TOLERANCE_SECONDS;
 
-/** A frame starting at `pts` is in a clip that ends at `end` (exclusive, seconds). */
-export const startsBeforeEnd = (pts: number, end: number) => pts < end - END_TOLERANCE_SECONDS;
-
 /** The last frame that starts before an exclusive end time `seconds`. */
 export function lastFrameBefore(seconds: number, fps: number): number {
   return Math.max(0, Math.ceil(seconds * fps - 1e-3) - 1);

@@ -5,14 +5,14 @@ import type { Packet } from "../source/probe";
 export const TICKS_PER_SECOND = 90000;
 export const toTicks = (seconds: number) => Math.round(seconds * TICKS_PER_SECOND);
 
-/** The frame rule's margins (app/domain/frames.ts: takesAsFirst, startsBeforeEnd) in ticks. */
+/** The frame rule's margins (app/domain/frames.ts, START_ and END_TOLERANCE_SECONDS) in ticks. */
 const START_TOLERANCE = toTicks(START_TOLERANCE_SECONDS);
 const END_TOLERANCE = toTicks(END_TOLERANCE_SECONDS);
 
 /** A frame at `pts` is on screen at or before the start: it may be the clip's first (takesAsFirst, in ticks). */
 export const showsByStart = (pts: number, startTick: number) => pts <= startTick + START_TOLERANCE;
 
-/** A frame at `pts` starts before the clip's exclusive end (startsBeforeEnd, in ticks). */
+/** A frame at `pts` starts before the clip's exclusive end, less END_TOLERANCE_SECONDS (in ticks). */
 export const beforeEnd = (pts: number, endTick: number) => pts < endTick - END_TOLERANCE;
 
 export const toSeconds = (ticks: number) => ticks / TICKS_PER_SECOND;

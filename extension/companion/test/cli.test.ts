@@ -1,10 +1,12 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, inject, it } from "vitest";
+import { parseSrt } from "../../../app/domain/captions";
 import { cutResultSchema } from "../../../app/domain/companion";
 import { BIN, CLI, runCli, TSX } from "./cli-process";
 import { tempDir } from "./helpers";
+import { startRangeServer } from "./range-server";
 import { fakeYtDlp } from "./ytdlp-fixture";
 
 const dir = inject("mediaDir");
@@ -98,6 +100,82 @@ it("a file cut asks no tool for its version: ffmpeg and ffprobe are checked only
   expect(code).toBe(0);
   // yt-dlp stands in for every tool here: the old start-up check ran its --version on every cut.
   expect(yt.calls()).toEqual([]);
+});
+
+it("cut takes the panel's aspect, crop position and captions: a page's English track beside a 9:16 box at the left", async () => {
+  const subs = tempDir("clipcut-cli-subs-");
+  writeFileSync(join(subs, "en.vtt"), "WEBVTT\n\n00:00:10.000 --> 00:00:11.000\nHello there\n");
+  const [media, captions] = await Promise.all([startRangeServer(dir), startRangeServer(subs)]);
+  try {
+    const yt = fakeYtDlp({
+      id: "cliShorts01",
+      title: "CLI shorts",
+      duration: 60,
+      formats: [
+        {
+          format_id: "18",
+          url: media.url("src360.mp4"),
+          ext: "mp4",
+          protocol: "https",
+          vcodec: "avc1.42001E",
+          acodec: "mp4a.40.2",
+          width: 640,
+          height: 360,
+        },
+      ],
+      subtitles: { en: [{ ext: "vtt", url: captions.url("en.vtt"), name: "English" }] },
+    });
+    const folder = tempDir();
+    const out = join(folder, "short.mp4");
+    const page = "https://www.youtube.com/watch?v=cliShorts01";
+    const { code, stdout, stderr } = await runCli(
+      [
+        ...["cut", page, "--start", "9.5", "--end", "11.5", "--aspect", "9:16", "--crop-position", "0"],
+        ...["--captions", "en", "--captions-mode", "soft", "--srt", "--allow-private-sources", "--out", out],
+      ],
+      yt.env,
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const result = cutResultSchema.parse(JSON.parse(stdout.trim().split("\n").pop()!));
+    // The rule's box of a 640x360 frame in 9:16 at the left edge: 202x360 from column 0.
+    expect([result.width, result.height, result.reason]).toEqual([202, 360, "re-encoded for the crop"]);
+    const probe = spawnSync("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "stream=codec_type,codec_name",
+      "-of",
+      "csv=p=0",
+      out,
+    ]);
+    expect(probe.stdout.toString().trim().split("\n")).toEqual(["h264,video", "aac,audio", "mov_text,subtitle"]);
+    // The cue from 10 s to 11 s on the clip's clock: its first frame is the one shown at 9.5 s (frame 285 at 30 fps).
+    expect(result.startSeconds).toBeCloseTo(9.5, 6);
+    const srt = parseSrt(readFileSync(join(folder, "short.srt"), "utf8"));
+    expect(srt.map((c) => [c.start, c.end, c.text])).toEqual([[0.5, 1.5, "Hello there"]]);
+  } finally {
+    await Promise.all([media.close(), captions.close()]);
+  }
+});
+
+it("cut refuses a bad aspect, crop position or captions with the panel's rule, before reading the source", async () => {
+  const cwd = tempDir("clipcut-cli-bad-");
+  const source = join(dir, "src360.mp4");
+  for (const [flags, message] of [
+    [["--aspect", "16:9"], /--aspect must be one of: original, 9:16, 1:1, 4:5/],
+    [["--aspect", "9:16", "--crop-position", "1.5"], /--crop-position: .*from 0 \(left edge\) to 1 \(right edge\)/],
+    [["--crop-position", "0.3"], /--aspect: A crop needs an aspect other than Original/],
+    [["--captions", "en US"], /--captions: Caption track must be a language code/],
+    [["--captions", "en", "--captions-mode", "soft", "--format", "avi"], /--captions: A subtitle track needs MP4/],
+    [["--captions-mode", "soft"], /--captions-mode needs --captions <track>/],
+  ] as const) {
+    const { code, stdout, stderr } = await runCli(["cut", source, "--start", "1", "--end", "2", ...flags], {}, cwd);
+    expect({ flags, code, stdout }).toEqual({ flags, code: 2, stdout: "" });
+    expect(stderr).toMatch(message);
+  }
+  // Nothing was written.
+  expect(readdirSync(cwd)).toEqual([]);
 });
 
 it("rejects bad arguments with a usage message", async () => {

@@ -7,6 +7,9 @@ import { parseArgs } from "node:util";
 import { CUT_STRATEGIES, type CutStrategy } from "../../../../app/domain/companion";
 import { FORMATS, QUALITIES, qualityHeight, type Format, type Quality } from "../../../../app/domain/media";
 import { parseTimecode } from "../../../../app/domain/time";
+import { CAPTION_MODES, clipFields, withClipRange } from "../../../../app/domain/clip-request";
+import { ASPECTS } from "../../../../app/domain/crop";
+import { z } from "zod";
 import { ClipError } from "../errors";
 import { tuneHeapForStreaming } from "./heap";
 import { MissingToolError, requireFfmpeg, toolPaths, ytDlpVersion as askYtDlpVersion } from "./tools";
@@ -66,6 +69,13 @@ cut options:
   --strategy <s>        auto (default), copy (keyframe-aligned, may snap start), smart (frame-accurate,
                         re-encodes only the first/last partial GOP), reencode
   --allow-snap          Let auto use copy even when the start is not on a keyframe
+  --aspect <a>          ${ASPECTS.join(", ")} (default original): crop the picture to this shape,
+                        the full height of the frame (the full width when the frame is narrower)
+  --crop-position <p>   Where the crop sits, 0 (left edge) to 1 (right edge); default 0.5, the centre
+  --captions <track>    Add the video's captions in this language (a page's track, e.g. en, pt-BR)
+  --captions-mode <m>   burn (default: in the picture, needs an FFmpeg with libass) or soft (a subtitle
+                        track: MP4, MOV, MKV, WebM; alone it does not re-encode the picture)
+  --srt                 Also write the captions as an .srt beside the clip
   --watermark           Add the ClipCut watermark (as on the Free plan)
   --out <file>          Output file (never overwritten: " (1)" is added instead)
   --allow-private-sources  Allow loopback/private-network URLs (local files always work here)
@@ -91,6 +101,57 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   return fail(`${flag} must be one of: ${allowed.join(", ")}`, 2);
 }
 
+/** Flags of the cut's Shorts options, by the request field they fill (for zod's messages). */
+const SHORTS_FLAGS: Record<string, string> = {
+  startSeconds: "--start",
+  endSeconds: "--end",
+  format: "--format",
+  aspect: "--aspect",
+  cropPosition: "--crop-position",
+  captions: "--captions",
+};
+
+/** The aspect, crop position and captions flags, checked by the panel's request rules (clip-request.ts). */
+function shortsOptions(
+  values: { aspect?: string; "crop-position"?: string; captions?: string; "captions-mode"?: string; srt?: boolean },
+  range: { startSeconds: number; endSeconds: number; format: Format },
+) {
+  const aspect = oneOf(values.aspect, ASPECTS, "--aspect");
+  const mode = oneOf(values["captions-mode"], CAPTION_MODES, "--captions-mode");
+  const position = values["crop-position"];
+  if (position !== undefined && !/^\s*\d*\.?\d+\s*$/.test(position))
+    fail(`--crop-position must be a number from 0 (left edge) to 1 (right edge), not ${position}`, 2);
+  if (values.captions === undefined && (mode || values.srt))
+    fail(`${mode ? "--captions-mode" : "--srt"} needs --captions <track>.`, 2);
+  const parsed = cutShortsSchema.safeParse({
+    ...range,
+    aspect,
+    cropPosition: position === undefined ? undefined : Number(position),
+    captions:
+      values.captions === undefined
+        ? undefined
+        : { track: values.captions, mode: mode ?? "burn", ...(values.srt ? { srt: true } : {}) },
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    fail(`${SHORTS_FLAGS[String(issue.path[0])] ?? "cut"}: ${issue.message}`, 2);
+  }
+  return parsed.data;
+}
+
+const cutShortsSchema = withClipRange(
+  z
+    .object({
+      startSeconds: clipFields.startSeconds,
+      endSeconds: clipFields.endSeconds,
+      format: clipFields.format,
+      aspect: clipFields.aspect,
+      cropPosition: clipFields.cropPosition,
+      captions: clipFields.captions,
+    })
+    .strict(),
+);
+
 async function cutCommand(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
@@ -105,6 +166,11 @@ async function cutCommand(args: string[]) {
       "allow-snap": { type: "boolean", default: false },
       "allow-private-sources": { type: "boolean", default: false },
       out: { type: "string" },
+      aspect: { type: "string" },
+      "crop-position": { type: "string" },
+      captions: { type: "string" },
+      "captions-mode": { type: "string" },
+      srt: { type: "boolean", default: false },
     },
   });
   const source = positionals[0];
@@ -121,16 +187,25 @@ async function cutCommand(args: string[]) {
     ((FORMATS as readonly string[]).includes(outExt) ? (outExt as Format) : "mp4");
   const quality: Quality | null = oneOf(values.quality, QUALITIES, "--quality") ?? null;
   const strategy: CutStrategy = oneOf(values.strategy, CUT_STRATEGIES, "--strategy") ?? "auto";
+  const shorts = shortsOptions(values, { startSeconds: start, endSeconds: end, format });
 
-  const [{ cutClip }, { clipBaseName, sanitizeName }, { probeMedia }, { resolveSource }, net, { ytDlpAgeWarning }] =
-    await Promise.all([
-      import("../paths/cut"),
-      import("./output"),
-      import("../source/probe"),
-      import("../source/source"),
-      import("../source/net-guard"),
-      import("../source/ytdlp"),
-    ]);
+  const [
+    { cutClip },
+    { clipBaseName, sanitizeName },
+    { probeMedia },
+    { resolveSource },
+    net,
+    { ytDlpAgeWarning },
+    { captionsForCut, cropForSource },
+  ] = await Promise.all([
+    import("../paths/cut"),
+    import("./output"),
+    import("../source/probe"),
+    import("../source/source"),
+    import("../source/net-guard"),
+    import("../source/ytdlp"),
+    import("../shorts/options"),
+  ]);
   const envAllowsPrivateSources = net.envAllowsPrivateSources;
   const tools = toolPaths();
   const isUrl = /^[a-z][a-z0-9+.-]*:/i.test(source) && !/^[A-Za-z]:[\\/]/.test(source);
@@ -158,6 +233,9 @@ async function cutCommand(args: string[]) {
   })();
   try {
     const { input, info } = await reading;
+    // The panel's rules: the box on this file's frame, the track's cues (a track the video lacks is refused).
+    const crop = cropForSource(shorts, info);
+    const captions = await captionsForCut(shorts, input, tools.ffmpeg);
     let outputDir = process.cwd();
     let baseName = clipBaseName(input.title, start, end);
     if (values.out) {
@@ -183,6 +261,8 @@ async function cutCommand(args: string[]) {
         watermark: values.watermark,
         outputDir,
         baseName,
+        crop,
+        captions,
       },
       {
         tools,

@@ -36,6 +36,11 @@
  *   BENCH_ONLY=shorts BENCH_SHORTS_SECONDS=5 BENCH_INSTALLED=0 BENCH_REPEAT=1 npx tsx bench/companion-cut.ts  (smoke)
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
  * temporary prefix, then `clipcut-companion cut` (start-up included, as a user pays it).
+ * Cut paths (BENCH_ONLY=paths, bench/companion/paths.ts): each path's clips on loopback and on a realistic link
+ * (BENCH_LINK_MBPS, 6 MB/s, one pipe shared by every connection; BENCH_LINK_MS, 20 ms before each answer), beside
+ * the next path that would take the same clip; BENCH_PATHS_SECONDS (15) s clips at BENCH_PATHS_AT (150.4) s,
+ * BENCH_PATHS_STAGED=0 leaves out the paths that are the only ones to take their clips.
+ *   BENCH_ONLY=paths BENCH_REPEAT=3 BENCH_VP9_SECONDS=30 npx tsx bench/companion-cut.ts
  * The figures measured so far, by question and date, with their commands and load: bench/results/companion-cut.md.
  */
 import { execFileSync } from "node:child_process";
@@ -50,12 +55,15 @@ import { toolPaths } from "../extension/companion/src/host/tools";
 import { shortsCommand } from "../extension/companion/src/shorts";
 import { makeDashPair, makeOpusSource, makeVideoSource, run } from "../extension/companion/test/media";
 import { measureAccuracy, timeCommand, type Accuracy } from "./companion/measure";
+import { benchPaths, LINK } from "./companion/paths";
 import { startRangeServerProcess } from "./companion/range-server-process";
 import { FAKE_YTDLP, startServeHarness } from "./companion/serve-harness";
 
 const SOURCE_SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 240);
 const VP9_SECONDS = Number(process.env.BENCH_VP9_SECONDS ?? 60);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "progressive,dash,dashsidx,vp9,shorts").split(","));
+/** BENCH_ONLY=paths: each cut path against the next one that takes its clips, on loopback and a realistic link. */
+const PATHS = ONLY.has("paths");
 /** The Shorts clip's length (the goal is stated for 30 s; a shorter one for a smoke run). */
 const SHORTS_SECONDS = Number(process.env.BENCH_SHORTS_SECONDS ?? 30);
 const SHORTS_AT = 10.4;
@@ -265,7 +273,15 @@ async function main() {
     await run("ffmpeg", ["-v", "error", "-y", "-i", join(mediaDir, from), "-c", "copy", ...frag, "-f", "mp4", tmp]);
     await run("mv", [tmp, join(mediaDir, to)]);
   }
-  if (ONLY.has("vp9")) {
+  // A fragmented MP4 without a sidx (both tracks, a fragment per keyframe): a copy only mediabunny reads in-process.
+  const noSidx = `long1080-${SOURCE_SECONDS}s-nosidx.mp4`;
+  if (PATHS && !(await import("node:fs")).existsSync(join(mediaDir, noSidx))) {
+    const tmp = join(mediaDir, `${noSidx}.tmp.mp4`);
+    const frag = ["-movflags", "frag_keyframe+empty_moov+default_base_moof"];
+    await run("ffmpeg", ["-v", "error", "-y", "-i", join(mediaDir, h264), "-c", "copy", ...frag, "-f", "mp4", tmp]);
+    await run("mv", [tmp, join(mediaDir, noSidx)]);
+  }
+  if (ONLY.has("vp9") || PATHS) {
     await makeVp9Bench(join(mediaDir, vp9), VP9_SECONDS);
     await makeOpusSource(join(mediaDir, opus), VP9_SECONDS);
   }
@@ -278,7 +294,10 @@ async function main() {
   writeFileSync(join(mediaDir, captionsFile), vtt.join("\n"));
   // The origin runs in a process of its own, as it does for real (range-server-process.ts).
   const server = await startRangeServerProcess(mediaDir);
-  const slowServer = SLOW_MS > 0 ? await startRangeServerProcess(mediaDir, { delayMs: SLOW_MS }) : null;
+  const slowServer = SLOW_MS > 0 && !PATHS ? await startRangeServerProcess(mediaDir, { delayMs: SLOW_MS }) : null;
+  const linkServer = PATHS
+    ? await startRangeServerProcess(mediaDir, { delayMs: LINK.ms, bytesPerSecond: LINK.mbps * 1e6 })
+    : null;
   const work = mkdtempSync(join(tmpdir(), "clipcut-bench-"));
 
   // The stand-in yt-dlp answers the two page URLs with DASH pairs pointing at the range server.
@@ -361,6 +380,23 @@ async function main() {
   process.env.FAKE_YTDLP_JSON = fixture;
 
   const serve = await startServeHarness({ tools, workDir: work });
+  if (linkServer) {
+    const table = await benchPaths({
+      serve,
+      origins: { loopback: server, realistic: linkServer },
+      fixture,
+      files: { progressive: h264, sidxVideo, sidxAudio, noSidx, vp9, opus },
+      h264Seconds: SOURCE_SECONDS,
+      vp9Seconds: VP9_SECONDS,
+      repeat: REPEAT,
+    });
+    await serve.close();
+    await server.close();
+    await linkServer.close();
+    rmSync(work, { recursive: true, force: true });
+    process.stdout.write(`${table.join("\n")}\n`);
+    return;
+  }
   const installed = INSTALLED ? installCompanion(work) : null;
   const coldStart = installed ? await coldStartMs(installed) : null;
   // The installed CLI resolves page URLs with the same stand-in yt-dlp (it inherits this environment).

@@ -16,8 +16,13 @@ export interface RemoteRangeServer {
 
 type Reply = { id: number; base?: string; bytes?: number; requests?: number };
 
-export async function startRangeServerProcess(root: string, o: { delayMs?: number } = {}): Promise<RemoteRangeServer> {
-  const child: ChildProcess = fork(new URL(import.meta.url).pathname, ["--serve", root, String(o.delayMs ?? 0)], {
+/** `delayMs` before each answer; `bytesPerSecond`: one pipe shared by all answers (test/range-server.ts). */
+export async function startRangeServerProcess(
+  root: string,
+  o: { delayMs?: number; bytesPerSecond?: number } = {},
+): Promise<RemoteRangeServer> {
+  const args = ["--serve", root, String(o.delayMs ?? 0), String(o.bytesPerSecond ?? 0)];
+  const child: ChildProcess = fork(new URL(import.meta.url).pathname, args, {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -46,7 +51,10 @@ export async function startRangeServerProcess(root: string, o: { delayMs?: numbe
 }
 
 if (process.argv[2] === "--serve") {
-  const server = await startRangeServer(process.argv[3]!, { delayMs: Number(process.argv[4] ?? 0) });
+  const server = await startRangeServer(process.argv[3]!, {
+    delayMs: Number(process.argv[4] ?? 0),
+    bytesPerSecond: Number(process.argv[5] ?? 0) || undefined,
+  });
   process.on("message", (m: { id: number; cmd: string }) => {
     if (m.cmd === "reset") server.reset();
     const reply: Reply =

@@ -22,8 +22,15 @@ export interface RangeServer {
   close: () => Promise<void>;
 }
 
-/** `delayMs`: a fixed delay before each answer (a simulated slow link: every round trip costs that much). */
-export async function startRangeServer(root: string, o: { delayMs?: number } = {}): Promise<RangeServer> {
+/**
+ * `delayMs`: a fixed delay before each answer (a simulated slow link: every round trip costs that much).
+ * `bytesPerSecond`: one pipe of that rate shared by every answer, as a home connection is shared by all of a
+ * client's connections (the bench's realistic link).
+ */
+export async function startRangeServer(
+  root: string,
+  o: { delayMs?: number; bytesPerSecond?: number } = {},
+): Promise<RangeServer> {
   let sent = 0;
   let requests = 0;
   let seen: { name: string; headers: Record<string, string | string[] | undefined> }[] = [];
@@ -32,6 +39,8 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
   let mostAtOnce = 0;
   /** Bumped by each reset: a request counts only while the epoch it arrived in lasts. */
   let epoch = 0;
+  /** When the shared pipe is next free (performance.now() ms): each chunk books its own time on it in turn. */
+  let pipeFreeAt = 0;
   const server: Server = createServer((req, res) => {
     atOnce++;
     mostAtOnce = Math.max(mostAtOnce, atOnce);
@@ -71,14 +80,38 @@ export async function startRangeServer(root: string, o: { delayMs?: number } = {
       res.writeHead(200, { "Content-Type": type, "Accept-Ranges": "bytes", "Content-Length": String(size) });
     }
     if (req.method === "HEAD") return void res.end();
+    const rate = o.bytesPerSecond;
     const stream = createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
-    stream.on("data", (chunk) => {
+    const count = (chunk: Buffer | string) => {
       if (!counted()) return;
       sent += chunk.length;
       perFile.set(name, (perFile.get(name) ?? 0) + chunk.length);
-    });
-    stream.pipe(res);
+    };
     res.on("close", () => stream.destroy());
+    if (!rate) {
+      stream.on("data", count);
+      return void stream.pipe(res);
+    }
+    const drained = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done).off("close", done);
+          resolve();
+        };
+        res.on("drain", done).on("close", done);
+      });
+    void (async () => {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        // A timer that fires late does not lose the pipe's time: only a pipe idle for a while starts again from now.
+        const now = performance.now();
+        pipeFreeAt = (pipeFreeAt < now - 50 ? now : pipeFreeAt) + (chunk.length / rate) * 1000;
+        if (pipeFreeAt > now) await new Promise((resolve) => setTimeout(resolve, pipeFreeAt - now));
+        if (res.destroyed) return;
+        count(chunk);
+        if (!res.write(chunk)) await drained();
+      }
+      res.end();
+    })().catch(() => res.destroy());
   };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

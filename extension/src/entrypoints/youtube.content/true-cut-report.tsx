@@ -1,41 +1,31 @@
 import { useEffect, useState } from "react";
 import { formatFrame } from "../../../../app/domain/frames";
+import { picturesDiffer, type RgbaPicture } from "../../../../app/domain/picture-compare";
 import { describeEnd, describeStart, type DryRunReport } from "../../../../app/domain/true-cut";
 
-/** Mean difference (0–255) above which the browser's frame and the file's frame are not the same picture. */
-const DIFFERENT_PICTURE = 14;
-const SAMPLE = { width: 32, height: 18 };
-
-/** Grays of a picture at a small size, for comparing two renderings of one frame (compression noise averages out). */
-async function grays(src: string): Promise<Uint8ClampedArray | null> {
+/** A picture decoded at its own size (the rule averages it itself), or null when it cannot be read. */
+async function pixels(src: string): Promise<RgbaPicture | null> {
   const image = new Image();
   image.src = src;
   try {
     await image.decode();
     const canvas = document.createElement("canvas");
-    canvas.width = SAMPLE.width;
-    canvas.height = SAMPLE.height;
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
     const context = canvas.getContext("2d");
     if (!context) return null;
-    context.drawImage(image, 0, 0, SAMPLE.width, SAMPLE.height);
-    return context.getImageData(0, 0, SAMPLE.width, SAMPLE.height).data;
+    context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, canvas.width, canvas.height);
   } catch {
     return null;
   }
 }
 
 /** Null when the pictures cannot be compared (a frame not grabbed yet, or a protected video). */
-async function pictureDifference(a: string | undefined, b: string | undefined): Promise<number | null> {
+async function notSamePicture(a: string | undefined, b: string | undefined): Promise<boolean | null> {
   if (!a || !b) return null;
-  const [x, y] = await Promise.all([grays(a), grays(b)]);
-  if (!x || !y) return null;
-  let sum = 0;
-  for (let i = 0; i < x.length; i += 4) {
-    const gx = ((x[i] ?? 0) + (x[i + 1] ?? 0) + (x[i + 2] ?? 0)) / 3;
-    const gy = ((y[i] ?? 0) + (y[i + 1] ?? 0) + (y[i + 2] ?? 0)) / 3;
-    sum += Math.abs(gx - gy);
-  }
-  return sum / (x.length / 4);
+  const [x, y] = await Promise.all([pixels(a), pixels(b)]);
+  return x && y ? picturesDiffer(x, y) : null;
 }
 
 const megabytes = (bytes: number) => (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0);
@@ -67,14 +57,10 @@ export function TrueCutReport({
     let stale = false;
     if (!report?.thumbnails) return setDiffers({ first: null, last: null });
     void Promise.all([
-      pictureDifference(firstGrab, report.thumbnails.first),
-      pictureDifference(lastGrab, report.thumbnails.last),
+      notSamePicture(firstGrab, report.thumbnails.first),
+      notSamePicture(lastGrab, report.thumbnails.last),
     ]).then(([first, last]) => {
-      if (stale) return;
-      setDiffers({
-        first: first === null ? null : first > DIFFERENT_PICTURE,
-        last: last === null ? null : last > DIFFERENT_PICTURE,
-      });
+      if (!stale) setDiffers({ first, last });
     });
     return () => {
       stale = true;

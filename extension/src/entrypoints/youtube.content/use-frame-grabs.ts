@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { downscaleSteps } from "../../../../app/domain/picture-compare";
 
 /** The panel's frame grabs are this wide (the companion's thumbnails are compared with them). */
 const GRAB_WIDTH = 160;
@@ -12,11 +13,19 @@ export function useFrameGrabs(fps: number | null) {
   const [grabs, setGrabs] = useState<ReadonlyMap<number, string>>(new Map());
   const grab = (frame: number, video: HTMLVideoElement) => {
     if (!fps || grabs.has(frame) || !video.videoWidth) return;
-    const canvas = document.createElement("canvas");
-    canvas.width = GRAB_WIDTH;
-    canvas.height = Math.round((GRAB_WIDTH * video.videoHeight) / video.videoWidth);
     try {
-      canvas.getContext("2d")?.drawImage(video, 0, 0, canvas.width, canvas.height);
+      // Drawn down by halves (each draw averages 2 x 2 pixels), so fine patterns keep their grey instead of aliasing:
+      // the grab is compared with the companion's filtered thumbnail (picture-compare.ts).
+      let picture: CanvasImageSource = video;
+      let canvas: HTMLCanvasElement | null = null;
+      for (const step of downscaleSteps({ width: video.videoWidth, height: video.videoHeight }, GRAB_WIDTH)) {
+        const next = document.createElement("canvas");
+        next.width = step.width;
+        next.height = step.height;
+        next.getContext("2d")?.drawImage(picture, 0, 0, step.width, step.height);
+        picture = canvas = next;
+      }
+      if (!canvas) return;
       const url = canvas.toDataURL("image/jpeg", 0.85);
       setGrabs((g) => new Map([...g].slice(1 - GRAB_KEPT)).set(frame, url));
     } catch {

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { bestMatch, decodeGray } from "./frames";
+import { bestMatch, decodeGray, sourceGray } from "./frames";
 import { cut, tempDir } from "./helpers";
 import { run } from "./media";
 import { outputFacts } from "./probe-helpers";
@@ -13,7 +13,7 @@ const FRAME = 1 / FPS;
 let source: Buffer[] = [];
 
 beforeAll(async () => {
-  source = await decodeGray(SRC);
+  source = await sourceGray(SRC);
   expect(source.length).toBe(150 * FPS);
 });
 

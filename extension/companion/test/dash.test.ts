@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { bestMatch, decodeGray } from "./frames";
+import { bestMatch, decodeGray, sourceGray } from "./frames";
 import { cut } from "./helpers";
 import { run } from "./media";
 import { outputFacts } from "./probe-helpers";
@@ -17,7 +17,7 @@ let source: Buffer[] = [];
 
 beforeAll(async () => {
   server = await startRangeServer(dir);
-  source = await decodeGray(join(dir, "dash1080-video.mp4"));
+  source = await sourceGray(join(dir, "dash1080-video.mp4"));
 });
 afterAll(() => server.close());
 

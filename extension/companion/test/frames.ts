@@ -1,29 +1,25 @@
-import { run } from "./media";
+import { cachedReading, run } from "./media";
 
 /** Frames decoded to small grayscale images, for comparing pictures rather than timestamps. */
 export const W = 128;
 export const H = 72;
 const SIZE = W * H;
 
+const GRAY = ["-map", "0:v:0", "-vf", `scale=${W}:${H},format=gray`, "-fps_mode", "passthrough", "-f", "rawvideo"];
+
 export async function decodeGray(file: string, extra: string[] = []): Promise<Buffer[]> {
-  const { stdout } = await run("ffmpeg", [
-    "-v",
-    "error",
-    ...extra,
-    "-i",
-    file,
-    "-map",
-    "0:v:0",
-    "-vf",
-    `scale=${W}:${H},format=gray`,
-    "-fps_mode",
-    "passthrough",
-    "-f",
-    "rawvideo",
-    "pipe:1",
-  ]);
+  const { stdout } = await run("ffmpeg", ["-v", "error", ...extra, "-i", file, ...GRAY, "pipe:1"]);
+  return split(stdout);
+}
+
+/** decodeGray of a whole generated source (the media folder's), decoded once and kept beside it (cachedReading). */
+export async function sourceGray(file: string): Promise<Buffer[]> {
+  return split(await cachedReading(file, [...GRAY, "pipe:1"]));
+}
+
+function split(raw: Buffer): Buffer[] {
   const frames: Buffer[] = [];
-  for (let i = 0; i + SIZE <= stdout.length; i += SIZE) frames.push(stdout.subarray(i, i + SIZE));
+  for (let i = 0; i + SIZE <= raw.length; i += SIZE) frames.push(raw.subarray(i, i + SIZE));
   return frames;
 }
 

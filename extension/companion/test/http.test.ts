@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { probeMedia } from "../src/source/probe";
 import { resolveSource } from "../src/source/source";
-import { bestMatch, decodeGray } from "./frames";
+import { bestMatch, decodeGray, sourceGray } from "./frames";
 import { cut, tools } from "./helpers";
 import { outputFacts } from "./probe-helpers";
 import { startRangeServer, type RangeServer } from "./range-server";
@@ -20,7 +20,7 @@ beforeAll(async () => {
   bytesPerSecond = (info.bitRate ?? 0) / 8;
   fileSize = statSync(join(dir, "src1080.mp4")).size;
   expect(bytesPerSecond).toBeGreaterThan(300_000);
-  source = await decodeGray(join(dir, "src1080.mp4"));
+  source = await sourceGray(join(dir, "src1080.mp4"));
 });
 afterAll(() => server.close());
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { rename } from "node:fs/promises";
+import { readFile, rename, stat, writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 
 /** Test/bench media: moving content, a burned-in frame counter, fixed 2 s GOPs, B-frames, moov at the front. */
@@ -43,6 +43,37 @@ export async function makeDerived(dir: string, derived: Record<string, string[]>
     await run("ffmpeg", ["-v", "error", "-y", ...input, tmp]);
     await rename(tmp, out);
   }
+}
+
+let ffmpegBuild: Promise<string> | undefined;
+
+/**
+ * What ffmpeg prints from one reading of a generated source (`ffmpeg -v error -i source …args`, stdout), kept beside
+ * the source so that the run after this one reads it instead of decoding the whole source again (a 1080p source's
+ * frames cost ~6 CPU-s to decode). The kept file's name carries what makes the bytes: the arguments, the source's
+ * size and time, and ffmpeg's build (its -version text): a regenerated source or another ffmpeg reads afresh.
+ * Only for sources nothing writes to while the suite runs (the media folder's).
+ */
+export async function cachedReading(source: string, args: string[]): Promise<Buffer> {
+  ffmpegBuild ??= run("ffmpeg", ["-version"]).then(({ stdout }) => stdout.toString());
+  const { size, mtimeMs } = await stat(source);
+  const key = createHash("sha256")
+    .update(JSON.stringify([args, size, mtimeMs, await ffmpegBuild]))
+    .digest("hex")
+    .slice(0, 16);
+  const kept = `${source}.reading-${key}`;
+  try {
+    return await readFile(kept);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  const { stdout } = await run("ffmpeg", ["-v", "error", "-i", source, ...args]);
+  // Under a name of this process's own, then renamed: two workers reading the same source at once each write their
+  // own copy, and the one renamed last wins with the same bytes.
+  const tmp = tempBeside(kept, "");
+  await writeFile(tmp, stdout);
+  await rename(tmp, kept);
+  return stdout;
 }
 
 export interface VideoSourceOptions {

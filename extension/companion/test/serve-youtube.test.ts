@@ -8,7 +8,7 @@ import { createCompanionServer, type CompanionServer } from "../src/host/server"
 import { call, waitForJob } from "./client";
 import { startFakeApi, type FakeApi } from "./fake-api";
 import { tempDir } from "./helpers";
-import { bestMatch, decodeGray } from "./frames";
+import { bestMatch, decodeGray, sourceGray } from "./frames";
 import { outputFacts } from "./probe-helpers";
 import { waitUntilGone } from "./process-table";
 import { startRangeServer, type RangeServer } from "./range-server";
@@ -150,7 +150,7 @@ it("VP9 1440p: auto smart-cuts it, frame-exact, with the VP9 picked by the selec
   expect(facts.audioCodec).toBe("opus");
   expect(facts.frames).toBe(84);
   // The first and last pictures are the source's frames 99 and 182 (3.3 s and 6.067 s at 30 fps).
-  const source = await decodeGray(join(dir, "vp9-360.webm"));
+  const source = await sourceGray(join(dir, "vp9-360.webm"));
   const out = await decodeGray(job.result!.output);
   expect(out.length).toBe(84);
   expect(bestMatch(out[0]!, source, 99).index).toBe(99);

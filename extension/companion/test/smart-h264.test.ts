@@ -3,20 +3,24 @@ import { describe, expect, inject, it } from "vitest";
 import { keepRanges } from "../src/paths/staged/smart-h264";
 import { checkCopiedOutput } from "../src/check/verify";
 import { cut, tempDir, tools } from "./helpers";
-import { run } from "./media";
+import { cachedReading, run } from "./media";
 
 const dir = inject("mediaDir");
 const SRC = join(dir, "src360.mp4");
 
-/** MD5 of every decoded picture, in display order. */
-async function pictureHashes(file: string, args: string[] = []): Promise<string[]> {
-  const { stdout } = await run("ffmpeg", ["-v", "error", ...args, "-i", file, "-map", "0:v:0", "-f", "framemd5", "-"]);
-  return stdout
+const FRAMEMD5 = ["-map", "0:v:0", "-f", "framemd5", "-"];
+
+/** MD5 of every decoded picture, in display order, from ffmpeg's framemd5 output. */
+const hashes = (framemd5: Buffer): string[] =>
+  framemd5
     .toString()
     .split("\n")
     .filter((line) => /^\d/.test(line))
     .map((line) => line.split(",").pop()!.trim());
-}
+const pictureHashes = async (file: string) =>
+  hashes((await run("ffmpeg", ["-v", "error", "-i", file, ...FRAMEMD5])).stdout);
+/** The source's, decoded once and kept beside it (cachedReading). */
+const sourceHashes = async () => hashes(await cachedReading(SRC, FRAMEMD5));
 
 /** The drop value the `noise` expression gives packet n (evaluated here with the same arithmetic). */
 function dropValue(filter: string, n: number): number {
@@ -56,7 +60,7 @@ describe("smart cut, H.264: only the frames that must be are encoded", () => {
     expect(result.strategy).toBe("smart");
     expect(result.frames).toBe(606);
     const out = await pictureHashes(result.output);
-    const src = (await pictureHashes(SRC)).slice(315, 315 + 606);
+    const src = (await sourceHashes()).slice(315, 315 + 606);
     expect(out).toHaveLength(606);
     const differs = out.map((hash, i) => hash !== src[i]);
     // The head: every one of its 45 pictures is a new encode (none is the source's own)…

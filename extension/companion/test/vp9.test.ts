@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { bestMatch, decodeGray } from "./frames";
+import { bestMatch, decodeGray, sourceGray } from "./frames";
 import { cut } from "./helpers";
 import { outputFacts } from "./probe-helpers";
 
@@ -9,7 +9,7 @@ const SRC = join(dir, "vp9-360.webm");
 let source: Buffer[] = [];
 
 beforeAll(async () => {
-  source = await decodeGray(SRC);
+  source = await sourceGray(SRC);
   expect(source.length).toBe(12 * 30);
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { creditsSchema } from "./api";
 import { clipFields, withClipRange } from "./clip-request";
 import { FORMATS } from "./media";
 
@@ -164,6 +165,12 @@ export const jobSchema = z.object({
     holdId: z.string().nullable(),
     amount: z.number().int().nullable(),
     state: z.enum(["none", "reserved", "captured", "released", "capture_failed"]),
+    /**
+     * The paying account's credits as the capture answered them: the panel shows the new balance from here at once,
+     * without asking /api/v1/me and without waiting for the site's realtime socket. Absent before the capture (and
+     * from companions older than this field).
+     */
+    after: creditsSchema.optional(),
   }),
   createdAt: z.string(),
   updatedAt: z.string(),

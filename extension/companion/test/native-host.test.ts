@@ -90,6 +90,14 @@ describe("the companion as a native messaging host", () => {
     const done = jobOf(await h.waitFor((m) => jobOf(m)?.id === job!.id && jobOf(m)?.status === "done", 90_000))!;
     expect(done.error).toBeNull();
     expect(done.credits.state).toBe("captured");
+    // The capture's answer rides with the job, for the panel's balance (no /me call after the job).
+    const payer = api.users.get(PRO)!;
+    expect(done.credits.after).toEqual({
+      balance: payer.balance,
+      held: payer.held,
+      available: payer.balance - payer.held,
+    });
+    expect(done.credits.after!.balance).toBe(10_000 - done.credits.amount!);
     expect(done.result?.output).toBe(join(out, "native.mp4"));
     expect(readdirSync(out)).toEqual(["native.mp4"]);
     expect(h.messages.some((m) => m.type === "event" && m.event.type === "progress")).toBe(true);

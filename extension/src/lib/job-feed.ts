@@ -1,9 +1,14 @@
-import type { CompanionEvent, Job } from "../../../app/domain/companion";
+import { z } from "zod";
+import { companionEventSchema, type CompanionEvent, type Job } from "../../../app/domain/companion";
 
 /** The port name the panel and the popup open to follow their clips. */
 export const JOBS_PORT = "jobs";
 
-/** What the background pushes on a jobs port: the companion's own events, or that the feed stopped. */
+/**
+ * What the background pushes on a jobs port: the companion's own events, or that the feed stopped. The panel and the
+ * popup parse what arrives with it (a port message crosses from the background into a page's content script).
+ */
+export const feedMessageSchema = z.union([companionEventSchema, z.object({ type: z.literal("closed") })]);
 export type FeedMessage = CompanionEvent | { type: "closed" };
 
 /** The part of a runtime Port the feed uses. */

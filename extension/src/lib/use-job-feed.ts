@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { browser } from "wxt/browser";
 import type { CompanionEvent } from "../../../app/domain/companion";
-import { JOBS_PORT, type FeedMessage } from "./job-feed";
+import { feedMessageSchema, JOBS_PORT } from "./job-feed";
 
 const RECONNECT_MS = 1000;
 
@@ -33,7 +33,10 @@ export function useJobFeed(enabled: boolean, onEvent: (event: CompanionEvent) =>
       } catch {
         return reconnectLater();
       }
-      port.onMessage.addListener((message: FeedMessage) => {
+      port.onMessage.addListener((raw: unknown) => {
+        const parsed = feedMessageSchema.safeParse(raw);
+        if (!parsed.success) return;
+        const message = parsed.data;
         if (message.type === "closed") reconnectLater();
         else handlers.current.onEvent(message);
       });

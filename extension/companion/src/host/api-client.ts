@@ -6,6 +6,7 @@ import {
   meResponseSchema,
   releaseHoldResponseSchema,
   type ClipRequest,
+  type Credits,
   type HoldRequest,
   type MeResponse,
 } from "../../../../app/domain/api";
@@ -43,14 +44,16 @@ export class ApiClient {
     return { hold: res.hold, terms: res.terms };
   }
 
-  async capture(holdId: string, idempotencyKey: string): Promise<void> {
-    await this.call(
+  /** Charges the hold; answers the account's credits after the charge. */
+  async capture(holdId: string, idempotencyKey: string): Promise<Credits> {
+    const res = await this.call(
       "POST",
       `/api/v1/holds/${encodeURIComponent(holdId)}/capture`,
       {},
       idempotencyKey,
       captureHoldResponseSchema,
     );
+    return res.credits;
   }
 
   async release(holdId: string, idempotencyKey: string): Promise<void> {

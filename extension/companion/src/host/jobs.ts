@@ -316,8 +316,9 @@ export class JobQueue extends EventEmitter<{ event: [CompanionEvent] }> {
       });
       this.update(job, { status: "verifying", result });
       try {
-        await trace.span("capture", () => withRetry(() => api!.capture(held.id, `${key}:capture`)));
-        this.update(job, { status: "done", credits: { ...job.credits, state: "captured" } });
+        const after = await trace.span("capture", () => withRetry(() => api!.capture(held.id, `${key}:capture`)));
+        // The balance the capture answered rides with the job: the extension shows it without asking /me.
+        this.update(job, { status: "done", credits: { ...job.credits, state: "captured", after } });
         trace.end("done");
       } catch (error) {
         // The clip exists; the hold will expire unclaimed. Report it rather than hide the file.

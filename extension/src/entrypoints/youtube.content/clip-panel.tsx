@@ -58,9 +58,9 @@ function Panel({ signal, pageUrl, known }: { signal: AbortSignal; pageUrl: strin
   const { state, actions } = page;
   const clipOptions = useClipOptions(pageUrl, page.video);
   const { options } = clipOptions;
-  const status = useAccount(signal, known);
-  const companion = useCompanion(signal);
   const { jobs, running, busy, submit, failure } = useJobs(signal);
+  const status = useAccount(signal, known, jobs);
+  const companion = useCompanion(signal);
   const onKeyDown = useFrameKeys(clip);
 
   const account = status?.account ?? null;

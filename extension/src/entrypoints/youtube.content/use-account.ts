@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { browser } from "wxt/browser";
+import type { Credits } from "../../../../app/domain/api";
 import { ACCOUNT_PORT } from "../../lib/account-feed";
+import { createJobBalance } from "../../lib/job-balance";
 import { applyAccountMessage, type AccountMessage } from "../../lib/live-account";
-import type { AccountStatus } from "../../lib/messages";
+import type { AccountStatus, Job } from "../../lib/messages";
 import { ask } from "../../lib/send";
 
 const RECONNECT_MS = 1000;
@@ -10,11 +12,15 @@ const RECONNECT_MS = 1000;
 /**
  * The account (plan, limits, available credits): the page's early answer until the site's own, asked once on
  * opening (a revoked token then shows as signed out). After that the balance comes from the site's realtime socket,
- * through the background: a clip's reservation, capture or release moves it without asking /api/v1/me again. Only a
+ * through the background: a clip's reservation, capture or release moves it without asking /api/v1/me again; and a
+ * clip this panel sent brings the balance its capture answered (job-balance.ts), for when the socket is slow. Only a
  * new plan (new limits) is asked of the site.
  */
-export function useAccount(signal: AbortSignal, known: AccountStatus | null) {
+export function useAccount(signal: AbortSignal, known: AccountStatus | null, jobs: Job[]) {
   const [status, setStatus] = useState<AccountStatus | null>(known);
+  const balance = useRef(createJobBalance()).current;
+  const showCredits = (credits: Credits) =>
+    setStatus((prev) => (prev?.account ? { ...prev, account: { ...prev.account, credits } } : prev));
   const checked = useRef(false);
   const current = useRef(status);
   current.current = status;
@@ -39,9 +45,15 @@ export function useAccount(signal: AbortSignal, known: AccountStatus | null) {
     const member = account.team != null;
     const live = applyAccountMessage({ credits: account.credits, plan: account.user.plan }, message, member);
     if (!live) return;
+    balance.socket();
     if (live.plan !== account.user.plan) return check();
-    setStatus((prev) => (prev?.account ? { ...prev, account: { ...prev.account, credits: live.credits } } : prev));
+    showCredits(live.credits);
   });
+
+  useEffect(() => {
+    const credits = balance.jobs(jobs);
+    if (credits) showCredits(credits);
+  }, [balance, jobs]);
 
   return status;
 }

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync, utimesSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_EXTENSION_ID } from "../../../app/domain/extension";
 import { NATIVE_HOST_NAME, NATIVE_PROTOCOL } from "../../../app/domain/native-messaging";
@@ -12,7 +13,9 @@ import {
   uninstallCommands,
   type InstallContext,
 } from "../src/host/native-install";
-import { runCli } from "./cli-process";
+import { CLI, runCli } from "./cli-process";
+
+const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
 import { tempDir } from "./helpers";
 
 /** Every Linux folder install writes to, relative to a scratch HOME (XDG_CONFIG_HOME unset). */
@@ -95,9 +98,28 @@ describe("install, doctor and uninstall on Linux (scratch HOME)", () => {
     expect(script).toContain("'--api-base' 'https://clipcut.example'");
     expect(script).toContain("'--allow-private-sources'");
 
+    // Installed from the repository, the launcher runs plain JavaScript (a build of the CLI beside it), not
+    // TypeScript through tsx, which took seconds to load at each start.
+    expect(script).not.toContain("tsx");
+    const start = join(dirname(launcher), "clipcut-companion-host.cjs");
+    const bundle = join(REPOSITORY, "node_modules", ".cache", "clipcut-companion", "clipcut-companion-host.cjs");
+    expect(script).toContain(`exec '${process.execPath}' '${start}' 'native-host'`);
+    expect(readFileSync(start, "utf8")).toContain(JSON.stringify(bundle));
+    expect(statSync(bundle).size).toBeGreaterThan(100_000);
+    // What the build was made from, each a file the start script can compare with the build (an input it cannot
+    // find counts as changed, and the host would be built again at every start).
+    const inputs = JSON.parse(readFileSync(bundle.replace(/\.cjs$/, ".inputs.json"), "utf8")) as string[];
+    expect(inputs).toContain(CLI);
+    expect(inputs.filter((path) => !existsSync(path))).toEqual([]);
+
     // The browser's view: the launcher starts the host, which answers with the folder install was given.
     const hello = await helloThrough(launcher, `chrome-extension://${DEFAULT_EXTENSION_ID}/`);
     expect(hello).toMatchObject({ type: "reply", id: "h1", value: { outputDir: out, protocol: NATIVE_PROTOCOL } });
+    // A source file newer than the build (as after an edit): the start script builds it again before running it.
+    utimesSync(bundle, new Date(2020, 0, 1), new Date(2020, 0, 1));
+    const again = await helloThrough(launcher, `chrome-extension://${DEFAULT_EXTENSION_ID}/`);
+    expect(again).toMatchObject({ type: "reply", value: { outputDir: out } });
+    expect(statSync(bundle).mtimeMs).toBeGreaterThan(new Date(2021, 0, 1).getTime());
 
     // doctor reads the launcher's settings back: the folder install wrote, not the default.
     const doctor = await runCli(["doctor"], env);
@@ -115,6 +137,7 @@ describe("install, doctor and uninstall on Linux (scratch HOME)", () => {
     expect(removed.code).toBe(0);
     for (const b of all) expect(existsSync(manifestAt(home, b))).toBe(false);
     expect(existsSync(launcher)).toBe(false);
+    expect(existsSync(start)).toBe(false);
     // The browsers' own folders stay.
     for (const b of all) expect(existsSync(join(home, LINUX[b][0]))).toBe(true);
     const after = await runCli(["doctor", "--output-dir", out], env);

@@ -4,13 +4,12 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, join, posix, resolve, win32 } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { CHROME_EXTENSION_ID, DEFAULT_EXTENSION_ID } from "../../../../app/domain/extension";
 import { FIREFOX_EXTENSION_ID, NATIVE_HOST_NAME } from "../../../../app/domain/native-messaging";
 import { ClipError } from "../errors";
+import { BUILD_ONLY, hostBuild, startScript, type HostBuild } from "./host-build";
 
 /**
  * Where each browser looks for native messaging hosts, per user (no admin rights), as data: Linux folders (under
@@ -152,8 +151,10 @@ export interface PlannedFile {
 }
 
 export interface InstallPlan {
-  /** The launcher and the manifests, each written whole. */
+  /** The launcher and the manifests, each written whole (from the repository, the build's start script too). */
   files: PlannedFile[];
+  /** From the repository: the CLI built into plain JavaScript (by the start script) once the files are written. */
+  build: HostBuild | null;
   /** Windows: registry keys (default value = manifest path). */
   registry: { key: string; value: string }[];
   /** The commands that write (and remove) the registry keys, as run. */
@@ -247,12 +248,19 @@ function launcherEnv(ctx: InstallContext, settings: HostSettings): [string, stri
   return env;
 }
 
-/** The command line of the host: node, the entry (through tsx when run from the repository), and serve's options. */
+/** A repository install's build of the CLI (host-build.ts), kept beside the launcher; null for the packed package. */
+function repositoryBuild(ctx: InstallContext): HostBuild | null {
+  return hostBuild(ctx.script, paths(ctx.platform).dirname(launcherPath(ctx)), ctx.platform);
+}
+
+/**
+ * The command line of the host: node, the entry (plain JavaScript: the packed bundle, or a repository install's build
+ * of src/host/cli.ts), and serve's options.
+ */
 function hostCommand(ctx: InstallContext, settings: HostSettings): string[] {
-  const entry = ctx.script.endsWith(".ts") ? ["--import", pathToFileURL(tsxLoader()).href, ctx.script] : [ctx.script];
   return [
     ctx.node,
-    ...entry,
+    repositoryBuild(ctx)?.start ?? ctx.script,
     "native-host",
     ...(settings.outputDir ? ["--output-dir", settings.outputDir] : []),
     ...(settings.apiBaseUrl ? ["--api-base", settings.apiBaseUrl] : []),
@@ -324,11 +332,6 @@ export function describeSettings(settings: LauncherSettings, defaults: { outputD
   ];
 }
 
-function tsxLoader(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve("tsx/package.json")), "dist", "loader.mjs");
-}
-
 /** Where install writes the launcher (in the companion's own folder). */
 export function launcherPath(ctx: Pick<InstallContext, "platform" | "home" | "env">): string {
   const { join } = paths(ctx.platform);
@@ -388,7 +391,11 @@ function manifest(path: string, firefox: boolean, chromeOrigins: string[]): stri
 export function installPlan(ctx: InstallContext, options: InstallOptions): InstallPlan {
   const origins = allowedChromeOrigins(options);
   const host = launcher(ctx, options.settings);
-  const files: PlannedFile[] = [host];
+  const build = repositoryBuild(ctx);
+  const files: PlannedFile[] = [
+    host,
+    ...(build ? [{ path: build.start, content: startScript(build), mode: 0o644 }] : []),
+  ];
   const registry: InstallPlan["registry"] = [];
   const targets: InstallPlan["targets"] = [];
   const customOnly = (options.userDataDirs?.length ?? 0) > 0 && !options.browsers?.length;
@@ -429,6 +436,7 @@ export function installPlan(ctx: InstallContext, options: InstallOptions): Insta
   }
   return {
     files,
+    build,
     registry,
     commands: registry.map(({ key, value }) => ["reg", "add", key, "/ve", "/t", "REG_SZ", "/d", value, "/f"]),
     targets,
@@ -474,6 +482,12 @@ export async function install(ctx: InstallContext, options: InstallOptions, run:
   for (const command of plan.commands) {
     const res = run(command);
     if (res.status !== 0) throw new ClipError("install_failed", `${command.join(" ")} failed.`, 1);
+  }
+  // From the repository: the build the start script runs, made now rather than at the browser's first start.
+  if (plan.build) {
+    const res = spawnSync(ctx.node, [plan.build.start, BUILD_ONLY], { encoding: "utf8", timeout: 120_000 });
+    if (res.status !== 0)
+      throw new ClipError("install_failed", `Building the companion failed:\n${res.stderr || res.error?.message}`, 1);
   }
   const before = await readRecord(ctx);
   const record: Record_ = {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Progress } from "../../../app/domain/companion";
@@ -9,7 +9,7 @@ import { companionRange } from "../../../app/domain/frames";
 import { hasLibass } from "../src/shorts";
 import type { Trace } from "../src/trace";
 import { cut, tempDir } from "./helpers";
-import { run } from "./media";
+import { run, tempBeside } from "./media";
 import { startRangeServer, type RangeServer } from "./range-server";
 import {
   captionPixels,
@@ -34,8 +34,23 @@ const NAME = "shorts-index-v1.mp4";
 const libass = await hasLibass("ffmpeg");
 let server: RangeServer;
 
+/**
+ * The same frames as YouTube lays them out: fragmented, a sidx, a fragment per GOP. ffmpeg writes no edit list
+ * there: the B-frames' delay stays in the timestamps, and frame N is shown from (N + 2) / 30 s.
+ */
+const FRAGMENTED = "shorts-index-v1-frag.mp4";
+const DELAY: Record<string, number> = { [NAME]: 0, [FRAGMENTED]: 2 };
+
 beforeAll(async () => {
   await makeIndexSource(join(dir, NAME));
+  if (!existsSync(join(dir, FRAGMENTED))) {
+    const tmp = tempBeside(join(dir, FRAGMENTED), ".mp4");
+    await run("ffmpeg", [
+      ...["-v", "error", "-y", "-i", join(dir, NAME), "-c", "copy", "-movflags"],
+      ...["frag_keyframe+empty_moov+default_base_moof+global_sidx", tmp],
+    ]);
+    await rename(tmp, join(dir, FRAGMENTED));
+  }
   server = await startRangeServer(dir);
 }, 180_000);
 
@@ -173,23 +188,28 @@ describe("staged shorts: captions as a track of their own, and the .srt beside t
 describe("shorts: the first frame is the start handle's around a keyframe, streamed or staged", () => {
   // Frame 30 is a keyframe; 28 and 29 are shown before it and decoded after it (B-frames); 0 is the file's first.
   // A crop goes straight from the source; a captions track alone on a start inside a GOP is staged and re-encoded.
-  for (const [how, first] of [
-    ["crop", 28],
-    ["crop", 29],
-    ["crop", 30],
-    ["crop", 31],
-    ["crop", 0],
-    ["track", 29],
-    ["track", 31],
+  for (const [how, first, name] of [
+    ["crop", 28, NAME],
+    ["crop", 29, NAME],
+    ["crop", 30, NAME],
+    ["crop", 31, NAME],
+    ["crop", 0, NAME],
+    ["crop", 29, FRAGMENTED],
+    ["crop", 31, FRAGMENTED],
+    ["crop", 60, FRAGMENTED],
+    ["track", 29, NAME],
+    ["track", 31, NAME],
+    ["track", 29, FRAGMENTED],
   ] as const)
-    it(`${how === "crop" ? "9:16, streamed" : "a captions track, staged"}: frames ${first}–${first + 5}`, async () => {
+    it(`${how === "crop" ? "9:16, streamed" : "a captions track, staged"}: ${name}, frames ${first}–${first + 5}`, async () => {
       const crop = how === "crop" ? boxOf("9:16", 0.5) : null;
       const size = crop ?? { width: SRC_W, height: SRC_H };
       const { names, trace } = phases();
       const result = await cut(
         {
-          source: server.url(NAME),
-          ...toRange(first, first + 5),
+          source: server.url(name),
+          // The times the file shows those frames at.
+          ...toRange(first + DELAY[name]!, first + 5 + DELAY[name]!),
           ...(crop ? { crop } : { captions: { cues, mode: "soft" as const } }),
         },
         { trace },
@@ -198,7 +218,7 @@ describe("shorts: the first frame is the start handle's around a keyframe, strea
       expect(result.strategy).toBe("reencode");
       const { frames } = await decodeGrayFrames(result.output, size.width, size.height);
       expect(frames.map((f) => frameIndex(f, size.width))).toEqual([0, 1, 2, 3, 4, 5].map((i) => first + i));
-      expect(result.startSeconds).toBeCloseTo(first / SRC_FPS, 6);
+      expect(result.startSeconds).toBeCloseTo((first + DELAY[name]!) / SRC_FPS, 6);
       expect(result.frames).toBe(6);
     });
 });

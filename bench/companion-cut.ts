@@ -31,7 +31,7 @@
  * One cut at a time, without serve, its own CPU and the functions it spends it in: bench/companion/profile-copy.ts.
  * Shorts (BENCH_ONLY=shorts): a BENCH_SHORTS_SECONDS (30) s clip of the DASH 1080p page cropped to 9:16 (centre)
  * with its English captions burned in (the stand-in yt-dlp lists a WebVTT track on the range server), through serve
- * (staged shorts path), beside plain ffmpeg running the very filter graph the companion builds (shorts/command.ts:
+ * (streamed shorts path), beside plain ffmpeg running the very filter graph the companion builds (shorts/command.ts:
  * trim, crop, ass, libx264, the sound copied) straight on the two media URLs. Goal: ClipCut ÷ plain ≤ 1.1.
  *   BENCH_ONLY=shorts BENCH_SHORTS_SECONDS=5 BENCH_INSTALLED=0 BENCH_REPEAT=1 npx tsx bench/companion-cut.ts  (smoke)
  * The "installed CLI" rows run the package a creator installs: `companion:pack`'s tarball, `npm install`ed into a
@@ -207,7 +207,7 @@ function ratioRows(): string[] {
   return out;
 }
 
-/** The Shorts goal: the companion's clip (stage + one encode) ÷ plain ffmpeg running the same graph, ≤ 1.1. */
+/** The Shorts goal: the companion's clip (packet list + one encode) ÷ plain ffmpeg running the same graph, ≤ 1.1. */
 function shortsRatio(): string[] {
   const plain = rows.find((r) => r.tool === "ffmpeg, the same filter graph");
   const clip = rows.find((r) => r.tool === "ClipCut shorts (serve)");

@@ -1,12 +1,19 @@
 /**
- * Per-job timing spans, printed to stderr when CLIPCUT_TRACE=1 (for profiling a cut through `serve`; off by default,
- * and never carries a token or a URL).
+ * Per-job timing spans, printed to stderr when CLIPCUT_TRACE=1 (for profiling a cut through `serve`, or the native
+ * host, whose log gets them too; off by default, and never carries a token or a URL).
  */
 export interface Trace {
   /** Times `fn` as one named phase. */
   span<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Prints every phase and the total (once, when the job ends). */
   end(outcome: string): void;
+}
+
+let sink: (line: string) => void = (line) => void process.stderr.write(line);
+
+/** Where the trace lines go (the native host: its log, since the browser keeps the host's stderr, if anywhere). */
+export function setTraceSink(write: (line: string) => void) {
+  sink = write;
 }
 
 const noop: Trace = { span: (_name, fn) => fn(), end: () => undefined };
@@ -31,7 +38,7 @@ export function startTrace(label: string, enabled = traceEnabled()): Trace {
     },
     end(outcome) {
       const total = (performance.now() - began).toFixed(0);
-      process.stderr.write(`[clipcut trace] ${label} ${outcome} ${total}ms: ${spans.join(" | ")}\n`);
+      sink(`[clipcut trace] ${label} ${outcome} ${total}ms: ${spans.join(" | ")}\n`);
     },
   };
 }

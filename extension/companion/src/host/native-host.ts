@@ -18,6 +18,7 @@ import { SourceCache } from "../source/source-cache";
 import { encodeFrame, FrameReader, frameTooLarge } from "./native-frame";
 import { checkApiBase, envAllowsPrivateSources } from "../source/net-guard";
 import { toolPaths, toolVersion, ytDlpVersion, type Tools } from "./tools";
+import { setTraceSink, traceEnabled } from "../trace";
 import { VERSION } from "./version";
 import { ytDlpAgeWarning } from "../source/ytdlp";
 
@@ -37,6 +38,8 @@ export interface NativeHostOptions {
   onExit?: () => void;
   fetchImpl?: typeof fetch;
 }
+
+const ms = () => performance.now().toFixed(0);
 
 /** A `.part` older than this belongs to no running cut (ffmpeg writes to its file continuously). */
 const STALE_PART_MS = 60 * 60_000;
@@ -66,12 +69,16 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
   };
   // Anything printed by accident would corrupt the frames: console output goes to the log.
   console.log = console.info = console.debug = (...args: unknown[]) => log(args.map(String).join(" "));
+  // CLIPCUT_TRACE=1 in the browser's environment: each job's phases in the log too.
+  setTraceSink((line) => log(line.trimEnd()));
+  const tracing = traceEnabled();
 
   const tools = options.tools ?? toolPaths();
   const apiBase = checkApiBase(options.apiBaseUrl ?? process.env.CLIPCUT_API_BASE ?? DEFAULT_API_BASE);
   const outputDir = options.outputDir ?? process.env.CLIPCUT_OUTPUT_DIR ?? defaultOutputDir();
   const allowPrivateSources = options.allowPrivateSources || envAllowsPrivateSources();
-  log(`started by ${JSON.stringify(options.caller ?? [])}; output ${outputDir}`);
+  // performance.now() counts from the process's start: what loading the program cost before this line.
+  log(`started by ${JSON.stringify(options.caller ?? [])}; output ${outputDir}; loaded in ${ms()} ms`);
 
   // Tool versions are asked once, beside reading the first frame; hello waits for them.
   const toolsReady = Promise.all([
@@ -107,8 +114,14 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
   stdout.on("error", () => {
     closed = true;
   });
+  let firstAnswer = true;
   function send(message: NativeMessage) {
     if (closed) return;
+    if (firstAnswer && message.type !== "event") {
+      firstAnswer = false;
+      const { user, system } = process.cpuUsage();
+      log(`first answer ${ms()} ms after the process started (CPU ${((user + system) / 1000).toFixed(0)} ms)`);
+    }
     let frame = encodeFrame(message);
     if (frameTooLarge(frame)) {
       const id = message.type === "reply" ? message.id : null;
@@ -170,9 +183,17 @@ export async function runNativeHost(options: NativeHostOptions = {}) {
       );
     }
     const request = parsed.data;
+    const at = performance.now();
+    const traced = () => tracing && log(`${request.type} answered in ${(performance.now() - at).toFixed(0)} ms`);
     handle(request).then(
-      (value) => send({ type: "reply", id: request.id, value }),
-      (error: unknown) => refuse(request.id, error),
+      (value) => {
+        traced();
+        send({ type: "reply", id: request.id, value });
+      },
+      (error: unknown) => {
+        traced();
+        refuse(request.id, error);
+      },
     );
   }
 

@@ -88,9 +88,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The trace's name for the byte-level MP4 copy (mp4-copy.ts), the path progressive MP4 sources take. */
-const BYTE_COPY = "byte copy of the MP4 sample tables";
-/** The same for fragmented MP4 with a sidx (a DASH stream). */
+/** The trace's name for the mediabunny copy (direct-copy.ts), the path progressive MP4 sources take. */
+const MEDIABUNNY = "mediabunny (byte copy not taken: no sidx (a progressive MP4, or fragments without an index))";
+/** The byte copy of fragmented MP4 with a sidx (mp4-copy.ts: a DASH stream). */
 const FRAGMENTS_COPY = "byte copy of the fragments' tables";
 
 describe("copies cut in-process from the container's index", () => {
@@ -104,13 +104,13 @@ describe("copies cut in-process from the container's index", () => {
     { title: "MP4 with the moov at the end", name: "moov-last.mp4", start: 100.5, end: 103 },
     { title: "MP4 with an edit list that hides frames, and B-frames", name: "edited.mp4", start: 30.5, end: 33 },
     { title: "fragmented MP4 with a sidx", name: "frag-sidx.mp4", start: 120.5, end: 124, via: FRAGMENTS_COPY },
-    { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33, via: "mediabunny" },
+    { title: "fragmented MP4 without a sidx", name: "frag-plain.mp4", start: 30.5, end: 33, via: MEDIABUNNY },
   ];
   for (const c of cases) {
     it(c.title, async () => {
       const { result, trace } = await cutUrl(server, c);
       expect(trace).toContain("copy (in-process)");
-      expect(trace.some((n) => n.startsWith(`in-process via ${c.via ?? BYTE_COPY}`))).toBe(true);
+      expect(trace.some((n) => n.startsWith(`in-process via ${c.via ?? MEDIABUNNY}`))).toBe(true);
       expect(trace.some((n) => n.startsWith("stage"))).toBe(false);
       expect(result.strategy).toBe("copy");
       expect(result.startSeconds).toBeLessThanOrEqual(c.start);
@@ -237,14 +237,14 @@ describe("copies cut in-process from the container's index", () => {
   });
 });
 
-describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe", () => {
+describe("the in-process MP4 copies against plain ffmpeg -c copy from the same keyframe", () => {
   const sources = [
-    { name: "src360.mp4", via: BYTE_COPY },
-    { name: "moov-last.mp4", via: BYTE_COPY },
-    { name: "edited.mp4", via: BYTE_COPY },
+    { name: "src360.mp4", via: MEDIABUNNY },
+    { name: "moov-last.mp4", via: MEDIABUNNY },
+    { name: "edited.mp4", via: MEDIABUNNY },
     { name: "frag-sidx.mp4", via: FRAGMENTS_COPY },
     { name: "dash-video.mp4", audio: "dash-audio.m4a", via: FRAGMENTS_COPY },
-    { name: "hevc.mp4", via: BYTE_COPY, start: 5.5, end: 12 },
+    { name: "hevc.mp4", via: MEDIABUNNY, start: 5.5, end: 12 },
   ];
   for (const { name, audio, via, start, end } of sources) {
     it(`${name}${audio ? ` with ${audio}` : ""}: the same frames, first picture and sound start`, async () => {
@@ -272,7 +272,7 @@ describe("the MP4 byte copy against plain ffmpeg -c copy from the same keyframe"
   }
 });
 
-describe("the MP4 byte copy starts where mediabunny's key check would", () => {
+describe("the in-process MP4 copy starts on mediabunny's verified keyframe", () => {
   it("an x264 open-GOP keyframe (a recovery point SEI, not an IDR picture) is a start, as for mediabunny", async () => {
     const name = "opengop-copy.mp4";
     if (!existsSync(join(dir, name))) {
@@ -285,17 +285,17 @@ describe("the MP4 byte copy starts where mediabunny's key check would", () => {
       await run("mv", [tmp, join(dir, name)]);
     }
     const { result, trace } = await cutUrl(server, { name, start: 4.5, end: 6 });
-    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+    expect(trace).toContain(`in-process via ${MEDIABUNNY}`);
     expect(result.strategy).toBe("copy");
     // The keyframe at 4 s is the I picture after the recovery point, as mediabunny's path chose it.
     expect(result.startSeconds).toBe(4);
   });
 });
 
-describe("the MP4 byte copy into MOV", () => {
+describe("the in-process MP4 copy into MOV", () => {
   it("writes a QuickTime file with the source's pictures and sound placement", async () => {
     const { result, trace } = await cutUrl(server, { name: "src360.mp4", start: 50.5, end: 54, format: "mov" });
-    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+    expect(trace).toContain(`in-process via ${MEDIABUNNY}`);
     expect(result.output.endsWith(".mov")).toBe(true);
     const { stdout } = await run("ffprobe", [
       "-v",
@@ -354,7 +354,7 @@ describe("the in-process reader keeps the guard", () => {
 describe("the in-process copy keeps what the source says about its streams", () => {
   it("rotation, the sound's language and the colour description", async () => {
     const { result, trace } = await cutUrl(server, { name: "tagged.mp4", start: 40.5, end: 43 });
-    expect(trace).toContain(`in-process via ${BYTE_COPY}`);
+    expect(trace).toContain(`in-process via ${MEDIABUNNY}`);
     const facts = async (file: string) => {
       const { stdout } = await run("ffprobe", [
         ...["-v", "error", "-show_entries", "stream=codec_type,color_primaries,color_transfer,color_space"],

@@ -3,10 +3,8 @@ import { concat } from "../bytes";
 import type { Edit, Mp4Track } from "./mp4-tables";
 
 /**
- * The clip's header for the byte-level MP4 copy (mp4-copy.ts; path 1 of docs/decisions/002-cut-strategy.md): `ftyp`, a
- * `moov` whose sample tables list the chosen samples of each track, and the `mdat` header. The media bytes follow as
- * raw ranges of the source, so the header is complete before any of them is read and the moov goes first (fast start)
- * at no cost.
+ * The clip's boxes for the fragmented MP4 byte copy (mp4-copy.ts, mp4-clip-file.ts): `ftyp`, a `moov` whose sample
+ * tables list the chosen samples of each track where they were written, the `mdat` header and `free` room.
  */
 
 /** One track of the clip: the source samples [from, from + count) in decode order, and its edit list. */
@@ -268,29 +266,3 @@ export const mdatHeader = (payload: number) =>
 
 /** A `free` box of `length` bytes (8 or more): room kept or left in the file. */
 export const freeBox = (length: number) => concat([u32(length), ascii("free"), new Uint8Array(length - 8)]);
-
-/**
- * ftyp + moov + the mdat header for `payload` bytes of media. `place(t, o)` is where track t's source byte at `o` lands in the
- * mdat's payload (from 0); the sample tables get file offsets from it. co64 when the file passes 4 GiB.
- */
-export function clipHeader(
-  format: Format,
-  tracks: ClipTrack[],
-  place: (track: ClipTrack, sourceOffset: number) => number,
-  payload: number,
-): Uint8Array {
-  const build = (base: number, wide: boolean) =>
-    concat([
-      clipFtyp(
-        format,
-        tracks.map((t) => t.track.codec),
-      ),
-      clipMoov(tracks, (t, o) => base + place(t, o), wide),
-      mdatHeader(payload),
-    ]);
-  // The offsets depend on the header's length, which does not depend on their values (only on stco vs co64).
-  const first = build(0, false);
-  const wide = first.length + payload > 0xffffffff;
-  const sized = wide ? build(0, true) : first;
-  return build(sized.length, wide);
-}

@@ -28,7 +28,7 @@ const staged = (format: StagedSource["format"], choice: Choice | null) =>
 describe("CUT_PATHS", () => {
   it("lists the twelve paths in the order they are tried: in this process, straight from the source, from the stage", () => {
     expect(CUT_PATHS.map((p) => `${p.where}: ${p.name}`)).toEqual([
-      "in-process: MP4 byte copy",
+      "in-process: fragmented MP4 byte copy",
       "in-process: Matroska byte copy",
       "in-process: mediabunny copy",
       "in-process: in-process H.264 smart cut",

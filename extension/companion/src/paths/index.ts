@@ -25,11 +25,13 @@ import { reencodeReasons, type Choice } from "./strategy";
  * checks it (paths/cut.ts). Paths 1–4 write the clip in this process from the container's own index; path 5 encodes
  * a crop or burned-in captions straight from the source; what none of them takes is read once into a stage by
  * ffmpeg, and paths 6–12 cut it from there. Every refusal is traced by the path's name (`refused by <name>: <why>`).
+ * A path stays in this list only where it is the only one to take a clip, or at least 15% faster than the next one
+ * that would on a realistic link (`BENCH_ONLY=paths` in bench/companion-cut.ts; bench/results/companion-cut.md).
  */
 
 /** What the paths tried so far learned about the source, for the next one's `refuse`. */
 export interface Learned {
-  /** Why the byte copy for this container (path 1 or 2) did not take the clip: mediabunny's trace names it. */
+  /** Why the byte copy for this container did not take the clip: mediabunny's trace names it. */
   byteCopy?: string;
   /** The strategy rule, applied by that byte copy, chose this cut instead of a copy. */
   chose?: "smart" | "reencode";
@@ -41,7 +43,7 @@ export interface InProcessContext {
   probed?: Promise<MediaInfo>;
   /** How far a walk that reads the clip has read. */
   onRead?: (fraction: number) => void;
-  /** mediabunny's reading of the index, made once for paths 3 and 4. */
+  /** mediabunny's reading of the index, made once for the mediabunny copy and the in-process smart cut. */
   mediabunny(): Promise<MediabunnyReading>;
 }
 
@@ -109,12 +111,12 @@ function inProcessRefusal(req: CutRequest): string | null {
   return writableRefusal(req);
 }
 
-/** Paths 3 and 4 read with mediabunny unless the byte copy found the strategy rule rules them out. */
+/** The mediabunny paths read with mediabunny unless the byte copy found the strategy rule rules them out. */
 function mediabunnyRefusal(req: CutRequest, learned: Learned): string | null {
   const gate = inProcessRefusal(req);
   if (gate) return gate;
   // The strategy rule ruled the copy out, not the container: mediabunny's reading would choose the same, so it is
-  // read only for a smart cut path 4 makes (H.264 into MP4/MOV).
+  // read only for a smart cut the in-process smart cut makes (H.264 into MP4/MOV).
   if (learned.chose === "reencode") return "auto chose reencode";
   const staged = learned.chose === "smart" ? smartRefusal(req) : null;
   return staged ? `auto chose smart: ${staged}` : null;
@@ -145,7 +147,7 @@ function withReason(plan: Plan, s: StagedSource): Plan {
 
 export const CUT_PATHS: readonly CutPath[] = [
   {
-    name: "MP4 byte copy",
+    name: "fragmented MP4 byte copy",
     where: "in-process",
     reads: /^(?!.*(matroska|webm))/,
     refuse: (req) => inProcessRefusal(req) ?? mp4CopyRefusal(req),
@@ -255,13 +257,13 @@ export const CUT_PATHS: readonly CutPath[] = [
 export const benchHook = { skip: new Set<string>(), took: "" };
 
 const IN_PROCESS = CUT_PATHS.filter((p): p is InProcessPath => p.where === "in-process");
+export const STREAMED_PATHS = CUT_PATHS.filter((p): p is StreamedPath => p.where === "streamed");
 export const STAGED_PATHS = CUT_PATHS.filter((p): p is StagedPath => p.where === "staged");
 
 /**
- * Paths 1–4 in order: the first plan, or the last refusal (the staged path is told it). Run by the cut, or earlier
- * by the job queue during the ledger's hold (early-plan.ts). Audio output never gets here.
+ * The in-process paths in order: the first plan, or the last refusal (the staged path is told it). Run by the cut, or
+ * earlier by the job queue during the ledger's hold (early-plan.ts). Audio output never gets here.
  */
-export const STREAMED_PATHS = CUT_PATHS.filter((p): p is StreamedPath => p.where === "streamed");
 export async function planInProcess(
   req: CutRequest,
   o: { signal?: AbortSignal; probed?: Promise<MediaInfo>; onRead?: (fraction: number) => void } = {},

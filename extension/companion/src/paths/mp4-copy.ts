@@ -1,6 +1,5 @@
 // Long because: the MP4 byte copy path: seven named steps (open, fragments, packets, sound, tracks, fragmented and
 // progressive plans) over one Walk state, which a split would have to pass around whole.
-import { open } from "node:fs/promises";
 import { START_TOLERANCE_SECONDS, takesAsFirst } from "../../../../app/domain/frames";
 import { checkWrittenClip } from "../check/written-clip";
 import { choseOther, MARGIN_SECONDS, NotTaken, withCopyReaders, type ByteCopyOutcome } from "./copy-readers";
@@ -16,7 +15,7 @@ import {
   type SampleTable,
 } from "../containers/mp4-tables";
 import { clipSubsegments, readFragmentIndex, type FragmentIndex } from "../containers/sidx";
-import { clipFtyp, clipHeader, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "../containers/mp4-write";
+import { clipFtyp, mediaDuration, MOVIE_TIMESCALE, type ClipTrack } from "../containers/mp4-write";
 import { FragmentStream, type Samples } from "../containers/fragment-stream";
 import { Mp4ClipFile, moovRoom } from "../containers/mp4-clip-file";
 import type { Packet } from "../source/probe";
@@ -26,21 +25,16 @@ import { chooseStrategy, copyRuledOut, copySpan } from "./strategy";
 import type { CopiedPackets, Verified } from "../check/verify";
 
 /**
- * The byte-level copy of an MP4/MOV, of a fragmented MP4 with a `sidx` and of a DASH pair of them (path 1 of
- * docs/decisions/002-cut-strategy.md): the sample tables (or the clip's fragments' moofs) are read by us
- * (mp4-tables.ts) into typed arrays, and the packets are chosen by the same rules as the mediabunny path (keyframe at
- * or before the start, planFrames/chooseStrategy, listAudio's rule). A progressive source's clip is the chosen samples'
- * byte span copied from the range reader's responses straight into the file behind a header built from the plan
- * (mp4-write.ts). A fragmented source's is written while its fragments are read (fragment-stream.ts, mp4-clip-file.ts),
- * its moov written last, into room kept before the samples. No packet is ever an object: mediabunny's per-packet read
- * and mux cost more CPU than plain ffmpeg's whole copy. What this does not take is answered with `notTaken` and goes on
- * down the list of paths (paths/index.ts).
+ * The byte-level copy of a fragmented MP4 with a `sidx`, and of a DASH pair of them, YouTube's layout (the fragmented
+ * MP4 byte copy of docs/decisions/002-cut-strategy.md): the clip's fragments' moofs are read by us (mp4-tables.ts) into
+ * typed arrays, and the packets are chosen by the same rules as the mediabunny path (keyframe at or before the start,
+ * planFrames/chooseStrategy, listAudio's rule). The clip is written while its fragments are read (fragment-stream.ts,
+ * mp4-clip-file.ts), its moov written last, into room kept before the samples: each byte is read once and a few MB
+ * are held, where mediabunny lists the whole span before it writes and reads a span past the range reader's cache
+ * twice (a 120 s DASH clip: twice the bytes and twice the time on a 6 MB/s link). A progressive MP4 is the mediabunny
+ * copy's: this path's own copy of it was no faster on that link. What this does not take is answered with `notTaken`
+ * and goes on down the list of paths (paths/index.ts).
  */
-
-/** Chosen samples closer than this are copied as one range, with the unchosen bytes between them. */
-const MERGE_GAP = 1024 * 1024;
-/** Each read from the reader, and each write to the file. */
-const PIECE = 2 * 1024 * 1024;
 
 const VIDEO_ENTRIES = new Set(["avc1", "avc3", "hvc1", "hev1"]);
 
@@ -69,20 +63,21 @@ export async function planMp4Copy(
   );
 }
 
-/** One source file read for the clip: its movie header, and for a fragmented file its `sidx`. */
+/** One source file read for the clip: its movie header and its `sidx`. */
 interface Opened {
   reader: RangeReader;
   movie: Mp4Movie;
-  index: FragmentIndex | null;
+  index: FragmentIndex;
 }
 
 async function openMovie(reader: RangeReader): Promise<Opened | string> {
   const read = (a: number, b: number) => reader.read(a, b);
   const index = await readFragmentIndex(read, reader.size);
+  if (!index) return "no sidx (a progressive MP4, or fragments without an index)";
   const moov = await readMoov(reader);
   if (typeof moov === "string") return moov;
   const movie = readMovie(moov);
-  if (movie.fragmented && !index) return "a fragmented MP4 without a sidx";
+  if (!movie.fragmented) return "a progressive MP4 with a sidx";
   return { reader, movie, index };
 }
 
@@ -111,7 +106,7 @@ async function loadFragments(
   },
 ): Promise<string | null> {
   const toMedia = walk?.toMedia ?? 0;
-  const span = o.index && clipSubsegments(o.index, start + toMedia, end + toMedia, MARGIN_SECONDS, walk?.back);
+  const span = clipSubsegments(o.index, start + toMedia, end + toMedia, MARGIN_SECONDS, walk?.back);
   if (!span) return "the clip's first fragment does not start with a keyframe";
   const stop = span.offset + span.length;
   let readSpan = walk?.afterFirst ? () => o.reader.expectSpan(span.offset, stop) : null;
@@ -281,8 +276,8 @@ interface Walk {
   loadAudio: (from: number) => Promise<string | { opened: Opened; track: Mp4Track | undefined }>;
   /** That load begun early, from the sidx's guess of the first fragment. */
   early: ReturnType<Walk["loadAudio"]> | null;
-  /** A fragmented source's clip, written as its fragments are read. */
-  stream: FragmentStream | null;
+  /** The clip, written as its fragments are read. */
+  stream: FragmentStream;
 }
 
 /** The clip's packets as the strategy rule chose them: the keyframe sample, the frame plan and a copy's end. */
@@ -314,10 +309,8 @@ async function planWith(
 ): Promise<Mp4CopyOutcome> {
   const walk = await openVideo(req, openReader);
   if (typeof walk === "string") return { notTaken: walk };
-  if (walk.main.index && walk.stream) {
-    const missing = await walkFragments(walk, onRead, created);
-    if (missing) return { notTaken: missing };
-  }
+  const missing = await walkFragments(walk, onRead, created);
+  if (missing) return { notTaken: missing };
   const chosen = choosePackets(walk);
   if ("notTaken" in chosen) return chosen;
   const sound = await soundRun(walk, chosen);
@@ -328,12 +321,11 @@ async function planWith(
     checkWrittenClip(out, req.format, clip.known, clip.starts, { ffmpeg: o.ffmpeg, signal: o.signal });
   const planned = {
     ...copySpan(chosen.frames, chosen.choice),
-    via: walk.main.index ? "byte copy of the fragments' tables" : "byte copy of the MP4 sample tables",
+    via: "byte copy of the fragments' tables",
     known: clip.known,
     stats,
   };
-  if (walk.stream) return { plan: fragmentedPlan(walk, clip.tracks, planned, close, check) };
-  return progressivePlan(walk, chosen, clip.tracks, planned, close, check);
+  return { plan: fragmentedPlan(walk, clip.tracks, planned, close, check) };
 }
 
 /** Step 1: the video file's movie header (and sidx), its video track and timeline; the separate audio's head beside. */
@@ -361,15 +353,15 @@ async function openVideo(
     const opened = await audioHead!;
     if (typeof opened === "string") return `audio: ${opened}`;
     const track = opened.movie.tracks.find((t) => t.handler === "soun");
-    const missing = track && opened.index ? await loadFragments(opened, [track], Math.max(0, from), end) : null;
+    const missing = track ? await loadFragments(opened, [track], Math.max(0, from), end) : null;
     return missing ? `audio: ${missing}` : { opened, track };
   };
   // The sidx counts on the media clock: the edit's offset from the presentation one (and the keyframe rule's 1 ms).
   const toMedia = vt.mediaTime / video.timescale - vt.shift + START_TOLERANCE_SECONDS;
-  const firstFragment = main.index && clipFrom(main.index, start + toMedia);
+  const firstFragment = clipFrom(main.index, start + toMedia);
   const early = separate && firstFragment !== null ? loadAudio(firstFragment - toMedia - 0.5) : null;
   early?.catch(() => undefined);
-  const stream = main.index ? new FragmentStream(main.reader, toTicks(end - HOLD_SECONDS)) : null;
+  const stream = new FragmentStream(main.reader, toTicks(end - HOLD_SECONDS));
   return {
     ...{ req, start, end, main, video, vPts: presented(video, vt), separate, audioFile, audio },
     ...{ toMedia, loadAudio, early, stream },
@@ -387,7 +379,7 @@ async function walkFragments(
   created: (clip: Mp4ClipFile) => void,
 ): Promise<string | null> {
   const { req, main, video, vPts, start, end, separate } = w;
-  const stream = w.stream!;
+  const stream = w.stream;
   /** Subsegments the walk begins before the sidx's choice (1 when the start's frame was in the one before). */
   let back = 0;
   const own = w.audio;
@@ -480,16 +472,10 @@ function choosePackets(w: Walk): Chosen | { notTaken: string; chose?: "smart" | 
 }
 
 /**
- * Step 4: the sound (a progressive DASH pair's separate file loaded now), its sample entries checked, and the run of
- * samples the copy's rule (copiesAudioPacket) keeps; or why not.
+ * Step 4: the sound, its sample entries checked, and the run of samples the copy's rule (copiesAudioPacket) keeps;
+ * or why not.
  */
 async function soundRun(w: Walk, c: Chosen): Promise<SoundRun | string> {
-  if (w.separate && !w.stream) {
-    const loaded = await (w.early ?? w.loadAudio(c.keySeconds - 0.1));
-    if (typeof loaded === "string") return loaded;
-    w.audioFile = loaded.opened;
-    w.audio = loaded.track;
-  }
   const { audio, audioFile, video } = w;
   if (w.req.info.audio && audio?.codec !== "mp4a") return `audio sample entry ${audio?.codec ?? "none"}`;
   for (const t of [video, audio]) {
@@ -513,14 +499,11 @@ async function soundRun(w: Walk, c: Chosen): Promise<SoundRun | string> {
     run.aCount = found.count;
     if (run.aCount > 0) run.aStart = aPts(run.aFrom);
   }
-  const unkept = w.stream?.unkept(c.k + c.choice.packets, run.aFrom, run.aCount);
+  const unkept = w.stream.unkept(c.k + c.choice.packets, run.aFrom, run.aCount);
   if (unkept) return unkept;
-  // A sample of no bytes has no place among the written ones (the progressive path's ranges give it one).
+  // A sample of no bytes has no place among the written ones.
   const empty = (s: SampleTable, from: number, count: number) => s.size.subarray(from, from + count).includes(0);
-  if (
-    w.stream &&
-    (empty(video.samples, c.k, c.choice.packets) || (audio && empty(audio.samples, run.aFrom, run.aCount)))
-  )
+  if (empty(video.samples, c.k, c.choice.packets) || (audio && empty(audio.samples, run.aFrom, run.aCount)))
     return "a sample of no bytes";
   return run;
 }
@@ -582,7 +565,7 @@ function fragmentedPlan(
   close: () => Promise<void>,
   check: Check,
 ): DirectPlan {
-  const stream = w.stream!;
+  const stream = w.stream;
   const file = stream.file!;
   const readerOf = (t: ClipTrack) => (t.track === w.video ? w.main.reader : w.audioFile!.reader);
   return {
@@ -603,74 +586,6 @@ function fragmentedPlan(
       return check(out, o);
     },
   };
-}
-
-/**
- * Step 6, progressive: the mdat is the video file's ranges, then (DASH) the audio file's; each track's samples are
- * placed in its file's. The header is built before any media byte is read; the bytes are copied as they arrive.
- */
-async function progressivePlan(
-  w: Walk,
-  c: Chosen,
-  tracks: ClipTrack[],
-  planned: Planned,
-  close: () => Promise<void>,
-  check: Check,
-): Promise<Mp4CopyOutcome> {
-  const { main, audioFile, video, req } = w;
-  const vs = video.samples;
-  const files = [{ file: main, tracks: tracks.filter((t) => t.track === video || audioFile === main) }];
-  if (audioFile && audioFile !== main && tracks[1]) files.push({ file: audioFile, tracks: [tracks[1]] });
-  let payload = 0;
-  const parts = files.map(({ file, tracks: own }) => {
-    const ranges = byteRanges(own, payload);
-    payload = ranges.reduce((end, r) => Math.max(end, r.out + r.end - r.start), payload);
-    return { reader: file.reader, tracks: own, ranges };
-  });
-  // Reads start with large parts over the span (a progressive file's index gives it before any media byte).
-  for (const p of parts) p.reader.expectSpan(p.ranges[0]!.start, p.ranges[p.ranges.length - 1]!.end);
-  // The keyframe must be a clean start in the bitstream too (stss can mark recovery points).
-  if (!startsClean(video, await main.reader.read(vs.offset[c.k]!, vs.offset[c.k]! + vs.size[c.k]!))) {
-    return { notTaken: "the keyframe is not an IDR picture" };
-  }
-  const place = (t: ClipTrack, o: number) => {
-    const ranges = parts.find((p) => p.tracks.includes(t))!.ranges;
-    let lo = 0;
-    let hi = ranges.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ranges[mid]!.start <= o) lo = mid;
-      else hi = mid - 1;
-    }
-    return ranges[lo]!.out + (o - ranges[lo]!.start);
-  };
-  const header = clipHeader(req.format, tracks, place, payload);
-  const plan: DirectPlan = {
-    ...planned,
-    close,
-    async write(out, o) {
-      const file = await open(out, "w");
-      try {
-        await file.write(header);
-        let done = 0;
-        for (const part of parts) {
-          for (const r of part.ranges) {
-            for (let p = r.start; p < r.end; p += PIECE) {
-              o.signal?.throwIfAborted();
-              const to = Math.min(r.end, p + PIECE);
-              await file.writev(await part.reader.pieces(p, to));
-              done += to - p;
-              o.onProgress?.(done / payload);
-            }
-          }
-        }
-      } finally {
-        await file.close();
-      }
-      return check(out, o);
-    },
-  };
-  return { plan };
 }
 
 /** The keyframe shown last at or before `start` among `count` samples (a start before the first picture: the first). */
@@ -711,29 +626,4 @@ function rateOf(s: Samples, timescale: number): number {
   const n = s.size.length;
   for (let i = 0; i < n; i++) total += s.duration[i]!;
   return total > 0 ? (n * timescale) / total : 0;
-}
-
-/** The chosen samples' bytes as few ranges of the source, in file order, and where each lands in the mdat. */
-function byteRanges(tracks: ClipTrack[], base: number): { start: number; end: number; out: number }[] {
-  const spans: [number, number][] = [];
-  for (const t of tracks) {
-    const s = t.track.samples;
-    for (let i = t.from; i < t.from + t.count; i++) spans.push([s.offset[i]!, s.offset[i]! + s.size[i]!]);
-  }
-  spans.sort((a, b) => a[0] - b[0]);
-  const ranges: { start: number; end: number; out: number }[] = [];
-  let out = base;
-  for (const [a, b] of spans) {
-    const last = ranges[ranges.length - 1];
-    if (last && a <= last.end + MERGE_GAP) {
-      if (b > last.end) {
-        out += b - last.end;
-        last.end = b;
-      }
-    } else {
-      ranges.push({ start: a, end: b, out });
-      out += b - a;
-    }
-  }
-  return ranges;
 }

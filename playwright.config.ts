@@ -3,6 +3,7 @@ import { CHROMIUM_LAUNCH } from "./tests/chromium";
 
 const PORT = Number(process.env.E2E_PORT ?? 8790);
 export const BASE_URL = `http://localhost:${PORT}`;
+const RETRIES = Number(process.env.E2E_RETRIES ?? (process.env.CI ? 1 : 0));
 export const FAKE_GOOGLE_URL = `http://127.0.0.1:${Number(process.env.FAKE_GOOGLE_PORT ?? 8791)}`;
 
 export default defineConfig({
@@ -16,15 +17,17 @@ export default defineConfig({
   // npm test retries a failed test once (E2E_RETRIES=1) and its summary counts the retried ones as flaky, by name: wrangler
   // dev's proxy answers 503 to a POST whose connection to the Worker sat idle ~5 s (cloudflare/workers-sdk#14641), a
   // local-tool race a test cannot wait out (it failed the team invitation's POST in 1 of 3 clean-clone runs).
-  retries: Number(process.env.E2E_RETRIES ?? (process.env.CI ? 1 : 0)),
+  retries: RETRIES,
   timeout: 60_000,
   // npm test runs the browsers beside the workerd and FFmpeg suites on 2 cores: a navigation can take several seconds.
   expect: { timeout: 10_000 },
   use: {
     baseURL: BASE_URL,
-    // A failed test keeps its trace (actions, DOM snapshots, network) but no screencast: the screencast's frames cost
-    // the browsers ~20 % of their CPU on this 2-core machine (admin spec: 77 → 57 CPU-s of Chromium), for every test.
-    trace: { mode: "retain-on-failure", screenshots: false },
+    // A failed test's trace (actions, DOM snapshots, network) but no screencast: the screencast's frames cost the
+    // browsers ~20 % of their CPU on this 2-core machine (admin spec: 77 → 57 CPU-s of Chromium), for every test.
+    // Where a failed test is retried (npm test, CI), only the retry records one: recording every first attempt to keep
+    // the failed ones cost ~11 % of the suite's CPU (admin + auth specs, all processes: 143 → 127 CPU-s).
+    trace: { mode: RETRIES > 0 ? "on-first-retry" : "retain-on-failure", screenshots: false },
     launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],

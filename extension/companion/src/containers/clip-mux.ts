@@ -22,7 +22,7 @@ import type { Format } from "../../../../app/domain/media";
 import { ClipError } from "../errors";
 
 /**
- * Writing a clip from packets in this process (the in-process copy and smart cut: paths 3 and 4 of
+ * Writing a clip from packets in this process (the mediabunny copy: path 3 of
  * docs/decisions/002-cut-strategy.md); the written clip is read back by check/written-clip.ts.
  */
 

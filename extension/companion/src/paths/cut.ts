@@ -26,8 +26,8 @@ import { runStage, stagePaths, type StageSpec } from "./staged/stage";
 import { chooseStrategy, expectsFullEncode, expectsSmartCut, stagingFormat, validateCut } from "./strategy";
 
 /**
- * The cut: for each path in CUT_PATHS (paths/index.ts), in order: does it refuse? else plan, write, check. Paths 1–4
- * write the clip in this process from the container's index (planInProcess, which the job queue may have run during
+ * The cut: for each path in CUT_PATHS (paths/index.ts), in order: does it refuse? else plan, write, check. Paths 1–3
+ * copy the clip in this process from the container's index (planInProcess, which the job queue may have run during
  * the hold); what they refuse is staged once by ffmpeg and cut by the first staged path that takes it. Every refusal
  * is traced by the path's name.
  */
@@ -69,11 +69,12 @@ export async function cutClip(request: CutRequest, hooks: CutHooks): Promise<Cut
   const stageShare = expectsFullEncode(req) ? (remote ? 0.12 : 0.04) : remote ? 0.45 : 0.15;
   run.progress.plan(stageShare);
   // A source probed from its index lacks what only ffprobe describes (profile, level, colour: a smart cut's encoders
-  // match them; the ffmpeg plans use more): when the cut will likely be smart, ffprobe runs beside the index read.
+  // match them; the ffmpeg plans use more): when the cut will likely be smart (staged), ffprobe runs beside the index
+  // read.
   const fullInfo = req.info.fromIndex && expectsSmartCut(req) ? withFfprobe(req, hooks) : null;
   fullInfo?.catch(() => undefined);
   if (!isAudioFormat(req.format)) {
-    const direct = await planDirect(req, run, fullInfo);
+    const direct = await planDirect(req, run);
     if ("plan" in direct) return await cutInProcess(direct.req, hooks, direct.plan, run);
     note(trace, `ffmpeg path: ${direct.refused}`);
     req = direct.req;
@@ -135,19 +136,9 @@ async function finish(req: CutRequest, run: Run, plan: Plan, verified: Verified,
   return clipResult(req, plan, verified, { output: slot.path, size, began: run.began, watermark });
 }
 
-/**
- * Paths 1–4 (or the job queue's early run of them), each refusal traced by name. A smart cut planned on a source
- * probed from its index is planned again on ffprobe's description, which its encoders match.
- */
-async function planDirect(
-  request: CutRequest,
-  run: Run,
-  fullInfo: Promise<CutRequest> | null,
-): Promise<DirectOutcome & { req: CutRequest }> {
+/** Paths 1–3 (or the job queue's early run of them), each refusal traced by name. */
+async function planDirect(req: CutRequest, run: Run): Promise<DirectOutcome & { req: CutRequest }> {
   const { hooks, trace, progress } = run;
-  let req = request;
-  const probed = fullInfo?.then((r) => r.info);
-  probed?.catch(() => undefined);
   // A walk that reads the whole clip (WebM, fragmented MP4) is most of the job; the write is the rest.
   progress.plan(WALK_SHARE);
   const reads = hooks.directReads ?? readProgress();
@@ -158,15 +149,7 @@ async function planDirect(
     onRead({ outTimeSeconds: fraction, frame: null, speed: null });
   });
   const signal = hooks.signal;
-  let direct = await trace.span(
-    "index",
-    () => hooks.directPlan ?? planInProcess(req, { signal, probed, onRead: reads }),
-  );
-  if ("plan" in direct && direct.plan.strategy === "smart" && req.info.fromIndex && !fullInfo) {
-    await direct.plan.close();
-    req = await trace.span("probe (smart cut)", () => withFfprobe(req, hooks));
-    direct = await trace.span("index", () => planInProcess(req, { signal }));
-  }
+  const direct = await trace.span("index", () => hooks.directPlan ?? planInProcess(req, { signal, onRead: reads }));
   for (const r of direct.refusals) note(trace, `refused by ${r.path}: ${r.why}`);
   // What the walk showed stays: the cut that follows (its write, or another cut) has the rest of the bar.
   if (walked) progress.carry();
@@ -361,7 +344,7 @@ async function withFfprobe(req: CutRequest, hooks: CutHooks): Promise<CutRequest
 }
 
 /**
- * The copy or H.264 smart cut written in this process from the planned packets (direct-copy.ts, direct-smart.ts):
+ * The copy written in this process from the planned packets (mp4-copy.ts, mkv-copy.ts, direct-copy.ts):
  * the file is checked against the plan before it is handed over.
  */
 async function cutInProcess(req: CutRequest, hooks: CutHooks, plan: DirectPlan, o: Run): Promise<CutResult> {

@@ -1,5 +1,4 @@
-// Long because: the mediabunny copy path (reading, refusals, packet choice and the sound's list) is one path's rule;
-// the shared reading also feeds the smart cut (direct-smart.ts).
+// Long because: the mediabunny copy path (reading, refusals, packet choice and the sound's list) is one path's rule.
 import {
   CustomSource,
   EncodedPacketSink,
@@ -35,7 +34,7 @@ import type { CopiedPackets, Verified } from "../check/verify";
  * own index (MP4 sample tables, our reading of a DASH file's `sidx`, Matroska Cues) is read by mediabunny through the
  * guarded range reader, the packets are chosen before any media byte is read (the same snap rule, frame plan and
  * closed-prefix end as the staged copy), and then exactly those packets are read and written into the clip as they
- * arrive. The same reading serves path 4, the in-process H.264 smart cut (direct-smart.ts). What neither takes is
+ * arrive. What it does not take (a smart cut, a re-encode, what mediabunny reads differently from ffmpeg) is
  * refused with the reason, and the cut goes on down the list (paths/index.ts).
  */
 
@@ -117,7 +116,7 @@ async function openSource(
 
 const ticks = (seconds: number) => toTicks(seconds);
 
-/** The mediabunny reading of one request, shared by the mediabunny copy (path 3) and the in-process smart cut (4). */
+/** The mediabunny reading of one request (made by planInProcess once, when the mediabunny copy is asked). */
 export interface MediabunnyRead {
   /** How the trace names it: mediabunny, and why the container's byte copy did not take the clip. */
   via: string;
@@ -247,7 +246,7 @@ export async function notRead(
 /** Path 3: the copy from mediabunny's reading, written by mediabunny's muxer. */
 export async function planMediabunnyCopy(read: MediabunnyRead, req: CutRequest, signal?: AbortSignal) {
   const { choice, frames, listed, audioTrack, audioShift, key } = read;
-  // A smart cut is path 4's (it reads the same reading); anything else is the staged path's.
+  // A smart cut or a re-encode is a staged path's.
   if (choice.kind !== "copy") return { refused: `auto chose ${choice.kind}` };
   try {
     const video = listed.slice(0, choice.packets);

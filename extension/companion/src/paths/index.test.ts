@@ -26,12 +26,11 @@ const staged = (format: StagedSource["format"], choice: Choice | null) =>
   ({ format, choice, frames: null, stage: "", staged: { video: [], audio: [] }, work: "", end: 0 }) as StagedSource;
 
 describe("CUT_PATHS", () => {
-  it("lists the twelve paths in the order they are tried: in this process, straight from the source, from the stage", () => {
+  it("lists the eleven paths in the order they are tried: in this process, straight from the source, from the stage", () => {
     expect(CUT_PATHS.map((p) => `${p.where}: ${p.name}`)).toEqual([
       "in-process: fragmented MP4 byte copy",
       "in-process: Matroska byte copy",
       "in-process: mediabunny copy",
-      "in-process: in-process H.264 smart cut",
       "streamed: streamed shorts",
       "staged: staged audio",
       "staged: staged copy",
@@ -51,7 +50,7 @@ describe("CUT_PATHS", () => {
       refusals: CUT_PATHS.filter((p) => p.where === "in-process").map((p) => ({ path: p.name, why })),
     });
     const vp9 = await planInProcess(request({ codec: "vp9", container: "matroska,webm", strategy: "smart" }));
-    expect("refused" in vp9 && vp9.refused).toBe("smart asked: the vp9 smart cut is staged by ffmpeg");
+    expect("refused" in vp9 && vp9.refused).toBe("smart asked: smart cuts are staged by ffmpeg");
   });
 
   it("gives each staged choice to exactly one staged path", () => {

@@ -2,12 +2,10 @@
 // in-process walk over it; split, the order would live in two places.
 import { isAudioFormat } from "../../../../app/domain/media";
 import type { StagedPackets } from "./staged/listing";
-import type { MediaInfo } from "../source/probe";
 import type { CutFrames } from "./keyframes";
 import { mkvCopyRefusal, planMkvCopy } from "./mkv-copy";
 import { mp4CopyRefusal, planMp4Copy } from "./mp4-copy";
 import { planMediabunnyCopy, readWithMediabunny, writableRefusal, type MediabunnyReading } from "./direct-copy";
-import { planMediabunnySmart, smartRefusal } from "./direct-smart";
 import { planStreamedShorts, streamedShortsRefusal, type StreamedPlan } from "./streamed-shorts";
 import type { CutRequest, DirectOutcome, PacketsAhead, PathOutcome, Refusal } from "./request";
 import { audioPlan } from "./staged/audio";
@@ -22,9 +20,10 @@ import { reencodeReasons, type Choice } from "./strategy";
 
 /**
  * The ways to cut a clip, in the order they are tried: the first that does not refuse a request plans, writes and
- * checks it (paths/cut.ts). Paths 1–4 write the clip in this process from the container's own index; path 5 encodes
+ * checks it (paths/cut.ts). Paths 1–3 copy the clip in this process from the container's own index; path 4 encodes
  * a crop or burned-in captions straight from the source; what none of them takes is read once into a stage by
- * ffmpeg, and paths 6–12 cut it from there. Every refusal is traced by the path's name (`refused by <name>: <why>`).
+ * ffmpeg, and paths 5–11 cut it from there (every smart cut among them). Every refusal is traced by the path's name
+ * (`refused by <name>: <why>`).
  * A path stays in this list only where it is the only one to take a clip, or at least 15% faster than the next one
  * that would on a realistic link (`BENCH_ONLY=paths` in bench/companion-cut.ts; bench/results/companion-cut.md).
  */
@@ -39,11 +38,9 @@ export interface Learned {
 
 export interface InProcessContext {
   signal?: AbortSignal;
-  /** ffprobe's description, run beside the index read (a smart cut's encoders match it). */
-  probed?: Promise<MediaInfo>;
   /** How far a walk that reads the clip has read. */
   onRead?: (fraction: number) => void;
-  /** mediabunny's reading of the index, made once for the mediabunny copy and the in-process smart cut. */
+  /** mediabunny's reading of the index (the mediabunny copy's). */
   mediabunny(): Promise<MediabunnyReading>;
 }
 
@@ -103,23 +100,20 @@ export type CutPath = InProcessPath | StreamedPath | StagedPath;
 function inProcessRefusal(req: CutRequest): string | null {
   if (!req.info.video) return "no picture";
   if (req.strategy === "reencode") return "reencode asked";
-  // A smart cut in this process is H.264 into MP4/MOV (direct-smart.ts); VP9's stays on the staged path.
-  if (req.strategy === "smart" && smartRefusal(req)) return `smart asked: ${smartRefusal(req)}`;
+  // Smart cuts are staged: an in-process one was no faster on a realistic link (bench/results/companion-cut.md).
+  if (req.strategy === "smart") return "smart asked: smart cuts are staged by ffmpeg";
   const needs = reencodeReasons(req);
   if (needs.length > 0) return `re-encode needed (${needs.join(", ")})`;
   if (req.captions) return "a captions track: muxed by a staged path";
   return writableRefusal(req);
 }
 
-/** The mediabunny paths read with mediabunny unless the byte copy found the strategy rule rules them out. */
+/** The mediabunny copy reads with mediabunny unless the byte copy found the strategy rule rules a copy out. */
 function mediabunnyRefusal(req: CutRequest, learned: Learned): string | null {
   const gate = inProcessRefusal(req);
   if (gate) return gate;
-  // The strategy rule ruled the copy out, not the container: mediabunny's reading would choose the same, so it is
-  // read only for a smart cut the in-process smart cut makes (H.264 into MP4/MOV).
-  if (learned.chose === "reencode") return "auto chose reencode";
-  const staged = learned.chose === "smart" ? smartRefusal(req) : null;
-  return staged ? `auto chose smart: ${staged}` : null;
+  // The strategy rule ruled the copy out, not the container: mediabunny's reading would choose the same.
+  return learned.chose ? `auto chose ${learned.chose}` : null;
 }
 
 const MATROSKA = /matroska|webm/;
@@ -167,15 +161,6 @@ export const CUT_PATHS: readonly CutPath[] = [
     plan: async (req, ctx) => {
       const read = await asReading(ctx);
       return "refused" in read ? read : planMediabunnyCopy(read, req, ctx.signal);
-    },
-  },
-  {
-    name: "in-process H.264 smart cut",
-    where: "in-process",
-    refuse: mediabunnyRefusal,
-    plan: async (req, ctx) => {
-      const read = await asReading(ctx);
-      return "refused" in read ? read : planMediabunnySmart(read, req, ctx.probed, ctx.signal);
     },
   },
   {
@@ -266,7 +251,7 @@ export const STAGED_PATHS = CUT_PATHS.filter((p): p is StagedPath => p.where ===
  */
 export async function planInProcess(
   req: CutRequest,
-  o: { signal?: AbortSignal; probed?: Promise<MediaInfo>; onRead?: (fraction: number) => void } = {},
+  o: { signal?: AbortSignal; onRead?: (fraction: number) => void } = {},
 ): Promise<DirectOutcome> {
   const learned: Learned = {};
   const refusals: Refusal[] = [];

@@ -61,7 +61,7 @@ export interface PacketsAhead {
 }
 
 /**
- * A clip planned by a path that writes it in this process (paths/index.ts, paths 1–4): the packets are chosen from
+ * A clip planned by a path that writes it in this process (paths/index.ts, paths 1–3): the packets are chosen from
  * the container's index before any media byte is read.
  */
 export interface DirectPlan {

@@ -100,7 +100,7 @@ function firstStreamed(req: CutRequest, trace: Trace): StreamedPath | null {
   return null;
 }
 
-/** Path 5: the packets around the range listed, then one ffmpeg run from the source (through its range proxy). */
+/** Path 4: the packets around the range listed, then one ffmpeg run from the source (through its range proxy). */
 async function cutStreamed(req: CutRequest, run: Run, path: StreamedPath): Promise<CutResult> {
   const { hooks, trace } = run;
   const work = await mkdtemp(join(tmpdir(), "clipcut-"));
@@ -156,7 +156,7 @@ async function planDirect(req: CutRequest, run: Run): Promise<DirectOutcome & { 
   return { ...direct, req };
 }
 
-/** Paths 6–11: one ffmpeg read of the clip's span into a stage, then the first staged path that takes it. */
+/** Paths 5–11: one ffmpeg read of the clip's span into a stage, then the first staged path that takes it. */
 async function cutStaged(req: CutRequest, run: Run, stageShare: number): Promise<CutResult> {
   const { hooks, trace, progress } = run;
   const work = await mkdtemp(join(tmpdir(), "clipcut-"));

@@ -212,7 +212,7 @@ export const CUT_PATHS: readonly CutPath[] = [
     head: vp9HeadStep,
   },
   {
-    // A crop or captions re-encoded (from a source path 5 does not seek, or a track a copy cannot start): one run
+    // A crop or captions re-encoded (from a source path 4 does not seek, or a track a copy cannot start): one run
     // that crops, scales and draws or muxes the captions.
     name: "staged shorts",
     where: "staged",

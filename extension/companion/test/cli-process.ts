@@ -1,17 +1,42 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 
 export const CLI = fileURLToPath(new URL("../src/host/cli.ts", import.meta.url));
 export const BIN = fileURLToPath(new URL("../bin/clipcut-companion.mjs", import.meta.url));
 export const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/cli.mjs", import.meta.url));
+/**
+ * node's arguments that run this run's build of the CLI (global-setup.ts bundles src/host/cli.ts once): for the
+ * commands whose behaviour does not depend on how the CLI was started (cut, serve, native-host, --help). `install`,
+ * `uninstall`, `doctor` and `autostart` write or read launchers made from the running script's path: those run the
+ * sources through tsx (runCli), as a repository's `npm run companion` does.
+ */
+export const BUILT_CLI = ["--enable-source-maps", inject("builtCli")];
 
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   cwd?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run([TSX, CLI, ...args], env, cwd);
+}
+
+/** runCli with this run's build of the CLI (BUILT_CLI). */
+export function runBuiltCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run([...BUILT_CLI, ...args], env, cwd);
+}
+
+function run(
+  nodeArgs: string[],
+  env: NodeJS.ProcessEnv,
+  cwd?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSX, CLI, ...args], { env: { ...process.env, ...env }, cwd });
+    const child = spawn(process.execPath, nodeArgs, { env: { ...process.env, ...env }, cwd });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -26,7 +51,7 @@ export function startServe(
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: ChildProcess; port: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, CLI, "serve", ...args], {
+    const child = spawn(process.execPath, [...BUILT_CLI, "serve", ...args], {
       env: { ...process.env, ...env },
       detached: true,
     });

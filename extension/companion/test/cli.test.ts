@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect, inject, it } from "vitest";
 import { parseSrt } from "../../../app/domain/captions";
 import { cutResultSchema } from "../../../app/domain/companion";
-import { BIN, CLI, runCli, TSX } from "./cli-process";
+import { BIN, BUILT_CLI, runBuiltCli } from "./cli-process";
 import { tempDir } from "./helpers";
 import { startRangeServer } from "./range-server";
 import { fakeYtDlp } from "./ytdlp-fixture";
@@ -13,7 +13,7 @@ const dir = inject("mediaDir");
 
 it("cut prints the achieved clip as JSON on its last line", async () => {
   const out = join(tempDir(), "my clip.mp4");
-  const { code, stdout, stderr } = await runCli([
+  const { code, stdout, stderr } = await runBuiltCli([
     "cut",
     join(dir, "src360.mp4"),
     "--start",
@@ -38,7 +38,7 @@ it("cut copies in-process from the file's index, with no staging run, and leaves
   const tmp = tempDir("clipcut-cli-tmp-");
   const out = join(tempDir(), "copy.mp4");
   const args = ["cut", join(dir, "src360.mp4"), "--start", "10", "--end", "14", "--strategy", "copy", "--out", out];
-  const { code, stderr } = await runCli(args, { CLIPCUT_TRACE: "1", TMPDIR: tmp });
+  const { code, stderr } = await runBuiltCli(args, { CLIPCUT_TRACE: "1", TMPDIR: tmp });
   expect(code).toBe(0);
   expect(stderr).toMatch(/\[clipcut trace\] cut copy .*copy \(in-process\)/);
   expect(stderr).not.toMatch(/[:|] stage/);
@@ -50,7 +50,7 @@ it("cut copies in-process from the file's index, with no staging run, and leaves
 it("a page URL is resolved beside yt-dlp's --version: an old yt-dlp's warning still reaches a failed resolve", async () => {
   const yt = fakeYtDlp({ error: "unavailable", version: "2024.01.01" });
   const page = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
-  const { code, stderr } = await runCli(["cut", page, "--start", "1", "--end", "2"], yt.env);
+  const { code, stderr } = await runBuiltCli(["cut", page, "--start", "1", "--end", "2"], yt.env);
   expect(code).toBe(1);
   expect(stderr).toMatch(/Warning: .*yt-dlp/);
   // The failure names the likely cause: the old yt-dlp.
@@ -67,7 +67,7 @@ it("yt-dlp reads no option file: a yt-dlp.conf in the working folder or the user
   mkdirSync(join(config, "yt-dlp"));
   writeFileSync(join(config, "yt-dlp", "config"), `--exec 'pre_process:touch ${planted("user")}'\n`);
   const page = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
-  const { code } = await runCli(
+  const { code } = await runBuiltCli(
     ["cut", page, "--start", "1", "--end", "2"],
     { ...yt.env, XDG_CONFIG_HOME: config },
     work,
@@ -84,7 +84,7 @@ it("yt-dlp reads no option file: a yt-dlp.conf in the working folder or the user
 
 it("a page URL without yt-dlp says what to install", async () => {
   const page = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
-  const { code, stderr } = await runCli(["cut", page, "--start", "1", "--end", "2"], {
+  const { code, stderr } = await runBuiltCli(["cut", page, "--start", "1", "--end", "2"], {
     CLIPCUT_YTDLP: "/nonexistent/yt-dlp",
   });
   expect(code).toBe(1);
@@ -96,7 +96,7 @@ it("a file cut asks no tool for its version: ffmpeg and ffprobe are checked only
   const yt = fakeYtDlp({ error: "private" });
   const out = join(tempDir(), "quiet.mp4");
   const args = ["cut", join(dir, "src360.mp4"), "--start", "10", "--end", "12", "--strategy", "copy", "--out", out];
-  const { code } = await runCli(args, yt.env);
+  const { code } = await runBuiltCli(args, yt.env);
   expect(code).toBe(0);
   // yt-dlp stands in for every tool here: the old start-up check ran its --version on every cut.
   expect(yt.calls()).toEqual([]);
@@ -128,7 +128,7 @@ it("cut takes the panel's aspect, crop position and captions: a page's English t
     const folder = tempDir();
     const out = join(folder, "short.mp4");
     const page = "https://www.youtube.com/watch?v=cliShorts01";
-    const { code, stdout, stderr } = await runCli(
+    const { code, stdout, stderr } = await runBuiltCli(
       [
         ...["cut", page, "--start", "9.5", "--end", "11.5", "--aspect", "9:16", "--crop-position", "0"],
         ...["--captions", "en", "--captions-mode", "soft", "--srt", "--allow-private-sources", "--out", out],
@@ -170,7 +170,11 @@ it("cut refuses a bad aspect, crop position or captions with the panel's rule, b
     [["--captions", "en", "--captions-mode", "soft", "--format", "avi"], /--captions: A subtitle track needs MP4/],
     [["--captions-mode", "soft"], /--captions-mode needs --captions <track>/],
   ] as const) {
-    const { code, stdout, stderr } = await runCli(["cut", source, "--start", "1", "--end", "2", ...flags], {}, cwd);
+    const { code, stdout, stderr } = await runBuiltCli(
+      ["cut", source, "--start", "1", "--end", "2", ...flags],
+      {},
+      cwd,
+    );
     expect({ flags, code, stdout }).toEqual({ flags, code: 2, stdout: "" });
     expect(stderr).toMatch(message);
   }
@@ -179,10 +183,10 @@ it("cut refuses a bad aspect, crop position or captions with the panel's rule, b
 });
 
 it("rejects bad arguments with a usage message", async () => {
-  const bad = await runCli(["cut", join(dir, "src360.mp4"), "--start", "1:99", "--end", "5"]);
+  const bad = await runBuiltCli(["cut", join(dir, "src360.mp4"), "--start", "1:99", "--end", "5"]);
   expect(bad.code).toBe(2);
   expect(bad.stderr).toMatch(/--start: not a time/);
-  const help = await runCli(["--help"]);
+  const help = await runBuiltCli(["--help"]);
   expect(help.code).toBe(0);
   expect(help.stdout).toMatch(/cut <source> --start <time> --end <time>/);
 });
@@ -191,7 +195,7 @@ it("rejects bad arguments with a usage message", async () => {
 function runUntilListening(args: string[]) {
   return new Promise<{ code: number | null; output: string; listened: boolean }>((resolve) => {
     const env = { ...process.env, CLIPCUT_COMPANION_CONFIG_DIR: tempDir("clipcut-config-") };
-    const child = spawn(process.execPath, [TSX, CLI, ...args], { env });
+    const child = spawn(process.execPath, [...BUILT_CLI, ...args], { env });
     let output = "";
     let listened = false;
     const read = (d: Buffer) => {
@@ -221,7 +225,7 @@ it("no command but serve opens a port: without one it says what to run", async (
 });
 
 it("says exactly what to install when ffmpeg is missing", async () => {
-  const missing = await runCli(["cut", join(dir, "src360.mp4"), "--start", "1", "--end", "2"], {
+  const missing = await runBuiltCli(["cut", join(dir, "src360.mp4"), "--start", "1", "--end", "2"], {
     CLIPCUT_FFMPEG: "/nonexistent/ffmpeg",
   });
   expect(missing.code).toBe(1);
@@ -238,7 +242,7 @@ it("the clipcut-companion bin launches the CLI", () => {
 
 it("a page URL starts yt-dlp once for its version (the tools check) and once to resolve, not a second --version", async () => {
   const yt = fakeYtDlp({ error: "private" });
-  const { code, stderr } = await runCli(
+  const { code, stderr } = await runBuiltCli(
     ["cut", "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "--start", "1", "--end", "2"],
     yt.env,
   );

@@ -1,6 +1,8 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import type { TestProject } from "vitest/node";
 import {
   makeAudioSource,
@@ -15,6 +17,8 @@ import {
 declare module "vitest" {
   export interface ProvidedContext {
     mediaDir: string;
+    /** The CLI built for this run (one CommonJS file): see cli-process.ts. */
+    builtCli: string;
   }
 }
 
@@ -34,4 +38,24 @@ export default async function setup(project: TestProject) {
   // YouTube's DASH pair (video-only H.264 MP4 + audio-only AAC M4A), split from the 1080p source.
   await makeDashPair(join(dir, "src1080.mp4"), join(dir, "dash1080-video.mp4"), join(dir, "dash1080-audio.m4a"));
   project.provide("mediaDir", dir);
+  // The CLI as one JavaScript file, bundled as scripts/pack.mjs bundles it (a dev build here), for the tests that start it
+  // only to run it (cut, serve, native-host): through tsx each start spent ~0.8 CPU-s loading the TypeScript, the
+  // build ~0.2. Made from the sources of this run, into a folder of its own that the run removes.
+  const cli = mkdtempSync(join(tmpdir(), "clipcut-companion-cli-"));
+  await build({
+    entryPoints: [fileURLToPath(new URL("../src/host/cli.ts", import.meta.url))],
+    outfile: join(cli, "cli.cjs"),
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    external: ["bufferutil", "utf-8-validate"],
+    // What a run through tsx has: a dev build (it trusts the dev extension id), no store ids.
+    define: { __CLIPCUT_DEV_BUILD__: "true", __CLIPCUT_STORE_EXTENSION_IDS__: "[]" },
+    // A failure's stack names the sources (node --enable-source-maps, cli-process.ts).
+    sourcemap: true,
+    logLevel: "warning",
+  });
+  project.provide("builtCli", join(cli, "cli.cjs"));
+  return () => rmSync(cli, { recursive: true, force: true });
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { nativeMessageSchema, type NativeMessage } from "../../../app/domain/native-messaging";
 import { encodeFrame, FrameReader } from "../src/host/native-frame";
-import { CLI, TSX } from "./cli-process";
+import { BUILT_CLI } from "./cli-process";
 
 /**
  * Drives `clipcut-companion native-host` over its pipes the way a browser does: frames on stdin, frames on stdout.
@@ -23,7 +23,7 @@ export interface NativeHost {
 }
 
 export function startNativeHost(args: string[], env: NodeJS.ProcessEnv = {}): NativeHost {
-  const child = spawn(process.execPath, [TSX, CLI, "native-host", ...args, "chrome-extension://test/"], {
+  const child = spawn(process.execPath, [...BUILT_CLI, "native-host", ...args, "chrome-extension://test/"], {
     env: { ...process.env, ...env },
   });
   const messages: NativeMessage[] = [];

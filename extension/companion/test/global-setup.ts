@@ -40,22 +40,26 @@ export default async function setup(project: TestProject) {
   project.provide("mediaDir", dir);
   // The CLI as one JavaScript file, bundled as scripts/pack.mjs bundles it (a dev build here), for the tests that start it
   // only to run it (cut, serve, native-host): through tsx each start spent ~0.8 CPU-s loading the TypeScript, the
-  // build ~0.2. Made from the sources of this run, into a folder of its own that the run removes.
+  // build ~0.2. Made from the sources of this run (again before each rerun in watch mode), into a folder of its own
+  // that the run removes.
   const cli = mkdtempSync(join(tmpdir(), "clipcut-companion-cli-"));
-  await build({
-    entryPoints: [fileURLToPath(new URL("../src/host/cli.ts", import.meta.url))],
-    outfile: join(cli, "cli.cjs"),
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    external: ["bufferutil", "utf-8-validate"],
-    // What a run through tsx has: a dev build (it trusts the dev extension id), no store ids.
-    define: { __CLIPCUT_DEV_BUILD__: "true", __CLIPCUT_STORE_EXTENSION_IDS__: "[]" },
-    // A failure's stack names the sources (node --enable-source-maps, cli-process.ts).
-    sourcemap: true,
-    logLevel: "warning",
-  });
+  const buildCli = () =>
+    build({
+      entryPoints: [fileURLToPath(new URL("../src/host/cli.ts", import.meta.url))],
+      outfile: join(cli, "cli.cjs"),
+      bundle: true,
+      platform: "node",
+      target: "node20",
+      format: "cjs",
+      external: ["bufferutil", "utf-8-validate"],
+      // What a run through tsx has: a dev build (it trusts the dev extension id), no store ids.
+      define: { __CLIPCUT_DEV_BUILD__: "true", __CLIPCUT_STORE_EXTENSION_IDS__: "[]" },
+      // A failure's stack names the sources (node --enable-source-maps, cli-process.ts).
+      sourcemap: true,
+      logLevel: "warning",
+    });
+  await buildCli();
+  project.onTestsRerun(async () => void (await buildCli()));
   project.provide("builtCli", join(cli, "cli.cjs"));
   return () => rmSync(cli, { recursive: true, force: true });
 }

@@ -48,6 +48,7 @@ interface Marks {
   hostLog: string;
   cpu: { companionMs: number; browserMs: number; byType: Record<string, number> };
   playingAtCreate: boolean;
+  mainThreadMs: Record<string, number>;
 }
 
 interface Row {
@@ -68,6 +69,7 @@ interface Row {
   browserCpu: number;
   browserByType: Record<string, number>;
   playing: boolean;
+  mainThread: Record<string, number>;
   resolve: number;
   hold: number;
   cut: number;
@@ -154,6 +156,7 @@ function analyse(run: number, marks: Marks, loadBefore: string, loadAfter: strin
     browserCpu: marks.cpu.browserMs,
     browserByType: marks.cpu.byType,
     playing: marks.playingAtCreate,
+    mainThread: marks.mainThreadMs,
     resolve: span("source")?.ms ?? 0,
     hold: reserve.ms,
     cut: capture.at - afterHold - (verify?.ms ?? 0),
@@ -200,6 +203,17 @@ const median = (xs: number[]) => {
 };
 const cell = (v: number | null) => (v === null ? "–" : String(v));
 
+/** "watch 1011 (script 150, layout 20, recalcstyle 52, devtoolscommand 245)" for each page. */
+function mainThreads(ms: Record<string, number>): string {
+  return Object.keys(ms)
+    .filter((key) => !key.includes(" "))
+    .map((page) => {
+      const parts = Object.entries(ms).filter(([key]) => key.startsWith(`${page} `));
+      return `${page} ${ms[page]} (${parts.map(([key, v]) => `${key.slice(page.length + 1)} ${v}`).join(", ")})`;
+    })
+    .join(", ");
+}
+
 function print(rows: Row[]) {
   const columns: [string, (r: Row) => number | null][] = [
     ["panel open (page)", (r) => r.panelPage],
@@ -236,7 +250,9 @@ function print(rows: Row[]) {
         `browser CPU by process: ${Object.entries(r.browserByType)
           .filter(([, ms]) => ms > 0)
           .map(([type, ms]) => `${type} ${ms}`)
-          .join(", ")}${r.playing ? "; the page's video was playing at Create" : ""}`,
+          .join(", ")}; pages' main threads: ${mainThreads(r.mainThread)}${
+          r.playing ? "; the page's video was playing at Create" : ""
+        }`,
     );
 }
 

@@ -18,7 +18,7 @@ import {
   SOURCE_FILE,
   type NativeCompanion,
 } from "./extension/harness";
-import { cpuSpent, journeyCpu } from "./extension/cpu";
+import { cpuSpent, journeyCpu, watchMainThreads } from "./extension/cpu";
 import { apiRequest } from "./api-request";
 import { newUserOnDashboard } from "./helpers";
 import { BATCH_COPY } from "../../app/domain/batch-copy";
@@ -242,6 +242,8 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
     });
     saved.observe(root, { subtree: true, childList: true, characterData: true });
   });
+  const pages = { site, popup, watch };
+  const mainThreads = await watchMainThreads(pages);
   const cpuBefore = journeyCpu(profile, companion.marker);
   const created = Date.now();
   await watch.getByRole("button", { name: "Create clip" }).click();
@@ -254,6 +256,7 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
     return { createAt: w.createAt, savedAt: w.savedAt, playingAtCreate: w.playingAtCreate };
   });
   const cpuAfter = journeyCpu(profile, companion.marker);
+  const mainThreadMs = await mainThreads();
   expect(createAt).toBeDefined();
   expect(savedAt).toBeDefined();
   console.log(`[measure] Create clip → "Saved as" in the panel (page clock): ${savedAt! - createAt!} ms`);
@@ -291,6 +294,8 @@ test("journey: sign in, clip 00:10–00:25 on a watch page through the browser-s
         hostLog: companion.log,
         // CPU ms from just before the click on Create to "Saved as" (read a moment after it).
         cpu: cpuSpent(cpuBefore, cpuAfter),
+        // Each page's main thread over the job (the renderers' share of the browser's CPU, by page).
+        mainThreadMs,
         playingAtCreate,
       }),
     );

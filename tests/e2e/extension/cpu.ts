@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
 
 /**
  * CPU time of the journey's two local parts (Linux /proc), for bench/extension-journey.ts: the companion (every host
@@ -85,5 +86,43 @@ export function cpuSpent(before: JourneyCpu, after: JourneyCpu) {
     companionMs: after.companionMs - before.companionMs,
     browserMs: after.browserMs - before.browserMs,
     byType,
+  };
+}
+
+/**
+ * Chromium's page metrics read: the main thread's busy time, and its script, layout and style parts, and what the
+ * test's own DevTools commands took (Playwright's polling: not the product's).
+ */
+const KINDS = ["TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "DevToolsCommandDuration"];
+
+/**
+ * Each page's main-thread busy time from now on (Chromium's own TaskDuration, through the DevTools protocol), in ms:
+ * call the returned function to read it.
+ */
+export async function watchMainThreads(pages: Record<string, Page>): Promise<() => Promise<Record<string, number>>> {
+  const sessions = await Promise.all(
+    Object.entries(pages).map(async ([name, page]) => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Performance.enable");
+      const read = async () => {
+        const { metrics } = await cdp.send("Performance.getMetrics");
+        const ms = (metric: string) => (metrics.find((m) => m.name === metric)?.value ?? 0) * 1000;
+        return KINDS.map(ms);
+      };
+      return { name, cdp, read, start: await read() };
+    }),
+  );
+  return async () => {
+    const out: Record<string, number> = {};
+    for (const s of sessions) {
+      const end = await s.read();
+      KINDS.forEach((kind, i) => {
+        const ms = Math.round(end[i]! - s.start[i]!);
+        if (kind === "TaskDuration") out[s.name] = ms;
+        else out[`${s.name} ${kind.replace("Duration", "").toLowerCase()}`] = ms;
+      });
+      await s.cdp.detach();
+    }
+    return out;
   };
 }

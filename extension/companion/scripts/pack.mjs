@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { CLI_BUNDLE_OPTIONS } from "../src/host/bundle-options.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const companion = resolve(here, "..");
@@ -25,14 +26,9 @@ rmSync(stage, { recursive: true, force: true });
 mkdirSync(join(stage, "bin"), { recursive: true });
 
 await build({
+  ...CLI_BUNDLE_OPTIONS,
   entryPoints: [join(companion, "src", "host", "cli.ts")],
   outfile: join(stage, "bin", "main.cjs"),
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  // CommonJS: ws is CommonJS and requires its optional native helpers inside try/catch.
-  format: "cjs",
-  external: ["bufferutil", "utf-8-validate"],
   legalComments: "inline",
   // An installed companion is not a dev build: it does not trust the public dev extension id (src/host/security.ts).
   // Its host manifests allow the store ids given here (Chrome Web Store, Edge Add-ons), e.g.
@@ -46,7 +42,6 @@ await build({
         .filter(Boolean),
     ),
   },
-  logLevel: "warning",
 });
 // The command itself is a few lines that answer --version without loading (parsing, compiling) the 400 KB program:
 // a cold start of the installed package is then node's own start-up. Everything else is bin/main.cjs.

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { TestProject } from "vitest/node";
+import { CLI_BUNDLE_OPTIONS, DEV_BUILD_DEFINE } from "../src/host/bundle-options.mjs";
 import {
   makeAudioSource,
   makeAv1Source,
@@ -45,18 +46,13 @@ export default async function setup(project: TestProject) {
   const cli = mkdtempSync(join(tmpdir(), "clipcut-companion-cli-"));
   const buildCli = () =>
     build({
+      ...CLI_BUNDLE_OPTIONS,
       entryPoints: [fileURLToPath(new URL("../src/host/cli.ts", import.meta.url))],
       outfile: join(cli, "cli.cjs"),
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      format: "cjs",
-      external: ["bufferutil", "utf-8-validate"],
       // What a run through tsx has: a dev build (it trusts the dev extension id), no store ids.
-      define: { __CLIPCUT_DEV_BUILD__: "true", __CLIPCUT_STORE_EXTENSION_IDS__: "[]" },
+      define: DEV_BUILD_DEFINE,
       // A failure's stack names the sources (node --enable-source-maps, cli-process.ts).
       sourcemap: true,
-      logLevel: "warning",
     });
   await buildCli();
   project.onTestsRerun(async () => void (await buildCli()));

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname, posix, win32 } from "node:path";
+import { CLI_BUNDLE_OPTIONS, DEV_BUILD_DEFINE } from "./bundle-options.mjs";
 
 /**
  * `install` run from this repository (the CLI is src/host/cli.ts, run through tsx): the host the browser starts runs a
@@ -38,23 +39,18 @@ export function hostBuild(script: string, launcherDir: string, platform: Platfor
 
 /**
  * The start script the launcher runs: plain CommonJS (it must not need a compiler itself), with esbuild's options as
- * the packed package's (scripts/pack.mjs) for a dev build, which trusts the dev extension id. The build and the list
+ * the packed package's (bundle-options.mjs) for a dev build, which trusts the dev extension id. The build and the list
  * of its inputs are each written to a temporary file and renamed, so that two hosts starting at once never load half
  * a file.
  */
 export function startScript(build: HostBuild): string {
   const load = createRequire(build.entry);
   const options = {
+    ...CLI_BUNDLE_OPTIONS,
     entryPoints: [build.entry],
     absWorkingDir: dirname(build.entry),
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    external: ["bufferutil", "utf-8-validate"],
-    define: { __CLIPCUT_DEV_BUILD__: "true", __CLIPCUT_STORE_EXTENSION_IDS__: "[]" },
+    define: DEV_BUILD_DEFINE,
     metafile: true,
-    logLevel: "warning",
   };
   return `#!/usr/bin/env node
 "use strict";

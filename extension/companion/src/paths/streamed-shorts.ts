@@ -2,10 +2,10 @@ import { readPacketWindows } from "../source/packet-windows";
 import type { InputSpec } from "../source/source";
 import { inputArgs } from "../source/source";
 import { shortsCommand } from "../shorts";
-import { planFrames, toSeconds, toTicks, TICKS_PER_SECOND, type CutFrames } from "./keyframes";
+import { planFrames, toSeconds, toTicks, type CutFrames } from "./keyframes";
 import type { CutRequest, PacketsAhead } from "./request";
 import type { Plan } from "./staged/plan";
-import { shortsReason, shortsScale } from "./staged/shorts";
+import { shortsJobFor, shortsReason } from "./staged/shorts";
 import { reencodeReasons } from "./strategy";
 
 /**
@@ -82,7 +82,6 @@ export async function planStreamedShorts(
   req: CutRequest,
   o: { ffprobe: string; work: string; out: string; signal?: AbortSignal; ahead?: PacketsAhead },
 ): Promise<StreamedPlan> {
-  const video = req.info.video!;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
   const windows = planWindows(req.startSeconds, end);
   const ahead = o.ahead && JSON.stringify(o.ahead.windows) === JSON.stringify(windows) ? o.ahead.packets : null;
@@ -93,38 +92,23 @@ export async function planStreamedShorts(
   // The windows leave the middle of a long clip unread: its frames are counted on the grid (the trim keeps them
   // all, whatever their timestamps; only progress uses this count).
   const frameCount = Math.round((frames.endPts - frames.startPts) / frames.frameTicks);
-  const fps = TICKS_PER_SECOND / frames.frameTicks;
-  const source = { width: video.width, height: video.height };
-  const crop = req.crop ?? null;
-  // The cues on the builder's clock: its time 0 is the first frame.
-  const shift = toSeconds(frames.startPts);
-  const captions = req.captions && {
-    ...req.captions,
-    cues: req.captions.cues.map((c) => ({ ...c, start: c.start - shift, end: c.end - shift })),
-  };
   // The packets' own timestamps (-seek_timestamp): the seek goes to the keyframe before the first frame, half a
   // millisecond after it against rounding (an MP4 seeks by decode time, which is never after it).
   const onClock = (input: InputSpec) => ["-seek_timestamp", "1", ...inputArgs(input)];
   const onInput = (proxied: InputSpec): Plan => {
-    const command = shortsCommand({
-      videoInput: onClock({ ...proxied, audio: undefined }),
-      // YouTube's DASH sound is a stream of its own; a file's is read by a second input of the same file.
-      audioInput: req.info.audio ? onClock(proxied.audio ?? proxied) : null,
-      audioCodec: req.info.audio?.codec ?? null,
-      originSeconds: toSeconds(frames.startPts),
-      seekSeconds: toSeconds(frames.keyBefore) + 0.0005,
-      startSeconds: 0.5 / fps,
-      endSeconds: (frameCount - 0.5) / fps,
-      fps,
-      source,
-      crop,
-      scaleTo: shortsScale(req.quality, crop ?? source),
-      captions: captions ?? null,
-      watermark: req.watermark,
-      format: req.format,
-      output: o.out,
-      workDir: o.work,
-    });
+    // The request's clock is the source's: time 0 is the same on both.
+    const command = shortsCommand(
+      shortsJobFor(
+        req,
+        { frames, frameCount, requestOrigin: 0, out: o.out, work: o.work },
+        {
+          videoInput: onClock({ ...proxied, audio: undefined }),
+          // YouTube's DASH sound is a stream of its own; a file's is read by a second input of the same file.
+          audioInput: req.info.audio ? onClock(proxied.audio ?? proxied) : null,
+          seekSeconds: toSeconds(frames.keyBefore) + 0.0005,
+        },
+      ),
+    );
     return {
       strategy: "reencode",
       reason: shortsReason(req),

@@ -69,14 +69,21 @@ export async function makeBandVideo(path: string, o: BandVideoOptions): Promise<
 
 /**
  * `source` (an H.264 MP4) remuxed as a fragmented MP4 without an edit list, as some DASH servers write it: its first
- * picture is presented after 0 (the B-frame delay), one fragment per keyframe. `videoOnly`: a DASH video stream.
+ * picture is presented after 0 (the B-frame delay), one fragment per keyframe. `videoOnly`: a DASH video stream;
+ * `sidx`: with a segment index (the fragmented MP4 byte copy's source, where without one mediabunny's copy takes it).
  */
-export async function makeFragmentedNoEditList(source: string, path: string, videoOnly = false): Promise<void> {
+export async function makeFragmentedNoEditList(
+  source: string,
+  path: string,
+  videoOnly = false,
+  sidx = false,
+): Promise<void> {
   if (existsSync(path)) return;
   const tmp = tempBeside(path, ".mp4");
+  const flags = `frag_keyframe+empty_moov+default_base_moof${sidx ? "+global_sidx" : ""}`;
   await run("ffmpeg", [
     ...["-v", "error", "-y", "-i", source, ...(videoOnly ? ["-map", "0:v"] : []), "-c", "copy", "-use_editlist", "0"],
-    ...["-movflags", "frag_keyframe+empty_moov+default_base_moof", tmp],
+    ...["-movflags", flags, tmp],
   ]);
   await rename(tmp, path);
 }

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { companionRange } from "../../../app/domain/frames";
-import { dryRun } from "../src/source/dry-run";
+import { dryRun, HEAD_WINDOW_SECONDS } from "../src/source/dry-run";
+import { makeBandVideo, makeFragmentedNoEditList as fragmentNoEditList } from "./edge-media";
 import { decodeBands, makeFrameBandSource } from "./frame-band";
 import { cut, tools } from "./helpers";
 import { run } from "./media";
@@ -72,5 +73,54 @@ describe("the report and the cut on a fragmented MP4 without an edit list", () =
       expect(report.strategy).toBe(clip.strategy);
       expect(report.frameCount).toBe(clip.frames);
     });
+  }
+});
+
+/**
+ * The same on the clip's last frame, for a clip longer than the report's head window: the end handle on the two
+ * frames before a keyframe (presented at 30k + 2), which sit in the fragment before the one that begins at that
+ * keyframe's decode time, where ffprobe's read from the end lands. Copied in this process from the container's index:
+ * by mediabunny (no sidx) and by the fragmented MP4 byte copy (a sidx).
+ */
+describe("the report and the cut on the last frame of a long clip (fragmented MP4 without an edit list)", () => {
+  const plain = "long-frag-no-elst.mp4";
+  const indexed = "long-frag-no-elst-sidx.mp4";
+  beforeAll(async () => {
+    const progressive = join(DIR, "long-band-144.mp4");
+    await makeBandVideo(progressive, { codec: "h264", fps: "30", seconds: 16, gop: GOP });
+    await fragmentNoEditList(progressive, join(DIR, plain));
+    await fragmentNoEditList(progressive, join(DIR, indexed), false, true);
+  }, 120_000);
+
+  // From the keyframe presented at frame 32 (a copy) to the frames before the one presented at 392, and on it.
+  for (const name of [plain, indexed]) {
+    for (const last of [390, 391, 392]) {
+      it(`ends the clip on the report's last frame (${name}, frames 32–${last})`, async () => {
+        const first = GOP + 2;
+        const range = companionRange({ first, last }, 30);
+        expect(range.endSeconds - range.startSeconds).toBeGreaterThan(HEAD_WINDOW_SECONDS);
+        const report = await dryRun(
+          { source: server.url(name), ...range, format: "mp4", quality: "144p", watermark: false, thumbnails: true },
+          { tools, allowPrivateSources: true },
+        );
+        const clip = await cut({ source: server.url(name), start: range.startSeconds, end: range.endSeconds });
+        const shown = await decodeBands(clip.output);
+        // The pictures' own numbers: two behind the frames the browser shows them at.
+        expect([clip.strategy, shown[0], shown[shown.length - 1], shown.length]).toEqual([
+          "copy",
+          first - 2,
+          last - 2,
+          last - first + 1,
+        ]);
+        expect([report.strategy, report.firstFrame, report.lastFrame, report.frameCount]).toEqual([
+          clip.strategy,
+          shown[0]! + 2,
+          shown[shown.length - 1]! + 2,
+          clip.frames,
+        ]);
+        expect(await jpegFrame(report.thumbnails!.first)).toBe(shown[0]);
+        expect(await jpegFrame(report.thumbnails!.last)).toBe(shown[shown.length - 1]);
+      });
+    }
   }
 });

@@ -143,6 +143,38 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
 }
 
 /**
+ * One plan from two readings of a long clip: `head` planned from its first frame, `tail` from a later frame up to its
+ * end (each from the keyframe before it). The start is the head's, the end, the last keyframe and the last GOP the
+ * tail's; frames between the two readings are counted on the grid.
+ */
+export function joinFrames(head: CutFrames, tail: CutFrames): CutFrames {
+  const grid = (from: number, to: number) => Math.round((to - from) / head.frameTicks);
+  // The tail's own keyframe is inside the clip when it comes after the first frame.
+  const tailKey = tail.keyBefore > head.startPts ? tail.keyBefore : null;
+  const keyAfterStart = head.keyAfterStart ?? tailKey ?? tail.keyAfterStart;
+  const lastKey = tail.lastKey ?? tailKey;
+  const frameCount = head.frameCount + grid(head.endPts, tail.startPts) + tail.frameCount;
+  // The tail's last GOP, unless it began before the tail's window (then its copyable prefix is not known).
+  const known = tail.lastKey !== null;
+  return {
+    ...head,
+    endPts: tail.endPts,
+    frameCount,
+    keyAfterStart,
+    framesBeforeKey:
+      head.keyAfterStart !== null
+        ? head.framesBeforeKey
+        : keyAfterStart === null
+          ? frameCount
+          : grid(head.startPts, keyAfterStart),
+    lastKey,
+    tailFrames: known ? tail.tailFrames : lastKey === null ? 0 : grid(lastKey, tail.endPts),
+    tailCopyFrames: known ? tail.tailCopyFrames : 0,
+    tailCopyable: known && tail.tailCopyable,
+  };
+}
+
+/**
  * The frames a smart cut re-encodes (the rule of every smart path and of the true-cut report): a clip with no keyframe
  * after its first frame is re-encoded whole, whether or not it starts on one; otherwise the head, from the first frame
  * up to the next keyframe (none when it starts on a keyframe), and the tail, the last GOP's frames after its longest

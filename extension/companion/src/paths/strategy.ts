@@ -147,11 +147,22 @@ export function copyRuledOut(req: CutRequest, startOnKey: boolean): Exclude<Choi
 
 /** auto: copy when it is exact, smart when the codec allows, re-encode otherwise. */
 export function chooseStrategy(req: CutRequest, frames: CutFrames, packets: Parameters<typeof copyEnd>[0]): Choice {
-  const copyAt = (reason: string) => {
-    const endTick = frames.endPts;
-    const end = copyEnd(packets, frames.keyBefore, endTick, frames.frameTicks);
-    return { kind: "copy" as const, packets: end.packets, endPts: end.endPts, reason };
-  };
+  return chooseWith(req, frames, (reason) => ({
+    kind: "copy" as const,
+    ...copyEnd(packets, frames.keyBefore, frames.endPts, frames.frameTicks),
+    reason,
+  }));
+}
+
+/**
+ * chooseStrategy's rule, given the copy a reading of the frames allows (where it ends): the true-cut report's, whose
+ * reading of a long clip is two windows (paths/cut-frames.ts).
+ */
+export function chooseWith<C extends { kind: "copy"; endPts: number; reason: string }>(
+  req: CutRequest,
+  frames: CutFrames,
+  copyAt: (reason: string) => C,
+): C | Exclude<Choice, { kind: "copy" }> {
   const other = copyRuledOut(req, frames.startOnKey);
   if (other) return other;
   if (req.strategy === "copy") return copyAt("copy asked");

@@ -1,5 +1,6 @@
-// Long because: the true-cut report reads packet windows, takes the first frame from the cut's own reading of the
-// index, and adds the Shorts facts (caption tracks, libass, encode time) from one probe of the source.
+// Long because: the true-cut report reads packet windows, takes the frames from the cut's own reading of the index,
+// and adds the Shorts facts (caption tracks, libass, encode time) from one probe of the source.
+import { tmpdir } from "node:os";
 import { decideQuality } from "../../../../app/domain/clip-quality";
 import { isAudioFormat, qualityHeight } from "../../../../app/domain/media";
 import type { DryRunReport } from "../../../../app/domain/true-cut";
@@ -7,7 +8,7 @@ import { ClipError } from "../errors";
 import { planFrames, readFromSeconds, smartReencoded, toSeconds, toTicks, type CutFrames } from "../paths/keyframes";
 import type { MediaInfo } from "./probe";
 import { readPacketWindows, type SizedPacket } from "./packet-windows";
-import { planInProcess } from "../paths/index";
+import { cutFrames, type CutReading } from "../paths/cut-frames";
 import type { CutRequest } from "../paths/request";
 import type { InputSpec } from "./source";
 import { SourceCache } from "./source-cache";
@@ -25,9 +26,10 @@ import type { Tools } from "../host/tools";
  * The dry run behind the panel's true-cut report: resolve and probe the format the cut would download, read the
  * packet list around the range (never the whole range: the window after the start reaches the next keyframe, the
  * one before the end holds the last GOP), and run the cut's own frame plan and strategy choice on it. Where an
- * in-process path would cut the source, the first frame, the keyframe before it and the frame grid are that path's
- * reading of the container's index (the cut's own), not ffprobe's: the two can differ (a fragmented MP4 without an
- * edit list, whose fragments ffprobe seeks by decode time). Nothing is reserved, staged or kept.
+ * in-process path would cut the source, the frames (first and last, keyframes, count) are that path's reading of the
+ * container's index (the cut's own, paths/cut-frames.ts), not ffprobe's: the two can differ (a fragmented MP4 without
+ * an edit list, whose fragments ffprobe seeks by decode time); ffprobe's packets still give the sizes. Nothing is
+ * reserved, staged or kept.
  */
 
 /** Packets read after the start: enough to find the next keyframe of any usual GOP (YouTube: 2–5 s). */
@@ -75,23 +77,25 @@ export interface DryRunOptions {
   sources?: SourceCache;
 }
 
-/** The report for one range of a probed source, from its packets (exported for tests: no network, no yt-dlp). */
+/**
+ * The report for one range of a probed source, from its packets, or from the cut's own reading of its frames (`own`:
+ * an in-process copy) with the packets' sizes (exported for tests: no network, no yt-dlp).
+ */
 export function reportFromPackets(
   req: DryRunInput,
   info: MediaInfo,
   packets: readonly SizedPacket[],
   read: { remote: boolean; complete: boolean },
-  start: CutFrames | null = null,
+  own: CutReading | null = null,
 ): Omit<DryRunReport, "thumbnails"> & { plan: CutFrames } {
   const video = info.video;
   if (!video) throw new ClipError("invalid_format", "The source has no video.", 422);
   const end = Math.min(req.endSeconds, info.durationSeconds);
-  const probed = planFrames(packets, toTicks(req.startSeconds), toTicks(end));
-  const plan = start ? fromStart(probed, start) : probed;
+  const plan = own?.frames ?? planFrames(packets, toTicks(req.startSeconds), toTicks(end));
   const cut = { info, ...cutTerms(req, info) } as CutRequest;
   const { crop, captions } = cut;
   const shorts = crop !== null || captions !== null;
-  const chosen = chooseStrategy(cut, plan, packets);
+  const chosen = own ? { kind: "copy" as const, reason: own.reason } : chooseStrategy(cut, plan, packets);
   // A captions track goes beside a copy (staged remux); what is re-encoded for the Shorts says why in its words.
   const choice =
     chosen.kind === "copy" && captions
@@ -102,14 +106,15 @@ export function reportFromPackets(
   const fps = video.frameRate;
   const frameOf = (ticks: number) => Math.round(toSeconds(ticks) * fps);
   const lastPts = plan.endPts - plan.frameTicks;
-  // Two windows leave a gap in the middle of a long clip: its frames are counted on the grid.
-  const frameCount = read.complete ? plan.frameCount : Math.round((plan.endPts - plan.startPts) / plan.frameTicks);
+  // Two windows of ffprobe's leave a gap in the middle of a long clip: its frames are counted on the grid.
+  const frameCount =
+    own || read.complete ? plan.frameCount : Math.round((plan.endPts - plan.startPts) / plan.frameTicks);
   const inClip = (p: SizedPacket) => p.pts >= plan.startPts && p.pts <= lastPts;
   const keys = packets
     .filter((p) => p.key)
     .map((p) => p.pts)
     .sort((a, b) => a - b);
-  const keyAfter = keys.find((k) => k > plan.startPts) ?? null;
+  const keyAfter = plan.keyAfterStart ?? keys.find((k) => k > plan.startPts) ?? null;
 
   let headFrames = 0;
   let tailFrames = 0;
@@ -189,57 +194,6 @@ function cutTerms(req: DryRunInput, info: MediaInfo) {
   };
 }
 
-/**
- * The plan from ffprobe's windows, with its start taken from the in-process path's reading: the first frame, the
- * keyframe before it and the frame grid; its frames counted from that first frame.
- */
-function fromStart(probed: CutFrames, start: CutFrames): CutFrames {
-  // A keyframe past the head window is ffprobe's.
-  const later = probed.keyAfterStart !== null && probed.keyAfterStart > start.startPts ? probed.keyAfterStart : null;
-  return {
-    ...probed,
-    frameTicks: start.frameTicks,
-    startPts: start.startPts,
-    keyBefore: start.keyBefore,
-    startOnKey: start.startOnKey,
-    keyAfterStart: start.keyAfterStart ?? later,
-    framesBeforeKey:
-      start.keyAfterStart !== null
-        ? start.framesBeforeKey
-        : probed.framesBeforeKey + Math.round((probed.startPts - start.startPts) / start.frameTicks),
-    frameCount: probed.frameCount + Math.round((probed.startPts - start.startPts) / start.frameTicks),
-  };
-}
-
-/**
- * The clip's start as the cut reads it: the plan of the in-process path that takes the source (paths/index.ts, the
- * cut's own planning), over the head window only (a byte copy's walk reads what it plans); null when the cut is
- * staged, where ffprobe's packets are what the stage is cut from. The plan is closed at once: nothing is kept.
- */
-async function inProcessStart(
-  req: DryRunInput,
-  input: InputSpec,
-  info: MediaInfo,
-  end: number,
-  signal?: AbortSignal,
-): Promise<CutFrames | null> {
-  const outcome = await planInProcess(
-    {
-      ...cutTerms(req, info),
-      input,
-      info,
-      startSeconds: req.startSeconds,
-      endSeconds: Math.min(end, req.startSeconds + HEAD_WINDOW_SECONDS),
-      outputDir: "",
-      baseName: "",
-    },
-    { signal },
-  );
-  if (!("plan" in outcome)) return null;
-  await outcome.plan.close();
-  return outcome.plan.frames;
-}
-
 /** Each tools set's own cache, for callers that do not share theirs with a job queue (tests, the CLI). */
 const ownCaches = new WeakMap<Tools, SourceCache>();
 
@@ -275,13 +229,15 @@ export async function dryRun(req: DryRunInput, options: DryRunOptions): Promise<
   const windows: [number, number][] = [[readFromSeconds(req.startSeconds, info.video), headTo]];
   if (end + TAIL_MARGIN_SECONDS > headTo) windows.push([end, end + TAIL_MARGIN_SECONDS]);
   const videoOnly: InputSpec = { ...input, audio: undefined };
-  const [packets, start] = await Promise.all([
+  // The cut's own planning, in a folder it may write (a byte copy writes the clip while it reads; nothing is kept).
+  const cut = { ...cutTerms(req, info), input, info, startSeconds: req.startSeconds, endSeconds: end };
+  const [packets, own] = await Promise.all([
     readPacketWindows(options.tools.ffprobe, videoOnly, windows, options.signal),
-    inProcessStart(req, input, info, end, options.signal),
+    cutFrames({ ...cut, outputDir: tmpdir(), baseName: "" }, HEAD_WINDOW_SECONDS, options.signal),
   ]);
   if (packets.length === 0) throw new ClipError("unreadable_source", "No video frames were found in that range.", 422);
   const read = { remote: input.kind === "http", complete: windows.length === 1 };
-  const { plan, ...found } = reportFromPackets(req, info, packets, read, start);
+  const { plan, ...found } = reportFromPackets(req, info, packets, read, own);
   const report = { ...found, ...(await shortsFacts(req, input, info, found.frameCount, options)) };
   const thumbnails = req.thumbnails
     ? await frameThumbnails(

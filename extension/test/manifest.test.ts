@@ -8,9 +8,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FIREFOX_EXTENSION_ID } from "../../app/domain/native-messaging";
 import { DEFAULT_EXTENSION_ID } from "../../app/domain/extension";
 import { chromeSitePatterns, firefoxSitePatterns, readBuildConfig } from "../build-config";
+import { TEST_BUILD_OUT, TEST_SITE_ORIGINS } from "../../tests/e2e/extension/test-build";
 
 const EXTENSION_DIR = fileURLToPath(new URL("..", import.meta.url));
-const ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"];
+const DEFAULT_ORIGINS = ["http://localhost:8787", "http://127.0.0.1:8787"];
 let out = "";
 
 interface Manifest {
@@ -35,16 +36,22 @@ function idFromKey(key: string): string {
   return [...hex].map((c) => String.fromCharCode(97 + parseInt(c, 16))).join("");
 }
 
-/** `npm test` has just built both local builds with the default settings (its "Extension builds" step, which says so
- *  with EXTENSION_LOCAL_BUILT=1): read those instead of building them again. */
-const LOCAL_BUILDS = join(EXTENSION_DIR, "dist");
+/**
+ * The manifests of a local build made with the given settings. `npm test` has already built the browser suites' pair
+ * (its test ports, tests/e2e/extension/test-build.ts) and says so with EXTENSION_TEST_BUILT=1: the tests read that pair
+ * and expect its origins, rather than building a second pair with the default ones (whose values the build-config
+ * tests below pin). Alone, this file builds the default pair in a temporary folder.
+ */
 const prebuilt =
-  process.env.EXTENSION_LOCAL_BUILT === "1" &&
-  ["chrome", "firefox"].every((browser) => existsSync(join(LOCAL_BUILDS, `${browser}-mv3`, "manifest.json")));
+  process.env.EXTENSION_TEST_BUILT === "1" &&
+  ["chrome", "firefox"].every((browser) =>
+    existsSync(join(EXTENSION_DIR, TEST_BUILD_OUT, `${browser}-mv3`, "manifest.json")),
+  );
+const ORIGINS = prebuilt ? TEST_SITE_ORIGINS : DEFAULT_ORIGINS;
 
 beforeAll(() => {
   if (prebuilt) {
-    out = LOCAL_BUILDS;
+    out = join(EXTENSION_DIR, TEST_BUILD_OUT);
     return;
   }
   out = mkdtempSync(join(tmpdir(), "clipcut-manifest-"));
@@ -128,7 +135,7 @@ describe("build settings", () => {
       readBuildConfig({ CLIPCUT_STORE_BUILD: "1", CLIPCUT_SITE_ORIGINS: "https://clipcut.example" }).siteOrigins,
     ).toEqual(["https://clipcut.example"]);
     // The local build keeps its plain-http loopback origins.
-    expect(readBuildConfig({}).siteOrigins).toEqual(ORIGINS);
+    expect(readBuildConfig({}).siteOrigins).toEqual(DEFAULT_ORIGINS);
   });
 
   it("Firefox patterns drop the port, once per host; Chrome's keep it", () => {

@@ -4,18 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeVideoSource } from "../../../extension/companion/test/media";
 import { startRangeServer, type RangeServer } from "../../../extension/companion/test/range-server";
+import { BUILD_DIRS, COMPANION_PORT, SITE_PORT, TEST_BUILD_ENV } from "./test-build";
 
 /**
  * The real parts of the extension journeys (Chromium under Playwright, Firefox under puppeteer): the unpacked build,
  * the companion with a stand-in yt-dlp, the media, the stand-in YouTube pages. No browser library here.
  */
 const ROOT = process.cwd();
-export const SITE_PORT = Number(process.env.E2E_PORT ?? 8790);
-export const COMPANION_PORT = Number(process.env.E2E_COMPANION_PORT ?? 8832);
-export const BUILD_DIRS = {
-  chrome: join(ROOT, "extension/dist/e2e/chrome-mv3"),
-  firefox: join(ROOT, "extension/dist/e2e/firefox-mv3"),
-};
+export { BUILD_DIRS, COMPANION_PORT, SITE_PORT } from "./test-build";
 export const VIDEO_ID = "dQw4w9WgXcQ";
 export const VIDEO_TITLE = "Stand-in video for ClipCut";
 export const SOURCE_SECONDS = 70;
@@ -34,9 +30,7 @@ export function buildExtension(browser: "chrome" | "firefox" = "chrome") {
     cwd: ROOT,
     env: {
       ...process.env,
-      CLIPCUT_SITE_ORIGINS: `http://localhost:${SITE_PORT},http://127.0.0.1:${SITE_PORT}`,
-      CLIPCUT_COMPANION_PORT: String(COMPANION_PORT),
-      CLIPCUT_EXTENSION_OUT: "dist/e2e",
+      ...TEST_BUILD_ENV,
     },
     encoding: "utf8",
   });

@@ -1,4 +1,4 @@
-import { joinFrames, toTicks, type CutFrames } from "./keyframes";
+import { joinFrames, TICKS_PER_SECOND, toTicks, type CutFrames } from "./keyframes";
 import { planInProcess } from "./index";
 import type { CutRequest, DirectPlan } from "./request";
 import { chooseWith } from "./strategy";
@@ -9,13 +9,15 @@ import { chooseWith } from "./strategy";
  * writes where ffprobe reads the source otherwise (a fragmented MP4 without an edit list, whose fragments ffprobe
  * seeks by decode time). Null when the cut is staged: ffprobe's packets are then what the stage is cut from.
  *
- * A clip up to `headSeconds` long is planned whole, as the cut plans it. A longer one is read at its two ends only (a
- * byte copy's walk reads what it plans): each end planned as a copy from the keyframe before it, joined, and the
- * cut's strategy rule applied to the two together (a copy is cut in this process, anything else is staged).
+ * A clip up to `wholeSeconds` long is planned whole, as the cut plans it. A longer one is read at its two ends only (a
+ * byte copy's walk reads what it plans): its first frame alone, planned as the cut plans a clip (taken only where the
+ * cut's rule copies from that start; a start it will not copy costs what the cut's own planning reads to find out),
+ * then its last second as a copy from the keyframe before it. The two are joined, and the cut's rule is applied to
+ * them together: a copy is cut in this process, anything else is staged.
  */
 
-/** A long clip's end is read from this long before it; its plan reads from the keyframe before that (the last GOP). */
-export const TAIL_WINDOW_SECONDS = 1;
+/** A long clip's end is planned over this long (its plan reads from the keyframe before: the last GOP whole). */
+export const END_WINDOW_SECONDS = 1;
 
 export interface CutReading {
   frames: CutFrames;
@@ -25,22 +27,24 @@ export interface CutReading {
 
 export async function cutFrames(
   req: CutRequest,
-  headSeconds: number,
+  wholeSeconds: number,
   signal?: AbortSignal,
 ): Promise<CutReading | null> {
   const start = req.startSeconds;
   const end = Math.min(req.endSeconds, req.info.durationSeconds);
-  if (end - start <= headSeconds) {
+  if (end - start <= Math.max(wholeSeconds, END_WINDOW_SECONDS)) {
     const whole = await planned({ ...req, endSeconds: end }, signal);
     return whole && { frames: whole.frames, reason: whole.reason };
   }
-  const copy = { ...req, strategy: "copy" as const };
-  const [head, tail] = await Promise.all([
-    planned({ ...copy, endSeconds: start + headSeconds }, signal),
-    planned({ ...copy, startSeconds: Math.max(start, end - TAIL_WINDOW_SECONDS), endSeconds: end }, signal),
-  ]);
-  if (!head || !tail) return null;
-  const frames = joinFrames(head.frames, tail.frames);
+  const head = await planned({ ...req, endSeconds: start }, signal);
+  if (!head) return null;
+  const tail = await planned(
+    { ...req, strategy: "copy", startSeconds: end - END_WINDOW_SECONDS, endSeconds: end },
+    signal,
+  );
+  if (!tail) return null;
+  const fps = req.info.video?.frameRate ?? 0;
+  const frames = joinFrames(head.frames, tail.frames, fps > 0 ? TICKS_PER_SECOND / fps : head.frames.frameTicks);
   // The tail's plan says where a copy can stop (its endSeconds): the rule copies only when that is the clip's end.
   const endPts = toTicks(tail.endSeconds);
   const choice = chooseWith(req, frames, (reason) => ({ kind: "copy" as const, endPts, reason }));

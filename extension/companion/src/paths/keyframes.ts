@@ -145,10 +145,12 @@ export function planFrames(packets: readonly Packet[], startTick: number, endTic
 /**
  * One plan from two readings of a long clip: `head` planned from its first frame, `tail` from a later frame up to its
  * end (each from the keyframe before it). The start is the head's, the end, the last keyframe and the last GOP the
- * tail's; frames between the two readings are counted on the grid.
+ * tail's; the frames between the two readings are counted on a grid of `gridTicks` (the stream's frame rate: a
+ * millisecond clock's median gap is off by a hundredth). The first keyframe after the start is the head's, or else
+ * the tail's (a later one, when several GOPs lie between).
  */
-export function joinFrames(head: CutFrames, tail: CutFrames): CutFrames {
-  const grid = (from: number, to: number) => Math.round((to - from) / head.frameTicks);
+export function joinFrames(head: CutFrames, tail: CutFrames, gridTicks: number): CutFrames {
+  const grid = (from: number, to: number) => Math.round((to - from) / gridTicks);
   // The tail's own keyframe is inside the clip when it comes after the first frame.
   const tailKey = tail.keyBefore > head.startPts ? tail.keyBefore : null;
   const keyAfterStart = head.keyAfterStart ?? tailKey ?? tail.keyAfterStart;
@@ -158,6 +160,7 @@ export function joinFrames(head: CutFrames, tail: CutFrames): CutFrames {
   const known = tail.lastKey !== null;
   return {
     ...head,
+    frameTicks: tail.frameTicks,
     endPts: tail.endPts,
     frameCount,
     keyAfterStart,

@@ -114,7 +114,7 @@ export function reportFromPackets(
     .filter((p) => p.key)
     .map((p) => p.pts)
     .sort((a, b) => a - b);
-  const keyAfter = plan.keyAfterStart ?? keys.find((k) => k > plan.startPts) ?? null;
+  const keyAfter = keys.find((k) => k > plan.startPts) ?? plan.keyAfterStart;
 
   let headFrames = 0;
   let tailFrames = 0;
@@ -194,6 +194,14 @@ function cutTerms(req: DryRunInput, info: MediaInfo) {
   };
 }
 
+/** ffprobe's windows for a clip [start, end): after the start (the next keyframe) and, past the head, at the end. */
+export function packetWindows(start: number, end: number, video: MediaInfo["video"]): [number, number][] {
+  const headTo = Math.min(end, start + HEAD_WINDOW_SECONDS) + TAIL_MARGIN_SECONDS;
+  const windows: [number, number][] = [[readFromSeconds(start, video), headTo]];
+  if (end + TAIL_MARGIN_SECONDS > headTo) windows.push([end, end + TAIL_MARGIN_SECONDS]);
+  return windows;
+}
+
 /** Each tools set's own cache, for callers that do not share theirs with a job queue (tests, the CLI). */
 const ownCaches = new WeakMap<Tools, SourceCache>();
 
@@ -225,9 +233,7 @@ export async function dryRun(req: DryRunInput, options: DryRunOptions): Promise<
   if (req.startSeconds >= info.durationSeconds)
     throw new ClipError("invalid_range", "The start is past the end of the video.", 422);
   const end = Math.min(req.endSeconds, info.durationSeconds);
-  const headTo = Math.min(end, req.startSeconds + HEAD_WINDOW_SECONDS) + TAIL_MARGIN_SECONDS;
-  const windows: [number, number][] = [[readFromSeconds(req.startSeconds, info.video), headTo]];
-  if (end + TAIL_MARGIN_SECONDS > headTo) windows.push([end, end + TAIL_MARGIN_SECONDS]);
+  const windows = packetWindows(req.startSeconds, end, info.video);
   const videoOnly: InputSpec = { ...input, audio: undefined };
   // The cut's own planning, in a folder it may write (a byte copy writes the clip while it reads; nothing is kept).
   const cut = { ...cutTerms(req, info), input, info, startSeconds: req.startSeconds, endSeconds: end };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyEnd, isClosedPrefix, planFrames } from "./keyframes";
+import { copyEnd, isClosedPrefix, joinFrames, planFrames } from "./keyframes";
 import type { Packet } from "../source/probe";
 
 const F = 3000; // one frame at 30 fps in 90 kHz ticks
@@ -60,5 +60,25 @@ describe("copy end with B-frames", () => {
     const end = copyEnd(packets, 2 * F, 2 * F + 3 * F, F);
     expect(end.endPts).toBe(2 * F + 4 * F);
     expect(end.packets).toBe(4);
+  });
+});
+
+describe("joinFrames", () => {
+  // Frames 6–49 of ten 6-frame GOPs (shown 2 frames late): the first frame alone, and a reading of the end.
+  const packets = stream(10);
+  const whole = planFrames(packets, 8 * F, 52 * F);
+  const head = planFrames(packets, 8 * F, 8 * F);
+  const pick = (p: ReturnType<typeof planFrames>) => [p.startPts, p.endPts, p.frameCount, p.keyBefore, p.lastKey];
+
+  it("is the whole clip's plan when the end's reading holds the last keyframe", () => {
+    const joined = joinFrames(head, planFrames(packets, 47 * F, 52 * F), F);
+    expect(pick(joined)).toEqual(pick(whole));
+    expect([joined.tailFrames, joined.tailCopyFrames, joined.startOnKey]).toEqual([2, 1, true]);
+  });
+
+  it("takes the last keyframe from before the end's reading when none is inside it", () => {
+    const joined = joinFrames(head, planFrames(packets, 51 * F, 52 * F), F);
+    expect(pick(joined)).toEqual(pick(whole));
+    expect(joined.tailFrames).toBe(2);
   });
 });

@@ -169,8 +169,8 @@ rmSync("test-results", { recursive: true, force: true }); // no report of an ear
 mkdirSync(LOGS, { recursive: true });
 const started = Date.now();
 const cpuAtStart = cpuTimes();
-// Two lanes, because this 2-core machine idles in either alone: the workerd suite mostly uses one core, the
-// browsers mostly wait. Measured on it: the worker suite takes ~1.8 min alone (3.7 before its one runtime) and ~12 min
+// Two lanes (and a third for two light steps), because this 2-core machine idles in either alone: the workerd suite
+// mostly uses one core, the browsers mostly wait. Measured on it: the worker suite takes ~1.8 min alone (3.7 before its one runtime) and ~12 min
 // beside the Playwright suite (before);
 // the FFmpeg suite, run beside the browsers, more than doubled the Playwright suite's time. So the FFmpeg suite
 // waits for the Playwright suite and runs beside the Firefox test and the checks only.
@@ -227,26 +227,6 @@ const lanes = await Promise.all([
         vitest("vitest.config.ts", "vitest-worker.json"),
         vitestCounts("test-results/vitest-worker.json"),
       ),
-    // Light steps that need only the builds: here, while the browsers still run, rather than after them beside the
-    // FFmpeg suite, which ends the run.
-    async () =>
-      !wanted("extension") ||
-      step(
-        "Extension tests (message map, manifests)",
-        "npx",
-        vitest("extension/vitest.config.ts", "vitest-extension.json"),
-        vitestCounts("test-results/vitest-extension.json"),
-        { EXTENSION_TEST_BUILT: (await extensionBuilt) ? "1" : "0" },
-      ),
-    async () => {
-      await built;
-      if (!wanted("deploy")) return true;
-      return step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", [
-        "run",
-        "--silent",
-        "deploy:check",
-      ]);
-    },
     async () => {
       await e2e; // FFmpeg beside Chromium starves the browsers (see above); it runs whatever the e2e result.
       if (!wanted("companion")) return true;
@@ -274,6 +254,28 @@ const lanes = await Promise.all([
     // After the extension builds (they write extension/.wxt, which it reads), at the end of this lane: in the first
     // lane, between the workerd suite and the FFmpeg suite, it held the FFmpeg suite back (that lane ended the run).
     () => !wanted("check") || step("Lint, format, typecheck, generated types", "npm", ["run", "--silent", "check"]),
+  ]),
+  // Light steps that need only the builds, at once beside the browsers and the workerd suite: at the end of the first
+  // lane they held the FFmpeg suite ~40 s after the browsers were done (that lane ends the run).
+  lane([
+    async () =>
+      !wanted("extension") ||
+      step(
+        "Extension tests (message map, manifests)",
+        "npx",
+        vitest("extension/vitest.config.ts", "vitest-extension.json"),
+        vitestCounts("test-results/vitest-extension.json"),
+        { EXTENSION_TEST_BUILT: (await extensionBuilt) ? "1" : "0" },
+      ),
+    async () => {
+      await built;
+      if (!wanted("deploy")) return true;
+      return step("Deploy rehearsal (dry-run bundle, size, start-up, migrations)", "npm", [
+        "run",
+        "--silent",
+        "deploy:check",
+      ]);
+    },
   ]),
 ]);
 const ok = lanes.every(Boolean);

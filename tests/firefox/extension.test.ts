@@ -232,6 +232,8 @@ beforeAll(async () => {
     },
     (page) => page !== null,
     "the welcome tab",
+    // The extension's first start: with the FFmpeg suite beside it on 2 cores it took over 15 s once (CI).
+    60_000,
   ).then((page) => page as Page);
 });
 

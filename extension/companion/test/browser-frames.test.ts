@@ -100,11 +100,20 @@ window.file = async (name, url) => {
   await once(v, "loadeddata");
   return { duration: v.duration };
 };
-/** Seeks and reads the frame shown once the seek is done and painted. */
+/**
+ * Seeks and reads the frame shown once the seek is done and its frame presented: "seeked" alone can come before the
+ * sought frame reaches the compositor on a loaded machine (the end of a clip read as its first frame), so the read
+ * also waits for the video's next presented frame (a second at most, for a seek that presents none).
+ */
 window.frameAt = async (name, time) => {
   const v = videos[name];
+  const presented = new Promise((resolve) => {
+    v.requestVideoFrameCallback(resolve);
+    setTimeout(resolve, 1000);
+  });
   v.currentTime = time;
   await once(v, "seeked");
+  await presented;
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   return read(v);
 };

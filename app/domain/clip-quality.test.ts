@@ -56,21 +56,33 @@ describe("clip quality policy", () => {
   });
 });
 
-describe("a crop box keeps its own size unless a smaller quality is wanted", () => {
+describe("a picture keeps its own size unless a smaller quality is wanted", () => {
   const pro = planLimits("Pro");
-  const terms = (asked: Parameters<typeof clipTerms>[0]["asked"], side: number, cropped: boolean) =>
-    clipTerms({ format: "mp4", asked, sourceHeight: side, cropped, limits: pro });
+  const terms = (asked: Parameters<typeof clipTerms>[0]["asked"], side: number) =>
+    clipTerms({ format: "mp4", asked, sourceHeight: side, limits: pro });
 
   it("a 9:16 box of a 1080p video (608 wide) asked at 1080p is not shrunk, and is priced as the 480p it reaches", () => {
-    expect(terms("1080p", 608, true)).toMatchObject({ quality: "480p", scaleTo: null });
+    expect(terms("1080p", 608)).toMatchObject({ quality: "480p", scaleTo: null });
   });
   it("a 9:16 box of a 360p video (202 wide) asked at 360p stays 202 wide, priced as 144p", () => {
-    expect(terms("360p", 202, true)).toMatchObject({ quality: "144p", scaleTo: null });
+    expect(terms("360p", 202)).toMatchObject({ quality: "144p", scaleTo: null });
   });
   it("a 9:16 box of a 4K video (1216 wide) asked at 1080p is scaled to 1080 wide", () => {
-    expect(terms("1080p", 1216, true)).toMatchObject({ quality: "1080p", scaleTo: "1080p" });
+    expect(terms("1080p", 1216)).toMatchObject({ quality: "1080p", scaleTo: "1080p" });
   });
-  it("an uncropped picture keeps today's rule: a 1000-line source asked at 1080p is made at 720p", () => {
-    expect(terms("1080p", 1000, false)).toMatchObject({ quality: "720p", scaleTo: "720p" });
+  it("a 1920x800 video asked at 1080p stays 800 lines, priced as 720p, as when nothing is asked", () => {
+    expect(terms("1080p", 800)).toMatchObject({ quality: "720p", scaleTo: null });
+    expect(terms(undefined, 800)).toMatchObject({ quality: "720p", scaleTo: null });
+  });
+  it("a 180-line video asked at 360p stays 180 lines, priced as 144p; asked at 144p it is scaled to 144", () => {
+    expect(terms("360p", 180)).toMatchObject({ quality: "144p", scaleTo: null });
+    expect(terms("144p", 180)).toMatchObject({ quality: "144p", scaleTo: "144p" });
+  });
+  it("the plan's maximum still scales a larger source down (Free: 720p)", () => {
+    const free = planLimits("Free");
+    expect(clipTerms({ format: "mp4", asked: undefined, sourceHeight: 800, limits: free })).toMatchObject({
+      quality: "720p",
+      scaleTo: "720p",
+    });
   });
 });

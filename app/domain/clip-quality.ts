@@ -42,17 +42,16 @@ export function decideQuality(o: {
   asked: Quality | undefined;
   planMax: Quality;
   sourceHeight: number | null;
-  /** The picture is a crop box (its short side is `sourceHeight`), whose size is rarely a standard height. */
-  cropped?: boolean;
 }): QualityDecision {
   if (isAudioFormat(o.format)) return { charged: AUDIO_QUALITY, scaleTo: null, requested: null };
   // No quality asked: the source's, capped at the plan's maximum (a Free user gets 720p, not a refusal).
   const planCap = o.sourceHeight !== null && qualityHeight(o.planMax) < o.sourceHeight ? o.planMax : undefined;
   const wanted = o.asked ?? (o.format === "gif" ? GIF_DEFAULT_QUALITY : planCap);
   const charged = effectiveQuality(wanted, o.sourceHeight);
-  // A crop box is kept whole unless the wanted quality is smaller: a 9:16 box of a 1080p video (608x1080) asked at
-  // 1080p stays 608x1080 (priced as 480p, the tier it reaches), not shrunk to 480x854.
-  if (o.cropped && wanted && o.sourceHeight !== null && qualityHeight(wanted) >= o.sourceHeight) {
+  // A picture is kept whole unless the wanted quality is smaller, whatever its height: a 1920x800 video asked at
+  // 1080p stays 1920x800 and a 9:16 box of a 1080p video (608x1080) stays 608x1080, each priced as the tier it reaches
+  // (720p, 480p), not shrunk to it (asking more than the source has must not give less than asking nothing).
+  if (wanted && o.sourceHeight !== null && qualityHeight(wanted) >= o.sourceHeight) {
     return { charged, scaleTo: null, requested: o.asked ?? null };
   }
   return { charged, scaleTo: wanted ? charged : null, requested: o.asked ?? null };
@@ -75,7 +74,6 @@ export function clipTerms(o: {
   format: Format;
   asked: Quality | undefined;
   sourceHeight: number | null;
-  cropped?: boolean;
   limits: { maxQuality: Quality; watermark: boolean };
 }): ClipTerms {
   const decided = decideQuality({ ...o, planMax: o.limits.maxQuality });

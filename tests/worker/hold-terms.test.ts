@@ -63,7 +63,7 @@ describe("a companion job's hold answers the terms it is cut with", () => {
     const res = await post("/api/v1/holds", token, job({ quality: "1080p", sourceHeight: 480 }), "terms-pro-1");
     expect(res.status).toBe(201);
     const answer = (await res.json()) as HoldAnswer;
-    expect(answer.terms).toEqual({ quality: "480p", scaleTo: "480p", watermark: false, requested: "1080p" });
+    expect(answer.terms).toEqual({ quality: "480p", scaleTo: null, watermark: false, requested: "1080p" });
     expect(answer.hold.amount).toBe(clipCost(15, "mp4", "480p"));
     // A replay of the same key answers the same hold and terms.
     const again = await post("/api/v1/holds", token, job({ quality: "1080p", sourceHeight: 480 }), "terms-pro-1");

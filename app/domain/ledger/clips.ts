@@ -2,7 +2,7 @@
 import { HOLD_TTL_MS, clipRequestSchema, type Clip, type ClipRequest, type Credits, type HoldRequest } from "../api";
 import { clipTerms, type ClipTerms } from "../clip-quality";
 import { clipOptionsRecord } from "../clip-request";
-import { clipPictureSide, isCropAspect } from "../crop";
+import { clipPictureSide } from "../crop";
 import { clipCost, INSUFFICIENT_CREDITS_MESSAGE, ZERO_DURATION_MESSAGE } from "../credits";
 import { planOf } from "../effective-plan";
 import { BATCH_LIMIT_MESSAGE, batchFullMessage, checkPlanLimits, maxOpenHolds } from "../plans";
@@ -46,7 +46,6 @@ function termsFor(state: LedgerState, request: HoldRequest): ClipTerms {
       sourceWidth: request.sourceWidth,
       sourceHeight: request.sourceHeight ?? null,
     }),
-    cropped: isCropAspect(request.crop?.aspect ?? request.aspect ?? "original"),
     limits: planOf(state.user).limits,
   });
 }
